@@ -1,0 +1,5 @@
+// The built-in auditors by id, loaded lazily so one auditor's models do not
+// load in another's process.
+import type { AuditorDefinition } from './sdk/types.ts';
+
+export const BUILTIN_AUDITORS: Record<string, () => Promise<AuditorDefinition>> = {};

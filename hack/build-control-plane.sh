@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds kube-apiserver, kube-controller-manager (and kubectl unless
+# --no-kubectl) from the k8s.io/kubernetes Go module of the pinned release, into
+# a cache outside the repo. Idempotent: exits at once when the binaries exist.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=versions.env
+source "$HERE/versions.env"
+CACHE_ROOT="${PLATFORM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-platform}"
+OUT="$CACHE_ROOT/k8s-$K8S_VERSION"
+WANT=(kube-apiserver kube-controller-manager)
+[[ "${1:-}" == "--no-kubectl" ]] || WANT+=(kubectl)
+
+missing=()
+for b in "${WANT[@]}"; do [[ -x "$OUT/$b" ]] || missing+=("$b"); done
+if [[ ${#missing[@]} -eq 0 ]]; then echo "control plane binaries cached in $OUT"; exit 0; fi
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "error: Go is not installed, so the local control plane cannot be built." >&2
+  echo "       Install Go 1.24+ (https://go.dev/dl) or point KUBECONFIG at an existing cluster." >&2
+  exit 2
+fi
+
+MINOR="${K8S_VERSION#1.}"          # 34.4
+STAGING_VERSION="v0.$MINOR"        # v0.34.4
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+export GOFLAGS=-mod=mod GOTOOLCHAIN=local GOWORK=off
+cp "$HERE/k8s/go.mod" "$WORK/go.mod"
+cd "$WORK"
+
+# Staging modules are required as v0.0.0 by k8s.io/kubernetes; map each to its
+# published tag. The list comes from the release's own go.mod.
+modfile="$(go mod download -json "k8s.io/kubernetes@v$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
+for m in $(grep -E '^\s+k8s\.io/[a-z0-9-]+ v0\.0\.0$' "$modfile" | awk '{print $1}'); do
+  go mod edit -replace "$m=$m@$STAGING_VERSION"
+done
+go mod edit -require "k8s.io/kubernetes@v$K8S_VERSION"
+
+start=$(date +%s)
+mkdir -p "$OUT"
+for b in "${missing[@]}"; do
+  echo "building $b $K8S_VERSION (first time only; several minutes)..."
+  go get "k8s.io/kubernetes/cmd/$b@v$K8S_VERSION" >/dev/null 2>&1 || true
+  if ! go build -trimpath -ldflags='-s -w' -o "$OUT/$b.tmp" "k8s.io/kubernetes/cmd/$b"; then
+    echo "error: building $b failed; see above. Alternatively set KUBECONFIG to an existing cluster." >&2
+    exit 3
+  fi
+  mv "$OUT/$b.tmp" "$OUT/$b"
+done
+echo "built ${missing[*]} in $(( $(date +%s) - start ))s into $OUT"
+du -sh "$OUT"/* || true
+# Keep the module cache (re-downloads are slow) but drop the build cache.
+go clean -cache || true

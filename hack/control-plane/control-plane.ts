@@ -1,0 +1,203 @@
+// A real local Kubernetes control plane: etcd + kube-apiserver +
+// kube-controller-manager on loopback, with free ports, generated certificates
+// and a kubeconfig. No Docker, no kubelet: pods stay Pending, which is enough
+// for an operator and its admission webhooks.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateControlPlaneCerts, type ControlPlaneCerts } from './certs.ts';
+import { binaryDir, cacheRoot, findBinary, kubernetesVersion } from './paths.ts';
+import { killNow, reapStale, spawnManaged, stopManaged, type ManagedProcess } from './process-group.ts';
+import { buildKubeconfig } from './kubeconfig.ts';
+
+export interface ControlPlane {
+  server: string;
+  kubeconfigPath: string;
+  dir: string;
+  version: string;
+  certs: ControlPlaneCerts;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Also run kube-controller-manager (namespace deletion, GC, service-account tokens). Default true. */
+  controllerManager?: boolean;
+  readyTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export class ControlPlaneUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ControlPlaneUnavailable';
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function requireBinary(name: string): string {
+  const bin = findBinary(name);
+  if (bin) return bin;
+  throw new ControlPlaneUnavailable(
+    `${name} not found in ${binaryDir()} or on PATH. Build the local control plane with ` +
+      '`npm run control-plane:build` (needs Go), or set KUBECONFIG to an existing cluster.',
+  );
+}
+
+function stateDir(): string {
+  return join(cacheRoot(), 'run');
+}
+
+function getReadyz(server: string, certs: ControlPlaneCerts): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(
+      `${server}/readyz`,
+      { ca: certs.ca.certPem, cert: certs.admin.certPem, key: certs.admin.keyPem, timeout: 2000 },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}
+
+async function waitReady(
+  server: string,
+  certs: ControlPlaneCerts,
+  procs: ManagedProcess[],
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const dead = procs.find((p) => p.child.exitCode !== null);
+    if (dead) throw new ControlPlaneUnavailable(`${dead.name} exited early (code ${dead.child.exitCode}); see ${dead.logPath}`);
+    if ((await getReadyz(server, certs)) === 200) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new ControlPlaneUnavailable(`kube-apiserver not ready after ${timeoutMs} ms; logs in ${procs.find((p) => p.name === 'kube-apiserver')?.logPath ?? ''}`);
+}
+
+function writeFiles(dir: string, certs: ControlPlaneCerts): Record<string, string> {
+  const files: Record<string, string> = {
+    caCert: join(dir, 'ca.crt'),
+    caKey: join(dir, 'ca.key'),
+    servingCert: join(dir, 'apiserver.crt'),
+    servingKey: join(dir, 'apiserver.key'),
+    saPub: join(dir, 'sa.pub'),
+    saKey: join(dir, 'sa.key'),
+  };
+  writeFileSync(files.caCert as string, certs.ca.certPem);
+  writeFileSync(files.caKey as string, certs.ca.keyPem, { mode: 0o600 });
+  writeFileSync(files.servingCert as string, certs.serving.certPem);
+  writeFileSync(files.servingKey as string, certs.serving.keyPem, { mode: 0o600 });
+  writeFileSync(files.saPub as string, certs.serviceAccount.publicPem);
+  writeFileSync(files.saKey as string, certs.serviceAccount.privatePem, { mode: 0o600 });
+  return files;
+}
+
+function apiserverArgs(f: Record<string, string>, etcdPort: number, securePort: number): string[] {
+  return [
+    `--etcd-servers=http://127.0.0.1:${etcdPort}`,
+    '--bind-address=127.0.0.1',
+    '--advertise-address=127.0.0.1',
+    `--secure-port=${securePort}`,
+    `--tls-cert-file=${f.servingCert}`,
+    `--tls-private-key-file=${f.servingKey}`,
+    `--client-ca-file=${f.caCert}`,
+    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+    `--service-account-key-file=${f.saPub}`,
+    `--service-account-signing-key-file=${f.saKey}`,
+    '--service-cluster-ip-range=10.0.0.0/24',
+    '--authorization-mode=RBAC',
+    '--allow-privileged=true',
+    '--enable-priority-and-fairness=false',
+    '--endpoint-reconciler-type=none',
+    '--v=1',
+  ];
+}
+
+function controllerManagerArgs(f: Record<string, string>, kubeconfigPath: string): string[] {
+  return [
+    `--kubeconfig=${kubeconfigPath}`,
+    '--controllers=namespace-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller',
+    `--service-account-private-key-file=${f.saKey}`,
+    `--root-ca-file=${f.caCert}`,
+    '--secure-port=0',
+    '--leader-elect=false',
+    '--concurrent-gc-syncs=10',
+    '--v=1',
+  ];
+}
+
+/** Starts etcd + kube-apiserver (+ kube-controller-manager) and waits for /readyz. */
+export async function startControlPlane(options: StartOptions = {}): Promise<ControlPlane> {
+  const log = options.log ?? (() => undefined);
+  const withKcm = options.controllerManager !== false;
+  const etcdBin = requireBinary('etcd');
+  const apiserverBin = requireBinary('kube-apiserver');
+  const kcmBin = withKcm ? requireBinary('kube-controller-manager') : '';
+  const reaped = reapStale(stateDir());
+  if (reaped > 0) log(`killed ${reaped} stray control-plane process(es) from an earlier run`);
+
+  const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+  const dir = mkdtempSync(join(base, 'platform-cp-'));
+  const certs = generateControlPlaneCerts();
+  const files = writeFiles(dir, certs);
+  const [etcdPort, peerPort, securePort] = [await freePort(), await freePort(), await freePort()];
+  const server = `https://127.0.0.1:${securePort}`;
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, buildKubeconfig(server, certs), { mode: 0o600 });
+
+  const procs: ManagedProcess[] = [];
+  const onExit = (): void => procs.forEach(killNow);
+  process.once('exit', onExit);
+  const stop = async (): Promise<void> => {
+    for (const p of [...procs].reverse()) await stopManaged(p, stateDir());
+    process.removeListener('exit', onExit);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    procs.push(
+      spawnManaged(
+        'etcd',
+        etcdBin,
+        [
+          `--data-dir=${join(dir, 'etcd')}`,
+          `--listen-client-urls=http://127.0.0.1:${etcdPort}`,
+          `--advertise-client-urls=http://127.0.0.1:${etcdPort}`,
+          `--listen-peer-urls=http://127.0.0.1:${peerPort}`,
+          `--initial-advertise-peer-urls=http://127.0.0.1:${peerPort}`,
+          `--initial-cluster=default=http://127.0.0.1:${peerPort}`,
+          '--log-level=warn',
+          '--logger=zap',
+        ],
+        dir,
+        stateDir(),
+      ),
+    );
+    procs.push(spawnManaged('kube-apiserver', apiserverBin, apiserverArgs(files, etcdPort, securePort), dir, stateDir()));
+    await waitReady(server, certs, procs, options.readyTimeoutMs ?? 60_000);
+    if (withKcm) {
+      procs.push(spawnManaged('kube-controller-manager', kcmBin, controllerManagerArgs(files, kubeconfigPath), dir, stateDir()));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { server, kubeconfigPath, dir, version: kubernetesVersion(), certs, stop };
+}

@@ -1,0 +1,97 @@
+// Child processes of the local control plane. Each PID is recorded in a state
+// file so a run that was killed (SIGKILL, crashed test runner) is cleaned up
+// by the next start instead of leaving a stray etcd holding a port.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ManagedProcess {
+  name: string;
+  child: ChildProcess;
+  logPath: string;
+  exited: Promise<number | null>;
+}
+
+export function spawnManaged(name: string, bin: string, args: string[], dir: string, stateDir: string): ManagedProcess {
+  const logPath = join(dir, `${name}.log`);
+  const log = createWriteStream(logPath);
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  if (child.pid) {
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(join(stateDir, `${child.pid}.pid`), `${bin}\n${dir}\n`);
+  }
+  return { name, child, logPath, exited };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** Kills processes left by earlier runs (recorded PID still alive running the same binary). */
+export function reapStale(stateDir: string): number {
+  if (!existsSync(stateDir)) return 0;
+  let reaped = 0;
+  for (const file of readdirSync(stateDir)) {
+    const pid = Number(file.replace(/\.pid$/, ''));
+    const [bin, dir] = readFileSync(join(stateDir, file), 'utf8').split('\n');
+    if (pid && alive(pid) && bin && commandLine(pid).startsWith(bin)) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        process.kill(pid, 'SIGKILL');
+      }
+      reaped++;
+    }
+    if (dir && dir.includes('platform-cp-')) rmSync(dir, { recursive: true, force: true });
+    rmSync(join(stateDir, file), { force: true });
+  }
+  return reaped;
+}
+
+export async function stopManaged(proc: ManagedProcess, stateDir: string, graceMs = 5000): Promise<void> {
+  const pid = proc.child.pid;
+  if (pid && proc.child.exitCode === null && proc.child.signalCode === null) {
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, graceMs);
+    await proc.exited;
+    clearTimeout(timer);
+  }
+  if (pid) rmSync(join(stateDir, `${pid}.pid`), { force: true });
+}
+
+/** Synchronous last resort for process 'exit': no awaiting possible there. */
+export function killNow(proc: ManagedProcess): void {
+  const pid = proc.child.pid;
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}

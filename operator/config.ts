@@ -1,0 +1,120 @@
+// Declarative configuration from flags and environment variables. Every bad
+// value is reported at once, each with the variable or flag that carried it.
+
+export type SettingType = 'string' | 'integer' | 'port' | 'boolean' | 'url' | 'duration' | 'list';
+
+export interface SettingSpec {
+  /** Environment variable name, e.g. `PLATFORM_API_PORT`. */
+  env: string;
+  /** Command-line flag (without dashes), e.g. `port`. Flags win over the environment. */
+  flag?: string;
+  type: SettingType;
+  default?: string;
+  required?: boolean;
+  /** Allowed values (for `string`). */
+  choices?: readonly string[];
+  description: string;
+}
+
+export type SettingValue = string | number | boolean | string[] | undefined;
+
+type BaseValue<S extends SettingSpec> = S['type'] extends 'integer' | 'port' | 'duration'
+  ? number
+  : S['type'] extends 'boolean'
+    ? boolean
+    : S['type'] extends 'list'
+      ? string[]
+      : string;
+
+/** The parsed value of one setting: defined when it has a default or is required. */
+export type SettingOf<S extends SettingSpec> = S extends { default: string } | { required: true }
+  ? BaseValue<S>
+  : BaseValue<S> | undefined;
+
+export type Settings<T extends Record<string, SettingSpec>> = { [K in keyof T]: SettingOf<T[K]> };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DURATION_RE = /^(\d+)(ms|s|m|h)$/;
+const DURATION_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses `250ms`, `30s`, `15m`, `1h` into milliseconds; undefined when malformed. */
+export function parseDurationMs(text: string): number | undefined {
+  const m = DURATION_RE.exec(text.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * (DURATION_UNIT_MS[m[2] as string] as number);
+}
+
+function convert(spec: SettingSpec, raw: string, origin: string): { value?: SettingValue; problem?: string } {
+  const bad = (expected: string): { problem: string } => ({
+    problem: `${origin}=${JSON.stringify(raw)}: expected ${expected}`,
+  });
+  switch (spec.type) {
+    case 'string':
+      if (spec.choices && !spec.choices.includes(raw)) return bad(`one of ${spec.choices.join(', ')}`);
+      return { value: raw };
+    case 'integer':
+      return /^-?\d+$/.test(raw) ? { value: Number(raw) } : bad('an integer');
+    case 'port': {
+      const n = Number(raw);
+      return /^\d+$/.test(raw) && n >= 0 && n <= 65535 ? { value: n } : bad('a port number 0-65535');
+    }
+    case 'boolean':
+      if (/^(true|1|yes)$/i.test(raw)) return { value: true };
+      if (/^(false|0|no)$/i.test(raw)) return { value: false };
+      return bad('true or false');
+    case 'url':
+      try {
+        const u = new URL(raw);
+        return /^https?:$/.test(u.protocol) ? { value: raw.replace(/\/+$/, '') } : bad('an http(s) URL');
+      } catch {
+        return bad('an http(s) URL');
+      }
+    case 'duration': {
+      const ms = parseDurationMs(raw);
+      return ms === undefined ? bad('a duration such as 500ms, 30s, 15m or 1h') : { value: ms };
+    }
+    case 'list':
+      return {
+        value: raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
+  }
+}
+
+/**
+ * Resolves every setting from flags (highest), then the environment, then the
+ * default. Throws one ConfigError listing every problem.
+ */
+export function loadSettings<T extends Record<string, SettingSpec>>(
+  specs: T,
+  env: NodeJS.ProcessEnv = process.env,
+  flags: Record<string, string | undefined> = {},
+): Settings<T> {
+  const out: Record<string, SettingValue> = {};
+  const problems: string[] = [];
+  for (const key of Object.keys(specs)) {
+    const spec = specs[key] as SettingSpec;
+    const fromFlag = spec.flag !== undefined ? flags[spec.flag] : undefined;
+    const fromEnv = env[spec.env];
+    const origin = fromFlag !== undefined ? `--${spec.flag}` : spec.env;
+    const raw = fromFlag ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : spec.default);
+    if (raw === undefined) {
+      if (spec.required) problems.push(`${spec.env} is required: ${spec.description}`);
+      out[key] = undefined;
+      continue;
+    }
+    const { value, problem } = convert(spec, raw, origin);
+    if (problem) problems.push(problem);
+    out[key] = value;
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out as Settings<T>;
+}

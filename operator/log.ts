@@ -1,0 +1,46 @@
+// Structured JSON logging for every role. Secret-bearing fields are redacted
+// by path so a careless `log.info({ headers })` cannot leak a credential.
+import { pino, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+const REDACT_PATHS = [
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'password',
+  '*.password',
+  'secret',
+  '*.secret',
+  'token',
+  '*.token',
+  'apiKey',
+  '*.apiKey',
+  'clientSecret',
+  '*.clientSecret',
+  'privateKey',
+  '*.privateKey',
+];
+
+export interface LoggerOptions {
+  level?: string;
+  /** Where to write; defaults to stdout. Tests pass a stream to capture output. */
+  destination?: NodeJS.WritableStream;
+}
+
+export function createLogger(component: string, options: LoggerOptions = {}): Logger {
+  const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
+  const base = { component, pid: process.pid };
+  const opts = {
+    level,
+    base,
+    messageKey: 'msg',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  return options.destination ? pino(opts, options.destination) : pino(opts);
+}

@@ -1,0 +1,36 @@
+// The long-running roles of the one `platform` binary. Each role module
+// exports `run(context)`; it starts its servers, registers its stop steps on
+// the lifecycle and returns.
+import type { Lifecycle } from './lifecycle.ts';
+import type { Logger } from './log.ts';
+
+export interface RoleContext {
+  log: Logger;
+  lifecycle: Lifecycle;
+  /** Flags given on the command line, by name without dashes. */
+  flags: Record<string, string | undefined>;
+  env: NodeJS.ProcessEnv;
+  /** Positional argument after the role (the auditor name for `auditor`). */
+  name?: string;
+}
+
+export type RoleRunner = (context: RoleContext) => Promise<void>;
+
+export interface RoleEntry {
+  description: string;
+  load: () => Promise<RoleRunner>;
+}
+
+export const ROLES: Record<string, RoleEntry> = {
+  operator: {
+    description: 'controllers with leader election',
+    load: async () => (await import('../controllers/run.ts')).runOperator,
+  },
+  auditor: {
+    description: 'a built-in auditor: platform run auditor <name>',
+    load: async () => (await import('../auditors/run.ts')).runAuditor,
+  },
+};
+
+/** Roles the architecture names that a later release provides. */
+export const PLANNED_ROLES = ['webhook', 'api', 'gateway', 'proxy'] as const;
