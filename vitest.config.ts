@@ -1,4 +1,5 @@
-// Two projects: `unit` (pure, no I/O, fast) and `integration` (a real
+// Three projects: `unit` (pure, no I/O, fast), `process` (real processes and
+// HTTP servers on loopback, no cluster) and `integration` (a real
 // kube-apiserver + etcd booted once per run by the global setup).
 import { defineConfig } from 'vitest/config';
 
@@ -11,8 +12,18 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['**/*.test.ts'],
-          exclude: ['node_modules/**', 'dist/**', 'test/integration/**', 'test/conformance/**', '**/*.int.test.ts'],
+          exclude: ['node_modules/**', 'dist/**', 'test/integration/**', 'test/process/**', '**/*.int.test.ts'],
           environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: ['test/process/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
         },
       },
       {
