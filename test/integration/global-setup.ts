@@ -1,1 +1,34 @@
-export default async function setup(): Promise<void> {}
+// Boots the real local control plane once per integration run (or uses the
+// cluster in PLATFORM_TEST_KUBECONFIG), installs the CRDs, and hands the
+// kubeconfig path to the test files. Never skips: if the control plane cannot
+// start, the run fails with the reason.
+import type { TestProject } from 'vitest/node';
+import { startControlPlane, type ControlPlane } from '../../hack/control-plane/control-plane.ts';
+import { installCrds, loadKubeConfig, serverVersion } from '../../operator/kube.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    kubeconfigPath: string;
+  }
+}
+
+let plane: ControlPlane | undefined;
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const started = Date.now();
+  let kubeconfigPath = process.env.PLATFORM_TEST_KUBECONFIG;
+  if (!kubeconfigPath) {
+    plane = await startControlPlane({ log: (line) => console.log(`[control-plane] ${line}`) });
+    kubeconfigPath = plane.kubeconfigPath;
+  }
+  const kc = loadKubeConfig(kubeconfigPath);
+  const version = await serverVersion(kc);
+  const crds = await installCrds(kc);
+  console.log(
+    `[control-plane] kube-apiserver ${version} ready in ${Date.now() - started} ms at ${kc.getCurrentCluster()?.server}; ${crds.length} CRDs installed`,
+  );
+  project.provide('kubeconfigPath', kubeconfigPath);
+  return async () => {
+    await plane?.stop();
+  };
+}

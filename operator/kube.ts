@@ -1,0 +1,73 @@
+// Kubernetes client plumbing shared by every role: loading a kubeconfig,
+// installing the CRDs, and reading ApiException errors.
+import * as k8s from '@kubernetes/client-node';
+import { ALL_KINDS } from '../crds/index.ts';
+import { crdName, toCustomResourceDefinition } from '../crds/kit.ts';
+
+export { k8s };
+
+/** `$KUBECONFIG` (or an explicit path), else in-cluster, else ~/.kube/config. */
+export function loadKubeConfig(path?: string): k8s.KubeConfig {
+  const kc = new k8s.KubeConfig();
+  if (path) kc.loadFromFile(path);
+  else kc.loadFromDefault();
+  return kc;
+}
+
+/** HTTP status of a client-node error, or undefined for non-API errors. */
+export function apiStatus(err: unknown): number | undefined {
+  if (err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'number') {
+    return (err as { code: number }).code;
+  }
+  return undefined;
+}
+
+/** The apiserver's message from an ApiException body, without echoing request data. */
+export function apiMessage(err: unknown): string {
+  const body = (err as { body?: unknown })?.body;
+  if (typeof body === 'string') {
+    try {
+      const parsed = JSON.parse(body) as { message?: string };
+      if (parsed.message) return parsed.message;
+    } catch {
+      /* not JSON */
+    }
+  }
+  return (err as Error)?.message ?? String(err);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Creates or updates every platform CRD with server-side apply and waits until
+ * each is Established. Idempotent.
+ */
+export async function installCrds(kc: k8s.KubeConfig, timeoutMs = 60_000): Promise<string[]> {
+  const ext = kc.makeApiClient(k8s.ApiextensionsV1Api);
+  const names: string[] = [];
+  for (const def of ALL_KINDS) {
+    const body = toCustomResourceDefinition(def) as unknown as k8s.V1CustomResourceDefinition;
+    await ext.patchCustomResourceDefinition(
+      { name: crdName(def), body, fieldManager: 'platform-operator', force: true },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply),
+    );
+    names.push(crdName(def));
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (const name of names) {
+    for (;;) {
+      const crd = await ext.readCustomResourceDefinition({ name });
+      const established = crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+      if (established) break;
+      if (Date.now() > deadline) throw new Error(`CRD ${name} not Established after ${timeoutMs} ms`);
+      await sleep(100);
+    }
+  }
+  return names;
+}
+
+/** The apiserver's version, e.g. `v1.34.4`. */
+export async function serverVersion(kc: k8s.KubeConfig): Promise<string> {
+  const info = await kc.makeApiClient(k8s.VersionApi).getCode();
+  return info.gitVersion;
+}
