@@ -1,5 +1,7 @@
 // The built-in auditors by id, loaded lazily so one auditor's models do not
-// load in another's process.
+// load in another's process. Each loader returns a fresh definition.
 import type { AuditorDefinition } from './sdk/types.ts';
 
-export const BUILTIN_AUDITORS: Record<string, () => Promise<AuditorDefinition>> = {};
+export const BUILTIN_AUDITORS: Record<string, () => Promise<AuditorDefinition>> = {
+  'model-context': async () => (await import('./model-context/index.ts')).createModelContext(),
+};

@@ -1,4 +1,117 @@
+// `platform run operator`: the controllers behind leader election. Informers
+// run in every replica (a follower's cache is warm when it takes over); only
+// the leader runs controllers. Losing the lease stops them; SIGTERM stops the
+// controllers (in-flight reconciles finish), releases the lease, stops the
+// informers and closes the ops server, in that order.
+import * as k8s from '@kubernetes/client-node';
+import type { Lifecycle } from '../operator/lifecycle.ts';
+import type { Logger } from '../operator/log.ts';
+import { newRegistry, startOpsServer } from '../operator/ops-server.ts';
+import { loadKubeConfig } from '../operator/kube.ts';
 import type { RoleRunner } from '../operator/roles.ts';
-export const runOperator: RoleRunner = async () => {
-  throw new Error('not yet');
+import { agentInformer, createAgentController } from './agent/controller.ts';
+import type { Controller } from './runtime/controller.ts';
+import type { ResilientInformer } from './runtime/informer.ts';
+import { LeaderElector } from './runtime/leader-election.ts';
+import { ControllerMetrics } from './runtime/metrics.ts';
+import { loadOperatorSettings, type OperatorSettings } from './settings.ts';
+
+interface Manager {
+  informers: ResilientInformer<k8s.KubernetesObject>[];
+  controllers: Controller[];
+}
+
+function buildManager(kc: k8s.KubeConfig, settings: OperatorSettings, log: Logger, metrics: ControllerMetrics): Manager {
+  const timings = { relistIntervalMs: settings.relistIntervalMs, staleAfterMs: settings.staleAfterMs };
+  const agents = agentInformer(kc, log, timings, metrics, settings.watchNamespace);
+  const controllers = [
+    createAgentController({
+      kc,
+      informer: agents,
+      log,
+      metrics,
+      identity: settings.identity,
+      workers: settings.workers,
+      resyncIntervalMs: settings.resyncIntervalMs,
+    }),
+  ];
+  return { informers: [agents as ResilientInformer<k8s.KubernetesObject>], controllers };
+}
+
+function informerCheck(informers: ResilientInformer<k8s.KubernetesObject>[], liveness: boolean): () => string {
+  return () =>
+    informers
+      .map((i) => (liveness ? i.stalled() : i.staleness()))
+      .filter(Boolean)
+      .join('; ');
+}
+
+function startLeaderElection(
+  kc: k8s.KubeConfig,
+  settings: OperatorSettings,
+  log: Logger,
+  metrics: ControllerMetrics,
+  manager: Manager,
+): LeaderElector {
+  const elector = new LeaderElector({
+    api: kc.makeApiClient(k8s.CoordinationV1Api),
+    namespace: settings.leaseNamespace,
+    name: settings.leaseName,
+    identity: settings.identity,
+    leaseDurationMs: settings.leaseDurationMs,
+    renewDeadlineMs: settings.renewDeadlineMs,
+    retryPeriodMs: settings.retryPeriodMs,
+    log,
+    onStartedLeading: () => {
+      metrics.setLeader(true);
+      for (const c of manager.controllers) c.start();
+    },
+    onStoppedLeading: async () => {
+      metrics.setLeader(false);
+      await Promise.all(manager.controllers.map((c) => c.stop()));
+    },
+  });
+  elector.start();
+  return elector;
+}
+
+function registerStops(lifecycle: Lifecycle, manager: Manager, elector: LeaderElector | undefined): void {
+  lifecycle.onStop('informers', async () => {
+    await Promise.all(manager.informers.map((i) => i.stop()));
+  });
+  if (elector) lifecycle.onStop('leader election', () => elector.stop());
+  else lifecycle.onStop('controllers', async () => void (await Promise.all(manager.controllers.map((c) => c.stop()))));
+}
+
+export const runOperator: RoleRunner = async ({ log, lifecycle, env, flags }) => {
+  const settings = loadOperatorSettings(env, flags);
+  const kc = loadKubeConfig(settings.kubeconfig);
+  const registry = newRegistry('operator');
+  const metrics = new ControllerMetrics(registry);
+  const manager = buildManager(kc, settings, log, metrics);
+  const ops = await startOpsServer({
+    port: settings.metricsPort,
+    registry,
+    log,
+    readiness: { informers: informerCheck(manager.informers, false) },
+    liveness: { informers: informerCheck(manager.informers, true) },
+  });
+  lifecycle.onStop('ops server', () => ops.close());
+  for (const informer of manager.informers) informer.start();
+  log.info(
+    { identity: settings.identity, leaderElection: settings.leaderElection, namespace: settings.watchNamespace ?? '(all)' },
+    'operator starting',
+  );
+  let elector: LeaderElector | undefined;
+  if (settings.leaderElection) {
+    elector = startLeaderElection(kc, settings, log, metrics, manager);
+    const leaseLimitMs = settings.leaseDurationMs;
+    ops.addReadiness('leader-election', () =>
+      elector && elector.contactAgeMs() > leaseLimitMs ? `lease API unreachable for ${elector.contactAgeMs()} ms` : '',
+    );
+  } else {
+    metrics.setLeader(true);
+    for (const c of manager.controllers) c.start();
+  }
+  registerStops(lifecycle, manager, elector);
 };

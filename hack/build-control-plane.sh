@@ -11,8 +11,10 @@ OUT="$CACHE_ROOT/k8s-$K8S_VERSION"
 WANT=(kube-apiserver kube-controller-manager)
 [[ "${1:-}" == "--no-kubectl" ]] || WANT+=(kubectl)
 
+# A binary counts as built only with its stamp: the stamp is written after a
+# build that embedded the release version (so `--version` and /version tell).
 missing=()
-for b in "${WANT[@]}"; do [[ -x "$OUT/$b" ]] || missing+=("$b"); done
+for b in "${WANT[@]}"; do [[ -x "$OUT/$b" && -f "$OUT/.$b.v$K8S_VERSION" ]] || missing+=("$b"); done
 if [[ ${#missing[@]} -eq 0 ]]; then echo "control plane binaries cached in $OUT"; exit 0; fi
 
 if ! command -v go >/dev/null 2>&1; then
@@ -37,16 +39,25 @@ for m in $(grep -E '^\s+k8s\.io/[a-z0-9-]+ v0\.0\.0$' "$modfile" | awk '{print $
 done
 go mod edit -require "k8s.io/kubernetes@v$K8S_VERSION"
 
+VPKG=k8s.io/component-base/version
+CPKG=k8s.io/client-go/pkg/version
+LDFLAGS="-s -w"
+for pkg in $VPKG $CPKG; do
+  LDFLAGS+=" -X $pkg.gitVersion=v$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=${MINOR%%.*}"
+  LDFLAGS+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
+done
+
 start=$(date +%s)
 mkdir -p "$OUT"
 for b in "${missing[@]}"; do
   echo "building $b $K8S_VERSION (first time only; several minutes)..."
   go get "k8s.io/kubernetes/cmd/$b@v$K8S_VERSION" >/dev/null 2>&1 || true
-  if ! go build -trimpath -ldflags='-s -w' -o "$OUT/$b.tmp" "k8s.io/kubernetes/cmd/$b"; then
+  if ! go build -trimpath -ldflags="$LDFLAGS" -o "$OUT/$b.tmp" "k8s.io/kubernetes/cmd/$b"; then
     echo "error: building $b failed; see above. Alternatively set KUBECONFIG to an existing cluster." >&2
     exit 3
   fi
   mv "$OUT/$b.tmp" "$OUT/$b"
+  touch "$OUT/.$b.v$K8S_VERSION"
 done
 echo "built ${missing[*]} in $(( $(date +%s) - start ))s into $OUT"
 du -sh "$OUT"/* || true

@@ -1,49 +1,40 @@
 // Writes every generated file from the single sources of truth in crds/kinds.
 // `--check` writes nothing and fails when a generated file is stale, missing
 // or no longer produced, so CI catches a schema changed without regeneration.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { generatedFiles } from './codegen/index.ts';
+// PLATFORM_GENERATE_ROOT points the command at another tree (used by its test).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { readGenerated } from './codegen/disk.ts';
+import { generatedFiles, generatedProblems } from './codegen/index.ts';
 import { REPO_ROOT } from './control-plane/paths.ts';
 
-const GENERATED_DIRS = ['crds/generated'];
-
-function existingGenerated(): string[] {
-  const out: string[] = [];
-  for (const dir of GENERATED_DIRS) {
-    const abs = join(REPO_ROOT, dir);
-    if (!existsSync(abs)) continue;
-    for (const f of readdirSync(abs, { recursive: true, withFileTypes: true })) {
-      if (f.isFile()) out.push(relative(REPO_ROOT, join(f.parentPath, f.name)));
-    }
+function write(root: string, files: Record<string, string>, onDisk: Map<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    if (onDisk.get(path) === content) continue;
+    const abs = join(root, path);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
   }
-  return out;
+  for (const path of onDisk.keys()) if (!(path in files)) rmSync(join(root, path));
 }
 
 function main(): number {
+  const root = process.env.PLATFORM_GENERATE_ROOT ?? REPO_ROOT;
   const check = process.argv.includes('--check');
   const files = generatedFiles();
-  const problems: string[] = [];
-  for (const [path, content] of Object.entries(files)) {
-    const abs = join(REPO_ROOT, path);
-    const current = existsSync(abs) ? readFileSync(abs, 'utf8') : undefined;
-    if (current === content) continue;
-    if (check) problems.push(`${current === undefined ? 'missing' : 'stale'}: ${path}`);
-    else {
-      mkdirSync(dirname(abs), { recursive: true });
-      writeFileSync(abs, content);
-    }
+  const onDisk = readGenerated(root);
+  const count = Object.keys(files).length;
+  if (!check) {
+    write(root, files, onDisk);
+    console.log(`wrote ${count} generated files`);
+    return 0;
   }
-  for (const path of existingGenerated()) {
-    if (path in files) continue;
-    if (check) problems.push(`no longer generated: ${path}`);
-    else rmSync(join(REPO_ROOT, path));
-  }
+  const problems = generatedProblems(files, onDisk);
   if (problems.length > 0) {
     console.error(`generated files are out of date (run \`npm run generate\`):\n  ${problems.join('\n  ')}`);
     return 1;
   }
-  console.log(check ? `generated files up to date (${Object.keys(files).length})` : `wrote ${Object.keys(files).length} generated files`);
+  console.log(`generated files up to date (${count})`);
   return 0;
 }
 

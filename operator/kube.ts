@@ -16,7 +16,12 @@ export function loadKubeConfig(path?: string): k8s.KubeConfig {
 
 /** HTTP status of a client-node error, or undefined for non-API errors. */
 export function apiStatus(err: unknown): number | undefined {
-  if (err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'number') {
+  if (
+    err &&
+    typeof err === 'object' &&
+    'code' in err &&
+    typeof (err as { code: unknown }).code === 'number'
+  ) {
     return (err as { code: number }).code;
   }
   return undefined;
@@ -57,7 +62,9 @@ export async function installCrds(kc: k8s.KubeConfig, timeoutMs = 60_000): Promi
   for (const name of names) {
     for (;;) {
       const crd = await ext.readCustomResourceDefinition({ name });
-      const established = crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+      const established = crd.status?.conditions?.some(
+        (c) => c.type === 'Established' && c.status === 'True',
+      );
       if (established) break;
       if (Date.now() > deadline) throw new Error(`CRD ${name} not Established after ${timeoutMs} ms`);
       await sleep(100);

@@ -16,7 +16,11 @@ function parseFlagPairs(values: string[]): Record<string, string> {
   return flags;
 }
 
-async function runRole(role: string, name: string | undefined, opts: { set: string[]; logLevel?: string }): Promise<void> {
+async function runRole(
+  role: string,
+  name: string | undefined,
+  opts: { set: string[]; logLevel?: string },
+): Promise<void> {
   const entry = ROLES[role];
   if (!entry) {
     const planned = (PLANNED_ROLES as readonly string[]).includes(role);

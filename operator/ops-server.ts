@@ -58,9 +58,13 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     const answer = async (): Promise<void> => {
       if (path === '/healthz' || path === '/readyz') {
         const failures = await runChecks(path === '/healthz' ? liveness : readiness);
-        return reply(failures.length ? 503 : 200, JSON.stringify({ status: failures.length ? 'fail' : 'ok', failures }));
+        return reply(
+          failures.length ? 503 : 200,
+          JSON.stringify({ status: failures.length ? 'fail' : 'ok', failures }),
+        );
       }
-      if (path === '/metrics') return reply(200, await options.registry.metrics(), options.registry.contentType);
+      if (path === '/metrics')
+        return reply(200, await options.registry.metrics(), options.registry.contentType);
       reply(404, '{"detail":"not found"}');
     };
     answer().catch((err: unknown) => {

@@ -132,8 +132,27 @@ export interface AuditContext {
   setting<T extends SettingValue = SettingValue>(claimName: string, key: string): T;
   /** Aborted when the auditor's deadline passes. */
   signal: AbortSignal;
-  /** Claims produced so far are reported as `partial_claims` on timeout. */
+  /**
+   * Claims produced so far are reported as `partial_claims` on timeout. The
+   * response carries the returned claims plus any emitted claim object that
+   * was not also returned, so either style (emit, return, or both) works.
+   */
   emit(claim: Claim): void;
+  /**
+   * The value of an auditor-level `configuration` entry, resolved once at
+   * start-up: `<AUDITOR>_<KEY>` env > declared default.
+   */
+  config<T extends SettingValue = SettingValue>(key: string): T;
+}
+
+/** What `load` receives: the process environment and the resolved configuration. */
+export interface AuditorRuntime {
+  env: NodeJS.ProcessEnv;
+  /** Same resolution as `AuditContext.config`. */
+  config<T extends SettingValue = SettingValue>(key: string): T;
+  /** The `HTTP_TIMEOUT` deadline in milliseconds (also the per-request deadline). */
+  timeoutMs: number;
+  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
 
 export interface AuditorDefinition {
@@ -145,6 +164,6 @@ export interface AuditorDefinition {
   configuration?: Vocabulary['configuration'];
   catalog: AuditorCatalogEntry;
   /** Loads models and configuration; `/health` reports `ready: false` until it resolves. */
-  load?: () => Promise<void>;
+  load?: (runtime: AuditorRuntime) => Promise<void>;
   audit(request: ClaimsRequest, context: AuditContext): Promise<Claim[]> | Claim[];
 }

@@ -1,6 +1,25 @@
-// PlatformAgent: one AI agent, its owners and its runtime. Grows with the
-// resources issue; the foundation needs owners and the phase.
+// PlatformAgent: one AI agent, its owners, its model, its auditor settings and
+// its abilities. The controller reconciles it into a pod; an agent without an
+// Owner is stored and suspended, never rejected (no rule requires an Owner).
 import { conditionsSchema, type KindDefinition } from '../kit.ts';
+import { AGENT_PHASES, AUDIT_MODES, TRUST_TIERS } from '../schema/enums.ts';
+import {
+  SPIFFE_ID_PATTERN,
+  abilities,
+  auditorChain,
+  auditorSettings,
+  baseStatus,
+  bool,
+  environment,
+  id,
+  int,
+  obj,
+  oneOf,
+  owners,
+  str,
+  stringSet,
+  time,
+} from '../schema/parts.ts';
 
 export const platformAgent: KindDefinition = {
   kind: 'PlatformAgent',
@@ -9,33 +28,36 @@ export const platformAgent: KindDefinition = {
   shortNames: ['pagent'],
   scope: 'Namespaced',
   scopeReason: 'An agent lives in its workspace namespace with its pod, ServiceAccount and Secrets.',
-  spec: {
-    type: 'object',
-    properties: {
-      owners: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['subject', 'role'],
-          properties: {
-            subject: { type: 'string', minLength: 1, maxLength: 256 },
-            role: { type: 'string', enum: ['Owner', 'Editor', 'Viewer'] },
-          },
-        },
-      },
-      model: {
-        type: 'object',
-        properties: { id: { type: 'string' } },
-      },
-    },
-  },
-  status: {
-    type: 'object',
-    properties: {
-      phase: { type: 'string', enum: ['pending', 'running', 'suspended'] },
-      observedGeneration: { type: 'integer', format: 'int64' },
-      conditions: conditionsSchema,
-    },
-  },
-  printerColumns: [{ name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
+  spec: obj({
+    owners: owners(),
+    model: obj({ id: str({ maxLength: 253, minLength: 1 }) }, ['id']),
+    workspace: str({ maxLength: 253, description: 'The PlatformWorkspace this agent belongs to, if any.' }),
+    email: str({ maxLength: 254, format: 'email' }),
+    handle: str({ maxLength: 63, pattern: '^[a-z0-9]([-._a-z0-9]{0,61}[a-z0-9])?$' }),
+    image: str({ maxLength: 512 }),
+    auditMode: oneOf(AUDIT_MODES, 'enforce'),
+    suspend: bool({ description: 'Set by the suspend operation; cleared by reactivate.' }),
+    auditorChain: auditorChain(),
+    auditorSettings: auditorSettings(),
+    frameworks: stringSet(id(), 16),
+    abilities: abilities(),
+    environment: environment(),
+  }),
+  status: baseStatus(conditionsSchema, {
+    phase: oneOf(AGENT_PHASES),
+    trustTier: oneOf(TRUST_TIERS),
+    spiffeId: str({ maxLength: 512, pattern: SPIFFE_ID_PATTERN }),
+    oauthClientId: str({ maxLength: 253 }),
+    email: str({ maxLength: 254, format: 'email' }),
+    handle: str({ maxLength: 63 }),
+    ownerCount: int({ minimum: 0 }),
+    lastActivityTime: time(),
+  }),
+  printerColumns: [
+    { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+    { name: 'Owner', type: 'string', jsonPath: '.spec.owners[?(@.role=="Owner")].subject', description: 'First Owner' },
+    { name: 'Owners', type: 'integer', jsonPath: '.status.ownerCount' },
+    { name: 'Trust Tier', type: 'string', jsonPath: '.status.trustTier' },
+    { name: 'Model', type: 'string', jsonPath: '.spec.model.id', priority: 1 },
+  ],
 };

@@ -85,11 +85,16 @@ async function waitReady(
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const dead = procs.find((p) => p.child.exitCode !== null);
-    if (dead) throw new ControlPlaneUnavailable(`${dead.name} exited early (code ${dead.child.exitCode}); see ${dead.logPath}`);
+    if (dead)
+      throw new ControlPlaneUnavailable(
+        `${dead.name} exited early (code ${dead.child.exitCode}); see ${dead.logPath}`,
+      );
     if ((await getReadyz(server, certs)) === 200) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new ControlPlaneUnavailable(`kube-apiserver not ready after ${timeoutMs} ms; logs in ${procs.find((p) => p.name === 'kube-apiserver')?.logPath ?? ''}`);
+  throw new ControlPlaneUnavailable(
+    `kube-apiserver not ready after ${timeoutMs} ms; logs in ${procs.find((p) => p.name === 'kube-apiserver')?.logPath ?? ''}`,
+  );
 }
 
 function writeFiles(dir: string, certs: ControlPlaneCerts): Record<string, string> {
@@ -190,10 +195,26 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
         stateDir(),
       ),
     );
-    procs.push(spawnManaged('kube-apiserver', apiserverBin, apiserverArgs(files, etcdPort, securePort), dir, stateDir()));
+    procs.push(
+      spawnManaged(
+        'kube-apiserver',
+        apiserverBin,
+        apiserverArgs(files, etcdPort, securePort),
+        dir,
+        stateDir(),
+      ),
+    );
     await waitReady(server, certs, procs, options.readyTimeoutMs ?? 60_000);
     if (withKcm) {
-      procs.push(spawnManaged('kube-controller-manager', kcmBin, controllerManagerArgs(files, kubeconfigPath), dir, stateDir()));
+      procs.push(
+        spawnManaged(
+          'kube-controller-manager',
+          kcmBin,
+          controllerManagerArgs(files, kubeconfigPath),
+          dir,
+          stateDir(),
+        ),
+      );
     }
   } catch (err) {
     await stop();

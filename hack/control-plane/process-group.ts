@@ -2,7 +2,15 @@
 // file so a run that was killed (SIGKILL, crashed test runner) is cleaned up
 // by the next start instead of leaving a stray etcd holding a port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export interface ManagedProcess {
@@ -12,7 +20,13 @@ export interface ManagedProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnManaged(name: string, bin: string, args: string[], dir: string, stateDir: string): ManagedProcess {
+export function spawnManaged(
+  name: string,
+  bin: string,
+  args: string[],
+  dir: string,
+  stateDir: string,
+): ManagedProcess {
   const logPath = join(dir, `${name}.log`);
   const log = createWriteStream(logPath);
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -21,7 +35,9 @@ export function spawnManaged(name: string, bin: string, args: string[], dir: str
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   if (child.pid) {
     mkdirSync(stateDir, { recursive: true });
-    writeFileSync(join(stateDir, `${child.pid}.pid`), `${bin}\n${dir}\n`);
+    // The owner is this Node process: a live owner means a concurrent run
+    // (another test run on the same machine), never a stray.
+    writeFileSync(join(stateDir, `${child.pid}.pid`), `${bin}\n${dir}\n${process.pid}\n`);
   }
   return { name, child, logPath, exited };
 }
@@ -29,7 +45,12 @@ export function spawnManaged(name: string, bin: string, args: string[], dir: str
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    // A zombie (killed, not yet reaped by its parent) is not alive.
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
@@ -43,13 +64,19 @@ function commandLine(pid: number): string {
   }
 }
 
-/** Kills processes left by earlier runs (recorded PID still alive running the same binary). */
+/**
+ * Kills processes left by earlier runs whose owner died: the recorded PID is
+ * still alive running the same binary, but the Node process that started it
+ * is gone. Runs whose owner is alive are left alone.
+ */
 export function reapStale(stateDir: string): number {
   if (!existsSync(stateDir)) return 0;
   let reaped = 0;
   for (const file of readdirSync(stateDir)) {
     const pid = Number(file.replace(/\.pid$/, ''));
-    const [bin, dir] = readFileSync(join(stateDir, file), 'utf8').split('\n');
+    const [bin, dir, ownerText] = readFileSync(join(stateDir, file), 'utf8').split('\n');
+    const owner = Number(ownerText);
+    if (owner && owner !== process.pid && alive(owner)) continue;
     if (pid && alive(pid) && bin && commandLine(pid).startsWith(bin)) {
       try {
         process.kill(-pid, 'SIGKILL');

@@ -1,0 +1,122 @@
+// Hashed sparse features and a logistic-regression scorer shared by the
+// statistical layers of both auditors and by the training script.
+
+/** FNV-1a over UTF-16 code units, 32-bit. */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Sparse vector: bucket index → value. */
+export type SparseVector = Map<number, number>;
+
+export function addFeature(vec: SparseVector, name: string, dims: number, value = 1): void {
+  const idx = fnv1a(name) % dims;
+  vec.set(idx, (vec.get(idx) ?? 0) + value);
+}
+
+/** Scales the vector to unit L2 norm (no-op for an empty vector). */
+export function l2normalize(vec: SparseVector): SparseVector {
+  let sum = 0;
+  for (const v of vec.values()) sum += v * v;
+  const norm = Math.sqrt(sum);
+  if (norm === 0) return vec;
+  for (const [k, v] of vec) vec.set(k, v / norm);
+  return vec;
+}
+
+/** Adds every entry of `from` into `into` (feature groups hashed into one space). */
+export function mergeInto(into: SparseVector, from: SparseVector): SparseVector {
+  for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v);
+  return into;
+}
+
+export interface LogisticWeights {
+  dims: number;
+  bias: number;
+  /** Dense weights, length `dims`. */
+  weights: number[];
+  /** Platt scaling fitted on out-of-fold training scores: p = σ(a·z + b). */
+  calibration: { a: number; b: number };
+}
+
+export function sigmoid(z: number): number {
+  if (z >= 0) return 1 / (1 + Math.exp(-z));
+  const e = Math.exp(z);
+  return e / (1 + e);
+}
+
+/** Raw margin z = w·x + bias. */
+export function margin(model: Pick<LogisticWeights, 'bias' | 'weights'>, x: SparseVector): number {
+  let z = model.bias;
+  for (const [k, v] of x) z += (model.weights[k] ?? 0) * v;
+  return z;
+}
+
+/** Calibrated probability. */
+export function predict(model: LogisticWeights, x: SparseVector): number {
+  return sigmoid(model.calibration.a * margin(model, x) + model.calibration.b);
+}
+
+export interface TrainOptions {
+  dims: number;
+  epochs: number;
+  learningRate: number;
+  l2: number;
+}
+
+/** Full-batch gradient descent with class-balanced weights and L2; deterministic. */
+export function trainLogistic(xs: readonly SparseVector[], ys: readonly number[], opts: TrainOptions): LogisticWeights {
+  const w = new Float64Array(opts.dims);
+  let bias = 0;
+  const pos = ys.filter((y) => y === 1).length;
+  const neg = ys.length - pos;
+  const cw = (y: number): number => (y === 1 ? ys.length / (2 * Math.max(pos, 1)) : ys.length / (2 * Math.max(neg, 1)));
+  for (let epoch = 0; epoch < opts.epochs; epoch++) {
+    const grad = new Float64Array(opts.dims);
+    let gb = 0;
+    xs.forEach((x, i) => {
+      const y = ys[i]!;
+      const err = (sigmoid(margin({ bias, weights: w as unknown as number[] }, x)) - y) * cw(y);
+      for (const [k, v] of x) grad[k] = grad[k]! + err * v;
+      gb += err;
+    });
+    for (let k = 0; k < opts.dims; k++) w[k] = w[k]! - opts.learningRate * (grad[k]! / xs.length + opts.l2 * w[k]!);
+    bias -= (opts.learningRate * gb) / xs.length;
+  }
+  return { dims: opts.dims, bias, weights: Array.from(w), calibration: { a: 1, b: 0 } };
+}
+
+/** Platt scaling: fits p = σ(a·z + b) to (margin, label) pairs by gradient descent. */
+export function fitPlatt(margins: readonly number[], ys: readonly number[]): { a: number; b: number } {
+  let a = 1;
+  let b = 0;
+  for (let it = 0; it < 3000; it++) {
+    let ga = 0;
+    let gb = 0;
+    margins.forEach((z, i) => {
+      const err = sigmoid(a * z + b) - ys[i]!;
+      ga += err * z;
+      gb += err;
+    });
+    a -= (0.05 * ga) / margins.length;
+    b -= (0.05 * gb) / margins.length;
+  }
+  return { a, b };
+}
+
+/** Rounds weights for a compact committed JSON file. */
+export function compactWeights(model: LogisticWeights, digits = 4): LogisticWeights {
+  const f = 10 ** digits;
+  const r = (v: number): number => Math.round(v * f) / f;
+  return {
+    dims: model.dims,
+    bias: r(model.bias),
+    weights: model.weights.map(r),
+    calibration: { a: r(model.calibration.a), b: r(model.calibration.b) },
+  };
+}

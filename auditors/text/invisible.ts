@@ -1,0 +1,124 @@
+// Invisible and formatting characters by pinned code-point ranges. A zero-width
+// joiner or non-joiner is legitimate inside an emoji sequence or between two
+// letters of a joining script (Arabic/Persian, Indic); a tag character is
+// legitimate inside an emoji tag sequence (subdivision flags). Anything else
+// in these ranges is reported as suspicious.
+
+export type InvisibleKind = 'tag' | 'bidi' | 'zero_width' | 'private_use' | 'variation_selector' | 'other_format';
+
+/** Pinned ranges, inclusive. Order matters only for readability. */
+export const INVISIBLE_RANGES: readonly { kind: InvisibleKind; from: number; to: number }[] = [
+  { kind: 'tag', from: 0xe0000, to: 0xe007f },
+  { kind: 'bidi', from: 0x202a, to: 0x202e },
+  { kind: 'bidi', from: 0x2066, to: 0x2069 },
+  { kind: 'bidi', from: 0x200e, to: 0x200f },
+  { kind: 'bidi', from: 0x061c, to: 0x061c },
+  { kind: 'zero_width', from: 0x200b, to: 0x200d },
+  { kind: 'zero_width', from: 0x2060, to: 0x2064 },
+  { kind: 'zero_width', from: 0xfeff, to: 0xfeff },
+  { kind: 'zero_width', from: 0x180e, to: 0x180e },
+  { kind: 'other_format', from: 0x00ad, to: 0x00ad },
+  { kind: 'other_format', from: 0x034f, to: 0x034f },
+  { kind: 'other_format', from: 0x115f, to: 0x1160 },
+  { kind: 'other_format', from: 0x3164, to: 0x3164 },
+  { kind: 'private_use', from: 0xe000, to: 0xf8ff },
+  { kind: 'private_use', from: 0xf0000, to: 0xffffd },
+  { kind: 'private_use', from: 0x100000, to: 0x10fffd },
+  { kind: 'variation_selector', from: 0xfe00, to: 0xfe0f },
+  { kind: 'variation_selector', from: 0xe0100, to: 0xe01ef },
+];
+
+const ZWNJ = 0x200c;
+const ZWJ = 0x200d;
+const BLACK_FLAG = 0x1f3f4;
+const CANCEL_TAG = 0xe007f;
+
+export function invisibleKind(cp: number): InvisibleKind | undefined {
+  for (const r of INVISIBLE_RANGES) if (cp >= r.from && cp <= r.to) return r.kind;
+  return undefined;
+}
+
+const PICTOGRAPHIC = /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}/u;
+const JOINING_SCRIPT =
+  /[\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Syriac}]/u;
+
+function isPictographic(cp: number | undefined): boolean {
+  return cp !== undefined && PICTOGRAPHIC.test(String.fromCodePoint(cp));
+}
+function isJoiningLetter(cp: number | undefined): boolean {
+  return cp !== undefined && JOINING_SCRIPT.test(String.fromCodePoint(cp));
+}
+function isEmojiLike(cp: number | undefined): boolean {
+  return isPictographic(cp) || cp === 0xfe0f || (cp !== undefined && cp >= 0x1f3fb && cp <= 0x1f3ff);
+}
+
+export interface InvisibleReport {
+  /** Suspicious invisible characters (legitimate joiners excluded). */
+  count: number;
+  /** Legitimate joiners / selectors that were allowed. */
+  legitimate: number;
+  kinds: InvisibleKind[];
+  /** Longest run of consecutive suspicious invisible characters. */
+  longestRun: number;
+  /** ASCII smuggled through tag characters (U+E0020–E007E), capped. */
+  smuggled: string;
+}
+
+/** Whether the invisible character at index i of `cps` is legitimate in context. */
+function legitimateAt(cps: readonly number[], i: number, inTagSequence: boolean): boolean {
+  const cp = cps[i]!;
+  const prev = cps[i - 1];
+  const next = cps[i + 1];
+  if (cp === ZWJ) return (isEmojiLike(prev) && isPictographic(next)) || (isJoiningLetter(prev) && isJoiningLetter(next));
+  if (cp === ZWNJ) return isJoiningLetter(prev) && isJoiningLetter(next);
+  if (cp === 0xfe0e || cp === 0xfe0f) return prev !== undefined && invisibleKind(prev) === undefined;
+  if (cp >= 0xe0020 && cp <= CANCEL_TAG) return inTagSequence;
+  return false;
+}
+
+const MAX_SMUGGLED = 512;
+
+/** One pass over the code points: O(n), no allocation per character beyond the array. */
+export function scanInvisible(text: string): InvisibleReport {
+  const cps = Array.from(text, (c) => c.codePointAt(0)!);
+  const kinds = new Set<InvisibleKind>();
+  let count = 0;
+  let legitimate = 0;
+  let run = 0;
+  let longestRun = 0;
+  let smuggled = '';
+  let inTagSequence = false;
+  for (let i = 0; i < cps.length; i++) {
+    const cp = cps[i]!;
+    if (cp === BLACK_FLAG) inTagSequence = true;
+    const kind = invisibleKind(cp);
+    if (kind === undefined) {
+      if (cp !== BLACK_FLAG) inTagSequence = false;
+      run = 0;
+      continue;
+    }
+    if (legitimateAt(cps, i, inTagSequence)) {
+      legitimate++;
+      if (cp === CANCEL_TAG) inTagSequence = false;
+      run = 0;
+      continue;
+    }
+    count++;
+    kinds.add(kind);
+    run++;
+    longestRun = Math.max(longestRun, run);
+    if (kind === 'tag' && cp >= 0xe0020 && cp <= 0xe007e && smuggled.length < MAX_SMUGGLED) {
+      smuggled += String.fromCharCode(cp - 0xe0000);
+    }
+  }
+  return { count, legitimate, kinds: [...kinds].sort(), longestRun, smuggled };
+}
+
+/** Removes every character in the pinned ranges (used to build matching views). */
+export function stripInvisible(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    if (invisibleKind(ch.codePointAt(0)!) === undefined) out += ch;
+  }
+  return out;
+}

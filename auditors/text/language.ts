@@ -1,0 +1,80 @@
+// Small offline language identification: the script of the letters first,
+// then stopword votes among Latin-script languages. Good enough to pick a
+// lexicon; not a general-purpose detector.
+
+const STOPWORDS: Record<string, readonly string[]> = {
+  en: ['the', 'and', 'to', 'of', 'a', 'is', 'in', 'that', 'you', 'your', 'for', 'it', 'this', 'with', 'are', 'all', 'be', 'me', 'my', 'when', 'not', 'they', 'i', 'we', 'as', 'an', 'on', 'at', 'by'],
+  fr: ['le', 'la', 'les', 'et', 'de', 'des', 'du', 'un', 'une', 'que', 'qui', 'vous', 'est', 'pour', 'pas', 'cette', 'cet', 'votre', 'en', 'dans', 'sur', 'au', 'ne', 'je', 'il', 'nous', 'etes', 'toutes', 'tous'],
+  es: ['el', 'la', 'los', 'las', 'y', 'de', 'que', 'en', 'un', 'una', 'es', 'por', 'para', 'con', 'no', 'su', 'al', 'lo', 'como', 'todas', 'todos', 'tu', 'yo'],
+  de: ['der', 'die', 'das', 'und', 'ist', 'nicht', 'ein', 'eine', 'zu', 'den', 'mit', 'von', 'sie', 'ich', 'du', 'auf', 'fur', 'dem', 'alle', 'wir'],
+  it: ['il', 'di', 'che', 'e', 'la', 'per', 'un', 'una', 'non', 'sono', 'del', 'della', 'le', 'gli', 'tutte', 'tutti'],
+  pt: ['o', 'os', 'as', 'e', 'de', 'que', 'um', 'uma', 'do', 'da', 'em', 'para', 'com', 'nao', 'voce', 'todas', 'todos'],
+  nl: ['de', 'het', 'een', 'en', 'van', 'is', 'niet', 'dat', 'ik', 'je', 'jij', 'alle', 'met', 'voor'],
+};
+
+const STOP_SETS = Object.fromEntries(Object.entries(STOPWORDS).map(([k, v]) => [k, new Set(v)])) as Record<
+  string,
+  Set<string>
+>;
+const ALL_STOPWORDS = new Set(Object.values(STOPWORDS).flat());
+
+const SCRIPTS: readonly [string, RegExp][] = [
+  ['ar', /\p{Script=Arabic}/u],
+  ['ru', /\p{Script=Cyrillic}/u],
+  ['zh', /\p{Script=Han}/u],
+  ['ja', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['ko', /\p{Script=Hangul}/u],
+  ['hi', /\p{Script=Devanagari}/u],
+  ['el', /\p{Script=Greek}/u],
+  ['he', /\p{Script=Hebrew}/u],
+  ['th', /\p{Script=Thai}/u],
+];
+
+const MAX_WORDS = 4000;
+
+function words(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}']+/gu) ?? []).slice(0, MAX_WORDS);
+}
+
+/** Number of words that are stopwords in any supported Latin-script language. */
+export function stopwordCount(text: string): number {
+  let n = 0;
+  for (const w of words(text)) if (ALL_STOPWORDS.has(w)) n++;
+  return n;
+}
+
+function dominantScript(text: string): string | undefined {
+  const sample = text.slice(0, 2000);
+  const counts = new Map<string, number>();
+  let letters = 0;
+  for (const ch of sample) {
+    if (!/\p{L}/u.test(ch)) continue;
+    letters++;
+    for (const [lang, re] of SCRIPTS) {
+      if (re.test(ch)) {
+        counts.set(lang, (counts.get(lang) ?? 0) + 1);
+        break;
+      }
+    }
+  }
+  for (const [lang, n] of counts) if (n > letters / 2) return lang;
+  return undefined;
+}
+
+/** ISO 639-1 code of the most likely language, or `und` when unsure. */
+export function detectLanguage(text: string): string {
+  const script = dominantScript(text);
+  if (script) return script;
+  const ws = words(text.normalize('NFD').replace(/\p{Mn}+/gu, ''));
+  let best = 'und';
+  let bestVotes = 0;
+  for (const [lang, set] of Object.entries(STOP_SETS)) {
+    let votes = 0;
+    for (const w of ws) if (set.has(w)) votes++;
+    if (votes > bestVotes) {
+      best = lang;
+      bestVotes = votes;
+    }
+  }
+  return bestVotes >= 1 ? best : ws.length > 0 ? 'en' : 'und';
+}

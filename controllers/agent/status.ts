@@ -1,0 +1,85 @@
+// The pure core of the agent controller: from the agent and what was observed
+// in the cluster, the status it should have. Rules (spec "States", CLARIFICATIONS "owners"):
+// - no Owner-role owner: `suspended`, condition OwnersMissing=True;
+// - otherwise `running` when the agent's pod runs, else `pending`;
+// - Ready=True only when running.
+import { mergeConditions, type Condition, type DesiredCondition } from '../runtime/conditions.ts';
+import type { AgentPhase, PlatformAgent, PlatformAgentStatus } from './types.ts';
+
+export const CONDITION_OWNERS_MISSING = 'OwnersMissing';
+export const CONDITION_READY = 'Ready';
+/** Condition types this controller owns (others in status are left alone). */
+export const AGENT_CONDITIONS = [CONDITION_OWNERS_MISSING, CONDITION_READY] as const;
+
+/** What the reconciler saw in the cluster for this agent. Grows with pods, ServiceAccounts, Secrets. */
+export interface AgentObservation {
+  /** The agent pod's phase (`Pending`, `Running`, …); undefined while no pod exists. */
+  podPhase?: string;
+}
+
+export interface AgentStatusResult {
+  status: PlatformAgentStatus;
+  phase: AgentPhase;
+  /** Why the agent is in this phase, for Events. */
+  reason: string;
+  message: string;
+}
+
+export function hasOwner(agent: PlatformAgent): boolean {
+  return (agent.spec?.owners ?? []).some((o) => o.role === 'Owner' && o.subject.trim() !== '');
+}
+
+interface PhaseDecision {
+  phase: AgentPhase;
+  reason: string;
+  message: string;
+}
+
+function decidePhase(agent: PlatformAgent, observed: AgentObservation): PhaseDecision {
+  if (!hasOwner(agent)) {
+    return {
+      phase: 'suspended',
+      reason: 'NoOwner',
+      message: 'the agent has no owner with role Owner; add one to reactivate it',
+    };
+  }
+  if (observed.podPhase === 'Running') {
+    return { phase: 'running', reason: 'PodRunning', message: 'the agent pod is running' };
+  }
+  if (observed.podPhase === undefined) {
+    return { phase: 'pending', reason: 'PodNotCreated', message: 'the agent pod does not exist yet' };
+  }
+  return { phase: 'pending', reason: `Pod${observed.podPhase}`, message: `the agent pod is ${observed.podPhase}` };
+}
+
+function desiredConditions(decision: PhaseDecision, generation: number | undefined): DesiredCondition[] {
+  const suspendedForOwners = decision.reason === 'NoOwner';
+  const g = generation !== undefined ? { observedGeneration: generation } : {};
+  return [
+    suspendedForOwners
+      ? { type: CONDITION_OWNERS_MISSING, status: 'True', reason: 'NoOwner', message: decision.message, ...g }
+      : { type: CONDITION_OWNERS_MISSING, status: 'False', reason: 'OwnerPresent', message: 'the agent has an Owner', ...g },
+    decision.phase === 'running'
+      ? { type: CONDITION_READY, status: 'True', reason: decision.reason, message: decision.message, ...g }
+      : { type: CONDITION_READY, status: 'False', reason: decision.reason, message: decision.message, ...g },
+  ];
+}
+
+/**
+ * The status `agent` should have. Fields of the status this controller does
+ * not compute are carried over, so later controllers' fields are not dropped.
+ */
+export function computeAgentStatus(agent: PlatformAgent, observed: AgentObservation, now: Date): AgentStatusResult {
+  const decision = decidePhase(agent, observed);
+  const generation = agent.metadata?.generation;
+  const previous = agent.status ?? {};
+  const conditions: Condition[] = mergeConditions(
+    previous.conditions,
+    desiredConditions(decision, generation),
+    now,
+    AGENT_CONDITIONS,
+  );
+  const status: PlatformAgentStatus = { ...previous, phase: decision.phase, conditions };
+  if (generation !== undefined) status.observedGeneration = generation;
+  return { status, ...decision };
+}

@@ -1,0 +1,73 @@
+// Writes a custom resource's status through the `/status` subresource with a
+// JSON merge patch, and only when it changed: the desired status is compared
+// with the cached one first, so a no-op reconcile performs no write. The patch
+// carries the resourceVersion the status was computed from (optimistic
+// concurrency: a stale computation gets 409 and is retried with backoff).
+import * as k8s from '@kubernetes/client-node';
+import { jsonEqual } from './conditions.ts';
+import type { ControllerMetrics } from './metrics.ts';
+
+export interface CustomResourceRef {
+  group: string;
+  version: string;
+  plural: string;
+}
+
+export type Status = Record<string, unknown>;
+
+export interface StatusSubject {
+  metadata?: k8s.V1ObjectMeta;
+  status?: Status;
+}
+
+/** The merge patch turning `current` into `desired`, or undefined when they are equal. */
+export function statusMergePatch(current: Status | undefined, desired: Status): Status | undefined {
+  if (jsonEqual(current ?? {}, desired)) return undefined;
+  const patch: Status = { ...desired };
+  for (const key of Object.keys(current ?? {})) {
+    if (!(key in desired) || desired[key] === undefined) patch[key] = null;
+  }
+  return patch;
+}
+
+export interface StatusWriterOptions {
+  api: k8s.CustomObjectsApi;
+  resource: CustomResourceRef;
+  controller: string;
+  metrics?: ControllerMetrics;
+}
+
+export class StatusWriter {
+  /** Writes performed and writes avoided, for tests and metrics. */
+  writes = 0;
+  unchanged = 0;
+
+  constructor(private readonly options: StatusWriterOptions) {}
+
+  /** Patches the status when it differs; returns whether a write happened. */
+  async write(obj: StatusSubject, desired: Status): Promise<boolean> {
+    const controller = this.options.controller;
+    const patch = statusMergePatch(obj.status, desired);
+    if (!patch) {
+      this.unchanged++;
+      this.options.metrics?.statusWrites.inc({ controller, outcome: 'unchanged' });
+      return false;
+    }
+    const { group, version, plural } = this.options.resource;
+    const meta = obj.metadata ?? {};
+    await this.options.api.patchNamespacedCustomObjectStatus(
+      {
+        group,
+        version,
+        plural,
+        namespace: meta.namespace ?? '',
+        name: meta.name ?? '',
+        body: { metadata: { resourceVersion: meta.resourceVersion }, status: patch },
+      },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    this.writes++;
+    this.options.metrics?.statusWrites.inc({ controller, outcome: 'written' });
+    return true;
+  }
+}

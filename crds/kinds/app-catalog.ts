@@ -1,0 +1,85 @@
+// AppCatalogEntry (the platform-wide catalog) and AgentInstalledApp (one
+// install of an entry on one agent, with its configuration overrides).
+import { conditionsSchema, type KindDefinition } from '../kit.ts';
+import { APP_CATEGORIES, APP_TYPES, TRUST_TIERS } from '../schema/enums.ts';
+import { arr, baseStatus, digest, freeForm, id, int, obj, oneOf, str, stringSet, text, time } from '../schema/parts.ts';
+
+const CATEGORY_OF_TYPE: Record<(typeof APP_TYPES)[number], (typeof APP_CATEGORIES)[number]> = {
+  mcp_server: 'MCP Servers',
+  auditor: 'Auditors',
+  a2a_agent: 'A2A Agents',
+  skill: 'Skills',
+  runtime: 'Runtimes',
+};
+const categoryRule = Object.entries(CATEGORY_OF_TYPE)
+  .map(([type, category]) => `(self.type == '${type}' && self.category == '${category}')`)
+  .join(' || ');
+
+export const appCatalogEntry: KindDefinition = {
+  kind: 'AppCatalogEntry',
+  plural: 'appcatalogentries',
+  singular: 'appcatalogentry',
+  shortNames: ['papp'],
+  scope: 'Cluster',
+  scopeReason: 'There is one catalog for the platform; every workspace installs from it.',
+  spec: obj(
+    {
+      displayName: str({ maxLength: 253, minLength: 1 }),
+      description: text({ maxLength: 4096 }),
+      category: oneOf(APP_CATEGORIES),
+      type: oneOf(APP_TYPES),
+      trustTier: oneOf(TRUST_TIERS, 'unverified'),
+      version: str({ maxLength: 63 }),
+      image: str({ maxLength: 512 }),
+      imageDigest: digest(),
+      serverUrl: str({ maxLength: 2048, format: 'uri' }),
+      auditorId: id(),
+      requiredPermissions: stringSet(str({ maxLength: 253 }), 64),
+      auditorRequirements: stringSet(id(), 32),
+      mcpMetadata: obj({
+        authorizationServers: arr(str({ maxLength: 2048, format: 'uri' }), 16),
+        scopes: stringSet(str({ maxLength: 253 }), 64),
+        resourceIndicators: arr(str({ maxLength: 2048, format: 'uri' }), 16),
+        tokenEndpoint: str({ maxLength: 2048, format: 'uri' }),
+      }),
+    },
+    ['displayName', 'category', 'type'],
+    {
+      'x-kubernetes-validations': [
+        { rule: categoryRule, message: 'category must be the group of the type (mcp_server → MCP Servers, …)' },
+        { rule: "self.type != 'auditor' || has(self.auditorId)", message: 'an auditor app names its auditorId' },
+      ],
+    },
+  ),
+  status: baseStatus(conditionsSchema, { installCount: int({ minimum: 0 }) }),
+  printerColumns: [
+    { name: 'Type', type: 'string', jsonPath: '.spec.type' },
+    { name: 'Trust Tier', type: 'string', jsonPath: '.spec.trustTier' },
+    { name: 'Installs', type: 'integer', jsonPath: '.status.installCount' },
+  ],
+};
+
+export const agentInstalledApp: KindDefinition = {
+  kind: 'AgentInstalledApp',
+  plural: 'agentinstalledapps',
+  singular: 'agentinstalledapp',
+  shortNames: ['pinstall'],
+  scope: 'Namespaced',
+  scopeReason:
+    'An install belongs to one agent and lives beside it; as its own kind it is written by the install API without contending for the agent spec applied from definition files.',
+  spec: obj(
+    {
+      agent: str({ maxLength: 253, minLength: 1 }),
+      app: str({ maxLength: 253, minLength: 1, description: 'Name of the AppCatalogEntry.' }),
+      version: str({ maxLength: 63 }),
+      configuration: freeForm(),
+    },
+    ['agent', 'app'],
+  ),
+  status: baseStatus(conditionsSchema, { installedTime: time(), ready: { type: 'boolean' } }),
+  printerColumns: [
+    { name: 'Agent', type: 'string', jsonPath: '.spec.agent' },
+    { name: 'App', type: 'string', jsonPath: '.spec.app' },
+    { name: 'Ready', type: 'boolean', jsonPath: '.status.ready' },
+  ],
+};

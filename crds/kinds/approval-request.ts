@@ -1,0 +1,50 @@
+// ApprovalRequest: a high-risk action (write, merge, send, delete) waiting for
+// an Owner. Once approved or denied the decision does not change.
+import { conditionsSchema, type KindDefinition } from '../kit.ts';
+import { APPROVAL_PHASES, HIGH_RISK_ACTIONS } from '../schema/enums.ts';
+import { baseStatus, freeForm, obj, oneOf, str, text, time } from '../schema/parts.ts';
+
+const status = baseStatus(conditionsSchema, {
+  phase: oneOf(APPROVAL_PHASES),
+  decidedBy: str({ maxLength: 256 }),
+  decidedTime: time(),
+  reason: text({ maxLength: 4096 }),
+});
+status['x-kubernetes-validations'] = [
+  {
+    rule: "!has(self.phase) || !(self.phase in ['approved', 'denied']) || has(self.decidedBy)",
+    message: 'an approved or denied request names who decided',
+  },
+  {
+    rule: "!has(oldSelf.phase) || !(oldSelf.phase in ['approved', 'denied']) || (has(self.phase) && self.phase == oldSelf.phase)",
+    message: 'a decision is final',
+  },
+];
+
+export const approvalRequest: KindDefinition = {
+  kind: 'ApprovalRequest',
+  plural: 'approvalrequests',
+  singular: 'approvalrequest',
+  shortNames: ['papproval'],
+  scope: 'Namespaced',
+  scopeReason: 'It belongs to one agent and lives beside it; its approvers are that agent’s Owners.',
+  spec: obj(
+    {
+      agent: str({ maxLength: 253, minLength: 1 }),
+      action: oneOf(HIGH_RISK_ACTIONS),
+      target: str({ maxLength: 2048, minLength: 1 }),
+      description: text({ maxLength: 4096 }),
+      onBehalfOf: str({ maxLength: 256 }),
+      expiresAt: time(),
+      details: freeForm(),
+    },
+    ['agent', 'action', 'target'],
+  ),
+  status,
+  printerColumns: [
+    { name: 'Agent', type: 'string', jsonPath: '.spec.agent' },
+    { name: 'Action', type: 'string', jsonPath: '.spec.action' },
+    { name: 'Target', type: 'string', jsonPath: '.spec.target' },
+    { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+  ],
+};
