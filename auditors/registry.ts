@@ -4,4 +4,5 @@ import type { AuditorDefinition } from './sdk/types.ts';
 
 export const BUILTIN_AUDITORS: Record<string, () => Promise<AuditorDefinition>> = {
   'model-context': async () => (await import('./model-context/index.ts')).createModelContext(),
+  'llm-judge': async () => (await import('./llm-judge/index.ts')).createLlmJudge(),
 };

@@ -52,10 +52,14 @@ export async function installCrds(kc: k8s.KubeConfig, timeoutMs = 60_000): Promi
   const names: string[] = [];
   for (const def of ALL_KINDS) {
     const body = toCustomResourceDefinition(def) as unknown as k8s.V1CustomResourceDefinition;
-    await ext.patchCustomResourceDefinition(
-      { name: crdName(def), body, fieldManager: 'platform-operator', force: true },
-      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply),
-    );
+    try {
+      await ext.patchCustomResourceDefinition(
+        { name: crdName(def), body, fieldManager: 'platform-operator', force: true },
+        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply),
+      );
+    } catch (err) {
+      throw new Error(`installing CRD ${crdName(def)}: ${apiMessage(err)}`, { cause: err });
+    }
     names.push(crdName(def));
   }
   const deadline = Date.now() + timeoutMs;

@@ -44,7 +44,7 @@ const RULES: readonly Rule[] = [
   { id: 'en.email_target', category: 'exfiltration', weight: 0.45, source: '(to|at) [a-z0-9._-]+@[a-z0-9.-]+\\.[a-z]{2,}', compact: false },
   { id: 'en.url_with_secret', category: 'exfiltration', weight: 0.55, source: 'https?://[^\\s]{1,200}[?&][a-z_]{1,20}=[^\\s]{0,200}(canary|secret|token|key|prompt|password)', compact: false },
   { id: 'en.markdown_image_exfil', category: 'exfiltration', weight: 0.5, source: '!\\[[^\\]]{0,100}\\]\\(https?://[^)\\s]{1,200}[?&]', compact: false },
-  { id: 'en.call_sensitive_tool', category: 'tool_abuse', weight: 0.6, source: '(call|invoke|run|execute|use|trigger) (the )?(tool )?[a-z]{2,20}[_ ]?(secret|secrets|credentials?|password|delete|shell|exec|admin|sudo)' },
+  { id: 'en.call_sensitive_tool', category: 'tool_abuse', weight: 0.6, source: '(call|invoke|run|execute|use|trigger) (the )?(tool )?[a-z]{2,20}(_| )?(secret|secrets|credentials?|password|delete|shell|exec|admin|sudo)' },
   { id: 'en.approve_tools', category: 'tool_abuse', weight: 0.55, source: '(approve|authorize|authorise|confirm|accept|auto-approve) (all |every |any |the next |the )*(pending )?(tool|function|action|command|payment|transfer)s? ?(calls?|requests?|executions?|invocations?)?' },
   { id: 'en.destructive', category: 'tool_abuse', weight: 0.55, source: '(delete|drop|wipe|erase|truncate|destroy|purge) (every|all|the entire|the whole|all the) (records?|tables?|database|files|data|users|rows|backups)' },
   { id: 'en.shell', category: 'tool_abuse', weight: 0.5, source: '(rm -rf|drop table|curl [^\\s]{1,100} \\| ?(ba)?sh|chmod 777)', compact: false },

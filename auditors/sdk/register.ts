@@ -71,7 +71,7 @@ async function attemptOnce(options: RegisterOptions, attempts: number): Promise<
     return retry ? { done: false, reason } : { done: true, result: { registered: false, attempts, reason } };
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    return { done: false, reason: cause ?? (err as Error).name };
+    return { done: false, reason: cause ?? (err as Error).message };
   }
 }
 

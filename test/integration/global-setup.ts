@@ -4,7 +4,7 @@
 // start, the run fails with the reason.
 import type { TestProject } from 'vitest/node';
 import { startControlPlane, type ControlPlane } from '../../hack/control-plane/control-plane.ts';
-import { installCrds, loadKubeConfig, serverVersion } from '../../operator/kube.ts';
+import { apiMessage, installCrds, loadKubeConfig, serverVersion } from '../../operator/kube.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,11 +22,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
     kubeconfigPath = plane.kubeconfigPath;
   }
   const kc = loadKubeConfig(kubeconfigPath);
-  const version = await serverVersion(kc);
-  const crds = await installCrds(kc);
-  console.log(
-    `[control-plane] kube-apiserver ${version} ready in ${Date.now() - started} ms at ${kc.getCurrentCluster()?.server}; ${crds.length} CRDs installed`,
-  );
+  try {
+    const version = await serverVersion(kc);
+    const crds = await installCrds(kc);
+    console.log(
+      `[control-plane] kube-apiserver ${version} ready in ${Date.now() - started} ms at ${kc.getCurrentCluster()?.server}; ${crds.length} CRDs installed`,
+    );
+  } catch (err) {
+    // Never leave a control plane behind when setup fails half-way.
+    await plane?.stop();
+    throw new Error(`integration setup failed: ${apiMessage(err)}`);
+  }
   project.provide('kubeconfigPath', kubeconfigPath);
   return async () => {
     await plane?.stop();

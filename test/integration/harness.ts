@@ -61,3 +61,56 @@ export async function eventually<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+export interface TestWebhook {
+  kind: 'mutating' | 'validating';
+  /** e.g. `https://127.0.0.1:9443/mutate` */
+  url: string;
+  caBundlePem: string;
+  rules: k8s.V1RuleWithOperations[];
+  failurePolicy?: 'Fail' | 'Ignore';
+  /** Extra object selector; the namespace selector is always this file's namespace. */
+  objectSelector?: k8s.V1LabelSelector;
+  timeoutSeconds?: number;
+}
+
+/**
+ * Registers admission webhooks that only see objects in namespaces carrying
+ * this test file's label, so a file that stops or breaks its webhook cannot
+ * affect any other file. Returns a function that removes them.
+ */
+export async function registerWebhooks(ns: TestNamespace, hooks: TestWebhook[]): Promise<() => Promise<void>> {
+  const adm = kubeConfig().makeApiClient(k8s.AdmissionregistrationV1Api);
+  const created: { kind: TestWebhook['kind']; name: string }[] = [];
+  for (const [i, hook] of hooks.entries()) {
+    const name = `test-${ns.fileId}-${i}`;
+    const common = {
+      name: `${hook.kind}-${i}.${ns.fileId}.test.platform.io`,
+      clientConfig: { url: hook.url, caBundle: Buffer.from(hook.caBundlePem).toString('base64') },
+      rules: hook.rules,
+      failurePolicy: hook.failurePolicy ?? 'Fail',
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      timeoutSeconds: hook.timeoutSeconds ?? 5,
+      namespaceSelector: { matchLabels: { [TEST_FILE_LABEL]: ns.fileId } },
+      ...(hook.objectSelector ? { objectSelector: hook.objectSelector } : {}),
+    };
+    if (hook.kind === 'mutating') {
+      await adm.createMutatingWebhookConfiguration({
+        body: { metadata: { name }, webhooks: [{ ...common, reinvocationPolicy: 'IfNeeded' }] },
+      });
+    } else {
+      await adm.createValidatingWebhookConfiguration({ body: { metadata: { name }, webhooks: [common] } });
+    }
+    created.push({ kind: hook.kind, name });
+  }
+  return async () => {
+    for (const { kind, name } of created) {
+      const del =
+        kind === 'mutating'
+          ? adm.deleteMutatingWebhookConfiguration({ name })
+          : adm.deleteValidatingWebhookConfiguration({ name });
+      await del.catch(() => undefined);
+    }
+  };
+}

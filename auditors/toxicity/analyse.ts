@@ -1,0 +1,127 @@
+// Lexical analysis for the toxicity auditor: normalise, undo spelling
+// tricks (letter spacing, leetspeak, dropped/swapped letters, missing
+// spaces), look words up in the graded lexicons, and note the context that
+// changes their meaning (negation, quotation and counter-speech, reclaimed
+// in-group use, harmless homonyms, who is targeted).
+import { normalizeText } from '../text/normalize.ts';
+import { FUZZY_TARGETS, LEXICON, MULTILINGUAL_LEXICON, type LexCategory, type LexEntry } from './lexicon.ts';
+
+export const MAX_TOKENS = 2000;
+
+export interface LexHit extends LexEntry {
+  word: string;
+  index: number;
+  /** A negator occurs within the three preceding tokens. */
+  negated: boolean;
+}
+
+export interface ToxicityAnalysis {
+  tokens: string[];
+  /** Tokens with lexicon words replaced by their category (`<slur>`, `<id>`, ...). */
+  canonical: string[];
+  hits: LexHit[];
+  quoted: boolean;
+  counterSpeech: boolean;
+  reclaimedContext: boolean;
+  homonymContext: boolean;
+  secondPerson: boolean;
+  thirdPersonIndividual: boolean;
+}
+
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+const NEGATORS = new Set(['not', 'never', 'no', 'nothing', 'nobody', 'neither', 'nor', 'without', "don't", 'dont', "isn't", "aren't", "doesn't", "won't", "wasn't", "weren't", "can't", 'cannot', 'none', 'less']);
+const COUNTER_CUES = /\b(report(ed|ing)?|bigot(ed|s|ry)?|hateful|racist|sexist|homophobic|transphobic|islamophobic|ableist|offensive|not ok(ay)?|unacceptable|tolerate|disgusting thing to say|how dare|stop (saying|calling)|you said|call(ed|ing)? me an?|why would you|lost (all )?respect|shows how|so wrong|has to stop|should be ashamed|can'?t believe you|saying things like|statements like|posts like|comments? like|words like)\b/;
+const RECLAIM_CUES = /\b(my|me and my|we|us|our|i'?m an?|proud|as an?|fellow|love (you|my)|happy birthday|bestie|sis|queen)\b/;
+const HOMONYM_CUES = /\b(ate|eat|dinner|meatballs?|pan-fried|butcher|recipe|sticks|firewood|bundle|garden|gardening|shed|tools?|soil|weeds?|notion|strange|odd|peculiar|feeling|dogs?|puppies|breeder|embankment|dam|river)\b/;
+const SECOND_PERSON = new Set(['you', 'your', "you're", 'youre', 'yours', 'yourself', 'yourselves', 'ya', 'u']);
+const THIRD_INDIVIDUAL = new Set(['he', 'she', 'him', 'her', 'his', 'hers']);
+
+/** "t h r e a t" → "threat": runs of three or more single letters are joined. */
+export function joinSpacedLetters(text: string): string {
+  return text.replace(/(?<![\p{L}\p{N}])(?:[\p{L}\p{N}@$] ){2,}[\p{L}\p{N}@$](?![\p{L}\p{N}])/gu, (run) => run.replace(/ /g, ''));
+}
+
+function deleteVariants(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
+  return out;
+}
+
+/** Every one-letter deletion of a lexicon word → the lexicon word ("disabld" → "disabled"). */
+const DELETION_INDEX: ReadonlyMap<string, string> = (() => {
+  const index = new Map<string, string>();
+  for (const w of FUZZY_TARGETS) for (const d of deleteVariants(w)) if (!index.has(d) && !LEXICON.has(d)) index.set(d, w);
+  return index;
+})();
+
+function exactFuzzyTarget(word: string): boolean {
+  return LEXICON.has(word) && word.length >= 4;
+}
+
+/** One dropped letter, two swapped neighbours, or (long words) one extra letter; no substitutions. */
+function fuzzyLookup(word: string): string | undefined {
+  if (word.length < 4 || word.length > 24) return undefined;
+  const dropped = DELETION_INDEX.get(word);
+  if (dropped) return dropped;
+  for (let i = 0; i + 1 < word.length; i++) {
+    const swapped = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+    if (swapped !== word && exactFuzzyTarget(swapped) && swapped.length >= 5) return swapped;
+  }
+  if (word.length >= 7) return deleteVariants(word).find((d) => exactFuzzyTarget(d) && d.length >= 6);
+  return undefined;
+}
+
+/** "sosickening" → "sickening", "manysluts" → "sluts": a lexicon word of 4+ letters at either end. */
+function compoundLookup(word: string): string | undefined {
+  if (word.length < 7 || word.length > 30) return undefined;
+  for (let i = 2; i <= word.length - 4; i++) {
+    const tail = word.slice(i);
+    if (LEXICON.get(tail)?.category && LEXICON.get(tail)!.category !== 'identity') return tail;
+  }
+  for (let i = word.length - 2; i >= 4; i--) {
+    const head = word.slice(0, i);
+    if (LEXICON.get(head) && LEXICON.get(head)!.category !== 'identity') return head;
+  }
+  return undefined;
+}
+
+/** Resolves a token to a lexicon word: exact, leetspeak, multilingual, fuzzy, compound. */
+export function resolveWord(token: string, multilingual: boolean): { word: string; entry: LexEntry } | undefined {
+  const candidates = [token];
+  if (/[0-9@$]/.test(token) && /\p{L}/u.test(token)) candidates.push([...token].map((c) => LEET[c] ?? c).join(''));
+  for (const c of candidates) {
+    const entry = LEXICON.get(c) ?? (multilingual ? MULTILINGUAL_LEXICON.get(c) : undefined);
+    if (entry) return { word: c, entry };
+  }
+  const last = candidates[candidates.length - 1]!;
+  const fuzzy = fuzzyLookup(last) ?? compoundLookup(last);
+  return fuzzy ? { word: fuzzy, entry: LEXICON.get(fuzzy)! } : undefined;
+}
+
+const PLACEHOLDER: Record<LexCategory, string> = {
+  slur: '<slur>', dehumanizing: '<dehum>', insult: '<insult>', negative_emotion: '<emo>', threat: '<threat>', profanity: '<prof>', identity: '<id>',
+};
+
+export function analyseToxicity(input: string, multilingual = true): ToxicityAnalysis {
+  const text = joinSpacedLetters(normalizeText(input));
+  const tokens = (text.match(/[\p{L}\p{N}'@$-]+/gu) ?? []).slice(0, MAX_TOKENS).map((t) => t.replace(/^['-]+|['-]+$/g, ''));
+  const hits: LexHit[] = [];
+  const canonical = tokens.map((t, index) => {
+    const found = resolveWord(t, multilingual);
+    if (!found) return t;
+    const negated = tokens.slice(Math.max(0, index - 3), index).some((p) => NEGATORS.has(p) || p.endsWith("n't"));
+    hits.push({ ...found.entry, word: found.word, index, negated });
+    return PLACEHOLDER[found.entry.category];
+  });
+  return {
+    tokens,
+    canonical,
+    hits,
+    quoted: /["“”«»]|(^|\s)'[^']{3,}'/u.test(input),
+    counterSpeech: COUNTER_CUES.test(text),
+    reclaimedContext: RECLAIM_CUES.test(text),
+    homonymContext: HOMONYM_CUES.test(text),
+    secondPerson: tokens.some((t) => SECOND_PERSON.has(t)),
+    thirdPersonIndividual: tokens.some((t) => THIRD_INDIVIDUAL.has(t)),
+  };
+}

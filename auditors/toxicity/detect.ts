@@ -1,0 +1,69 @@
+// Per-category toxicity scores from the lexical analysis and the trained
+// model. The model's probability that the text attacks a protected group is
+// the identity-attack score; threat and insult scores come from the graded
+// lexicons, discounted by context (negation, counter-speech, quotation) and
+// weighted by the model so that a bare word is not an attack.
+import { predict, type LogisticWeights } from '../text/hashing.ts';
+import { detectLanguage } from '../text/language.ts';
+import { analyseToxicity, type ToxicityAnalysis } from './analyse.ts';
+import { contextFlags, toxicityFeatures } from './features.ts';
+
+export const TOXICITY_CATEGORIES = ['toxicity', 'severe_toxicity', 'threat', 'insult', 'identity_attack'] as const;
+export type ToxicityCategory = (typeof TOXICITY_CATEGORIES)[number];
+
+export interface ToxicityThresholds {
+  toxicity: number;
+  severe_toxicity: number;
+  threat: number;
+  insult: number;
+  identity_attack: number;
+}
+
+export const DEFAULT_THRESHOLDS: ToxicityThresholds = { toxicity: 0.7, severe_toxicity: 0.5, threat: 0.6, insult: 0.7, identity_attack: 0.5 };
+
+export interface ToxicityResult {
+  scores: Record<ToxicityCategory, number>;
+  /** Categories at or above their threshold. */
+  flagged: ToxicityCategory[];
+  detected: boolean;
+  language: string;
+  terms: string[];
+  analysis: ToxicityAnalysis;
+}
+
+const clamp = (v: number): number => Math.min(1, Math.max(0, v));
+
+/** Context discount shared by the lexical categories. */
+function discount(flags: Record<string, number>): number {
+  let d = 1;
+  if (flags.counter) d *= 0.4;
+  if (flags.quoted) d *= 0.6;
+  return d;
+}
+
+export function categoryScores(a: ToxicityAnalysis, pHate: number): Record<ToxicityCategory, number> {
+  const f = contextFlags(a);
+  const d = discount(f);
+  const gate = 0.5 + 0.5 * pHate;
+  const targeted = f.id || f.you || f.he_she ? 1 : 0.6;
+  const threat = clamp(f.threat! * targeted * d * gate);
+  const insult = clamp(Math.max(f.insult!, f.dehum!, f.slur! * (f.homonym || f.reclaim ? 0.4 : 1)) * targeted * d * gate);
+  const severe = clamp(Math.max(f.slur! >= 0.9 && !f.homonym && !f.reclaim ? f.slur! * d : 0, f.id ? f.threat! * d : 0) * pHate);
+  const toxicity = clamp(Math.max(pHate, 0.85 * insult, 0.85 * threat, 0.6 * f.prof!));
+  return { toxicity, severe_toxicity: severe, threat, insult, identity_attack: pHate };
+}
+
+export function detectToxicity(input: string, model: LogisticWeights, thresholds: ToxicityThresholds, multilingual = true): ToxicityResult {
+  const analysis = analyseToxicity(input, multilingual);
+  const pHate = analysis.tokens.length === 0 ? 0 : predict(model, toxicityFeatures(analysis));
+  const scores = categoryScores(analysis, pHate);
+  const flagged = TOXICITY_CATEGORIES.filter((c) => scores[c] >= thresholds[c]);
+  return {
+    scores,
+    flagged,
+    detected: flagged.length > 0,
+    language: detectLanguage(input),
+    terms: [...new Set(analysis.hits.filter((h) => h.category !== 'identity').map((h) => h.word))],
+    analysis,
+  };
+}

@@ -1,0 +1,58 @@
+// Features of the toxicity statistical layer: hashed uni/bigrams of the
+// canonical token stream (lexicon words replaced by their category, so the
+// model learns "<id> are <dehum>" rather than one group's name), the
+// original words, and explicit context features with their conjunctions.
+import { addFeature, l2normalize, mergeInto, type SparseVector } from '../text/hashing.ts';
+import type { ToxicityAnalysis } from './analyse.ts';
+
+export const TOXICITY_DIMS = 8192;
+
+function ngramFeatures(a: ToxicityAnalysis): SparseVector {
+  const vec: SparseVector = new Map();
+  const c = a.canonical;
+  c.forEach((t, i) => {
+    addFeature(vec, `u:${t}`, TOXICITY_DIMS);
+    if (i > 0) addFeature(vec, `b:${c[i - 1]}_${t}`, TOXICITY_DIMS);
+  });
+  for (const t of a.tokens) addFeature(vec, `w:${t}`, TOXICITY_DIMS, 0.5);
+  return l2normalize(vec);
+}
+
+/** Flags and category strengths, plus pairwise conjunctions of the most telling ones. */
+export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
+  const max = (cat: string, negated?: boolean): number =>
+    Math.max(0, ...a.hits.filter((h) => h.category === cat && (negated === undefined || h.negated === negated)).map((h) => h.severity));
+  const hasId = a.hits.some((h) => h.category === 'identity');
+  const slur = Math.max(0, ...a.hits.filter((h) => h.category === 'slur').map((h) => h.severity));
+  const attack = Math.max(max('dehumanizing', false), max('insult', false), max('negative_emotion', false));
+  const flags: Record<string, number> = {
+    id: hasId ? 1 : 0,
+    slur,
+    dehum: max('dehumanizing', false),
+    insult: max('insult', false),
+    emo: max('negative_emotion', false),
+    threat: max('threat', false),
+    prof: max('profanity'),
+    negated_attack: Math.max(max('dehumanizing', true), max('insult', true), max('negative_emotion', true), max('threat', true)),
+    quoted: a.quoted ? 1 : 0,
+    counter: a.counterSpeech ? 1 : 0,
+    reclaim: a.reclaimedContext ? 1 : 0,
+    homonym: a.homonymContext ? 1 : 0,
+    you: a.secondPerson ? 1 : 0,
+    he_she: a.thirdPersonIndividual ? 1 : 0,
+  };
+  const conj: [string, string][] = [
+    ['id', 'dehum'], ['id', 'insult'], ['id', 'emo'], ['id', 'threat'], ['id', 'prof'], ['id', 'negated_attack'],
+    ['slur', 'you'], ['slur', 'reclaim'], ['slur', 'homonym'], ['slur', 'counter'], ['slur', 'quoted'],
+    ['id', 'counter'], ['id', 'quoted'], ['counter', 'quoted'], ['threat', 'he_she'], ['threat', 'you'],
+  ];
+  for (const [x, y] of conj) flags[`${x}&${y}`] = flags[x]! * flags[y]!;
+  return flags;
+}
+
+export function toxicityFeatures(a: ToxicityAnalysis): SparseVector {
+  const vec = ngramFeatures(a);
+  const flags: SparseVector = new Map();
+  for (const [k, v] of Object.entries(contextFlags(a))) if (v !== 0) addFeature(flags, `f:${k}`, TOXICITY_DIMS, v);
+  return mergeInto(vec, flags);
+}

@@ -1,0 +1,173 @@
+// Pure: a definition file's document → the custom resources to apply, with a
+// map from each resource's field paths back to the file's, so schema errors
+// found on a resource point at the line the user wrote.
+import { API_VERSION } from '../kit.ts';
+import type { Path } from './source.ts';
+
+export const DEFINITION_KINDS = ['PlatformWorkspace', 'PlatformAgent', 'PlatformEnvironment'] as const;
+export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
+/** Top-level sections a definition file may hold; any other is a free-form block, kept and not applied. */
+export const KNOWN_SECTIONS = ['apiVersion', 'kind', 'metadata', 'spec', 'abilities', 'environment'] as const;
+export const WORKSPACE_LABEL = 'platform.io/workspace';
+
+type Obj = Record<string, unknown>;
+/** [path in the resource, path in the file]: the longest matching resource prefix is rewritten. */
+export type Rename = [Path, Path];
+
+export interface ConvertedResource {
+  resource: Obj & { apiVersion: string; kind: string; metadata: Obj; spec: Obj };
+  renames: Rename[];
+}
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Renames `injection_method` to `injectionMethod` in a list of routing rules, recording where each came from. */
+function normalizeRouting(rules: unknown, crPath: Path, filePath: Path, renames: Rename[]): unknown {
+  if (!Array.isArray(rules)) return rules;
+  return rules.map((rule, i) => {
+    if (!isObj(rule) || !('injection_method' in rule)) return rule;
+    const { injection_method: snake, ...rest } = rule;
+    renames.push([
+      [...crPath, i, 'injectionMethod'],
+      [...filePath, i, 'injection_method'],
+    ]);
+    return { ...rest, injectionMethod: rest.injectionMethod ?? snake };
+  });
+}
+
+function normalizeEnvironment(env: unknown, crPath: Path, filePath: Path, renames: Rename[]): unknown {
+  if (!isObj(env)) return env;
+  const out: Obj = { ...env };
+  if ('credentialRouting' in env) {
+    out.credentialRouting = normalizeRouting(
+      env.credentialRouting,
+      [...crPath, 'credentialRouting'],
+      [...filePath, 'credentialRouting'],
+      renames,
+    );
+  }
+  if (Array.isArray(env.tools)) {
+    out.tools = env.tools.map((tool, i) =>
+      isObj(tool) && 'credentialRouting' in tool
+        ? {
+            ...tool,
+            credentialRouting: normalizeRouting(
+              tool.credentialRouting,
+              [...crPath, 'tools', i, 'credentialRouting'],
+              [...filePath, 'tools', i, 'credentialRouting'],
+              renames,
+            ),
+          }
+        : tool,
+    );
+  }
+  return out;
+}
+
+/** Moves top-level `abilities`/`environment` under spec and renames snake_case spellings. */
+export function normalizeSpec(file: Obj, renames: Rename[]): Obj {
+  const spec: Obj = isObj(file.spec) ? { ...file.spec } : {};
+  for (const section of ['abilities', 'environment'] as const) {
+    if (section in file && !(section in spec)) {
+      spec[section] = file[section];
+      renames.push([['spec', section], [section]]);
+    }
+  }
+  if ('deployment_type' in spec) {
+    const { deployment_type: snake, ...rest } = spec;
+    Object.assign(spec, { deploymentType: rest.deploymentType ?? snake });
+    delete spec.deployment_type;
+    renames.push([['spec', 'deploymentType'], ['spec', 'deployment_type']]);
+  }
+  const envFilePath = renames.some((r) => r[1][0] === 'environment') ? ['environment'] : ['spec', 'environment'];
+  spec.environment = normalizeEnvironment(spec.environment, ['spec', 'environment'], envFilePath, renames);
+  if (spec.environment === undefined) delete spec.environment;
+  if (Array.isArray(spec.agents)) {
+    spec.agents = spec.agents.map((agent, i) =>
+      isObj(agent) && 'environment' in agent
+        ? {
+            ...agent,
+            environment: normalizeEnvironment(
+              agent.environment,
+              ['spec', 'agents', i, 'environment'],
+              ['spec', 'agents', i, 'environment'],
+              renames,
+            ),
+          }
+        : agent,
+    );
+  }
+  return spec;
+}
+
+function metadataOf(file: Obj, namespace: string | undefined): Obj {
+  const meta = isObj(file.metadata) ? file.metadata : {};
+  const out: Obj = { name: meta.name };
+  if (namespace !== undefined) out.namespace = namespace;
+  for (const key of ['labels', 'annotations'] as const) if (isObj(meta[key])) out[key] = meta[key];
+  return out;
+}
+
+type Owner = { subject: string; role: string };
+
+/** Workspace default owners and the agent's own, unique by subject; the agent's entry wins. */
+export function mergeOwners(defaults: unknown, own: unknown): Owner[] {
+  const out = new Map<string, Owner>();
+  for (const list of [defaults, own]) {
+    if (!Array.isArray(list)) continue;
+    for (const o of list) if (isObj(o) && typeof o.subject === 'string') out.set(o.subject, o as Owner);
+  }
+  return [...out.values()];
+}
+
+function workspaceAgents(spec: Obj, wsMeta: Obj): ConvertedResource[] {
+  if (!Array.isArray(spec.agents)) return [];
+  const defaults = isObj(spec.defaults) ? spec.defaults : {};
+  return spec.agents.filter(isObj).map((agent, i) => {
+    const from: Path = ['spec', 'agents', i];
+    const agentSpec: Obj = { workspace: wsMeta.name };
+    const owners = mergeOwners(defaults.owners, agent.owners);
+    if (owners.length > 0) agentSpec.owners = owners;
+    for (const key of ['model', 'auditorSettings', 'abilities', 'environment'] as const) {
+      if (agent[key] !== undefined) agentSpec[key] = agent[key];
+    }
+    const labels = { ...(isObj(wsMeta.labels) ? wsMeta.labels : {}), [WORKSPACE_LABEL]: String(wsMeta.name) };
+    const metadata: Obj = { ...wsMeta, name: agent.name, labels };
+    delete metadata.annotations;
+    return {
+      resource: { apiVersion: API_VERSION, kind: 'PlatformAgent', metadata, spec: agentSpec },
+      renames: [
+        [['metadata', 'name'], [...from, 'name']],
+        [['spec', 'owners'], agent.owners !== undefined ? [...from, 'owners'] : ['spec', 'defaults', 'owners']],
+        [['spec'], from],
+      ],
+    };
+  });
+}
+
+/**
+ * The resources a definition file stands for: the resource of its own kind,
+ * and for a workspace one PlatformAgent per `spec.agents[]` entry (owners
+ * merged from the workspace defaults, labelled with the workspace).
+ */
+export function toResources(file: Obj, namespace?: string): ConvertedResource[] {
+  const renames: Rename[] = [];
+  const spec = normalizeSpec(file, renames);
+  const metadata = metadataOf(file, namespace);
+  const own: ConvertedResource = {
+    resource: { apiVersion: API_VERSION, kind: String(file.kind), metadata, spec },
+    renames,
+  };
+  return file.kind === 'PlatformWorkspace' ? [own, ...workspaceAgents(spec, metadata)] : [own];
+}
+
+/** The file path of a resource path, through the longest matching rename. */
+export function fileFieldPath(path: Path, renames: readonly Rename[]): Path {
+  let best: Rename | undefined;
+  for (const r of renames) {
+    const [cr] = r;
+    if (cr.length > path.length || !cr.every((seg, i) => seg === path[i])) continue;
+    if (!best || cr.length > best[0].length) best = r;
+  }
+  return best ? [...best[1], ...path.slice(best[0].length)] : path;
+}

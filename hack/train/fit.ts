@@ -1,0 +1,49 @@
+// Fitting a hashed logistic-regression detector with family-grouped
+// cross-validation on the training split only: the out-of-fold margins fit
+// the Platt calibration, then the final model is trained on all training rows.
+import { compactWeights, fitPlatt, margin, trainLogistic, type LogisticWeights, type SparseVector, type TrainOptions } from '../../auditors/text/hashing.ts';
+import { fnv1a } from '../../auditors/text/hashing.ts';
+
+export interface Example {
+  x: SparseVector;
+  y: number;
+  group: string;
+}
+
+export const FOLDS = 5;
+
+function foldOf(group: string): number {
+  return fnv1a(`fold:${group}`) % FOLDS;
+}
+
+/** Out-of-fold margins, one per example, from models that never saw the example's family. */
+export function outOfFoldMargins(examples: readonly Example[], opts: TrainOptions): number[] {
+  const margins = new Array<number>(examples.length).fill(0);
+  for (let k = 0; k < FOLDS; k++) {
+    const train = examples.filter((e) => foldOf(e.group) !== k);
+    if (train.length === 0) continue;
+    const model = trainLogistic(
+      train.map((e) => e.x),
+      train.map((e) => e.y),
+      opts,
+    );
+    examples.forEach((e, i) => {
+      if (foldOf(e.group) === k) margins[i] = margin(model, e.x);
+    });
+  }
+  return margins;
+}
+
+export function fitDetector(examples: readonly Example[], opts: TrainOptions): { model: LogisticWeights; oof: number[] } {
+  const oof = outOfFoldMargins(examples, opts);
+  const calibration = fitPlatt(
+    oof,
+    examples.map((e) => e.y),
+  );
+  const model = trainLogistic(
+    examples.map((e) => e.x),
+    examples.map((e) => e.y),
+    opts,
+  );
+  return { model: compactWeights({ ...model, calibration }), oof };
+}
