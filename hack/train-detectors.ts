@@ -67,7 +67,7 @@ function trainInjection(split: SplitFile): void {
 function trainToxicity(split: SplitFile): void {
   const rows = selectRows(hateCheckFamilies(loadHateCheck()), split.toxicity.train_ids);
   const examples: Example[] = rows.map((r) => ({ x: toxicityFeatures(analyseToxicity(r.text)), y: r.positive ? 1 : 0, group: r.group }));
-  const { model, oof } = fitDetector(examples, { dims: TOXICITY_DIMS, epochs: 300, learningRate: 1, l2: 1e-3 });
+  const { model, oof } = fitDetector(examples, { dims: TOXICITY_DIMS, epochs: 300, learningRate: 1, l2: 3e-3 });
   report('toxicity (identity attack)', oof, examples, model.calibration, 0.5);
   writeWeights(path.join(REPO_ROOT, 'auditors/toxicity/weights.json'), model, { method: 'hashed logistic regression', trained_on: 'hatecheck train split', rows: rows.length });
 }

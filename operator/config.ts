@@ -50,43 +50,44 @@ export function parseDurationMs(text: string): number | undefined {
   return Number(m[1]) * (DURATION_UNIT_MS[m[2] as string] as number);
 }
 
-function convert(spec: SettingSpec, raw: string, origin: string): { value?: SettingValue; problem?: string } {
-  const bad = (expected: string): { problem: string } => ({
-    problem: `${origin}=${JSON.stringify(raw)}: expected ${expected}`,
-  });
-  switch (spec.type) {
-    case 'string':
-      if (spec.choices && !spec.choices.includes(raw)) return bad(`one of ${spec.choices.join(', ')}`);
-      return { value: raw };
-    case 'integer':
-      return /^-?\d+$/.test(raw) ? { value: Number(raw) } : bad('an integer');
-    case 'port': {
-      const n = Number(raw);
-      return /^\d+$/.test(raw) && n >= 0 && n <= 65535 ? { value: n } : bad('a port number 0-65535');
-    }
-    case 'boolean':
-      if (/^(true|1|yes)$/i.test(raw)) return { value: true };
-      if (/^(false|0|no)$/i.test(raw)) return { value: false };
-      return bad('true or false');
-    case 'url':
-      try {
-        const u = new URL(raw);
-        return /^https?:$/.test(u.protocol) ? { value: raw.replace(/\/+$/, '') } : bad('an http(s) URL');
-      } catch {
-        return bad('an http(s) URL');
-      }
-    case 'duration': {
-      const ms = parseDurationMs(raw);
-      return ms === undefined ? bad('a duration such as 500ms, 30s, 15m or 1h') : { value: ms };
-    }
-    case 'list':
-      return {
-        value: raw
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      };
+type Converter = (raw: string, spec: SettingSpec) => { value: SettingValue } | { expected: string };
+
+function convertUrl(raw: string): { value: SettingValue } | { expected: string } {
+  try {
+    if (/^https?:$/.test(new URL(raw).protocol)) return { value: raw.replace(/\/+$/, '') };
+  } catch {
+    /* fall through */
   }
+  return { expected: 'an http(s) URL' };
+}
+
+const CONVERTERS: Record<SettingType, Converter> = {
+  string: (raw, spec) =>
+    spec.choices && !spec.choices.includes(raw) ? { expected: `one of ${spec.choices.join(', ')}` } : { value: raw },
+  integer: (raw) => (/^-?\d+$/.test(raw) ? { value: Number(raw) } : { expected: 'an integer' }),
+  port: (raw) =>
+    /^\d+$/.test(raw) && Number(raw) <= 65535 ? { value: Number(raw) } : { expected: 'a port number 0-65535' },
+  boolean: (raw) => {
+    if (/^(true|1|yes)$/i.test(raw)) return { value: true };
+    if (/^(false|0|no)$/i.test(raw)) return { value: false };
+    return { expected: 'true or false' };
+  },
+  url: convertUrl,
+  duration: (raw) => {
+    const ms = parseDurationMs(raw);
+    return ms === undefined ? { expected: 'a duration such as 500ms, 30s, 15m or 1h' } : { value: ms };
+  },
+  list: (raw) => ({
+    value: raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  }),
+};
+
+function convert(spec: SettingSpec, raw: string, origin: string): { value?: SettingValue; problem?: string } {
+  const result = CONVERTERS[spec.type](raw, spec);
+  return 'expected' in result ? { problem: `${origin}=${JSON.stringify(raw)}: expected ${result.expected}` } : result;
 }
 
 /**

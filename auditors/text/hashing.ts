@@ -91,15 +91,21 @@ export function trainLogistic(xs: readonly SparseVector[], ys: readonly number[]
   return { dims: opts.dims, bias, weights: Array.from(w), calibration: { a: 1, b: 0 } };
 }
 
-/** Platt scaling: fits p = σ(a·z + b) to (margin, label) pairs by gradient descent. */
+/**
+ * Platt scaling: fits p = σ(a·z + b) to (margin, label) pairs by gradient
+ * descent, with the two classes weighted equally, so the probability assumes
+ * even prior odds rather than the training corpus's share of positives.
+ */
 export function fitPlatt(margins: readonly number[], ys: readonly number[]): { a: number; b: number } {
   let a = 1;
   let b = 0;
+  const pos = ys.filter((y) => y === 1).length;
+  const weight = (y: number): number => (y === 1 ? ys.length / (2 * Math.max(pos, 1)) : ys.length / (2 * Math.max(ys.length - pos, 1)));
   for (let it = 0; it < 3000; it++) {
     let ga = 0;
     let gb = 0;
     margins.forEach((z, i) => {
-      const err = sigmoid(a * z + b) - ys[i]!;
+      const err = (sigmoid(a * z + b) - ys[i]!) * weight(ys[i]!);
       ga += err * z;
       gb += err;
     });

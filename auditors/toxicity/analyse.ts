@@ -26,6 +26,8 @@ export interface ToxicityAnalysis {
   homonymContext: boolean;
   secondPerson: boolean;
   thirdPersonIndividual: boolean;
+  /** Count of plainly positive words (admire, wonderful, respect, ...). */
+  positive: number;
 }
 
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
@@ -33,6 +35,7 @@ const NEGATORS = new Set(['not', 'never', 'no', 'nothing', 'nobody', 'neither', 
 const COUNTER_CUES = /\b(report(ed|ing)?|bigot(ed|s|ry)?|hateful|racist|sexist|homophobic|transphobic|islamophobic|ableist|offensive|not ok(ay)?|unacceptable|tolerate|disgusting thing to say|how dare|stop (saying|calling)|you said|call(ed|ing)? me an?|why would you|lost (all )?respect|shows how|so wrong|has to stop|should be ashamed|can'?t believe you|saying things like|statements like|posts like|comments? like|words like)\b/;
 const RECLAIM_CUES = /\b(my|me and my|we|us|our|i'?m an?|proud|as an?|fellow|love (you|my)|happy birthday|bestie|sis|queen)\b/;
 const HOMONYM_CUES = /\b(ate|eat|dinner|meatballs?|pan-fried|butcher|recipe|sticks|firewood|bundle|garden|gardening|shed|tools?|soil|weeds?|notion|strange|odd|peculiar|feeling|dogs?|puppies|breeder|embankment|dam|river)\b/;
+const POSITIVE = new Set(['love', 'loved', 'lovely', 'admire', 'admired', 'respect', 'respected', 'wonderful', 'great', 'gorgeous', 'beautiful', 'brilliant', 'amazing', 'awesome', 'talented', 'smart', 'intelligent', 'kind', 'honoured', 'honored', 'welcome', 'welcomed', 'embrace', 'proud', 'valued', 'deserve', 'equal', 'equality', 'rights', 'support', 'supported', 'celebrate', 'strong', 'inspiring', 'fantastic', 'excellent', 'good', 'best', 'friends', 'friend', 'happy', 'thank', 'thanks', 'caring', 'brave', 'nice', 'cherish', 'protect', 'protected', 'safe', 'matter', 'valuable', 'capable', 'worthy', 'trust', 'trusted']);
 const SECOND_PERSON = new Set(['you', 'your', "you're", 'youre', 'yours', 'yourself', 'yourselves', 'ya', 'u']);
 const THIRD_INDIVIDUAL = new Set(['he', 'she', 'him', 'her', 'his', 'hers']);
 
@@ -123,5 +126,6 @@ export function analyseToxicity(input: string, multilingual = true): ToxicityAna
     homonymContext: HOMONYM_CUES.test(text),
     secondPerson: tokens.some((t) => SECOND_PERSON.has(t)),
     thirdPersonIndividual: tokens.some((t) => THIRD_INDIVIDUAL.has(t)),
+    positive: tokens.filter((t) => POSITIVE.has(t)).length,
   };
 }

@@ -41,8 +41,13 @@ function discount(flags: Record<string, number>): number {
   return d;
 }
 
-export function categoryScores(a: ToxicityAnalysis, pHate: number): Record<ToxicityCategory, number> {
+/** Without a hostile word or a negated positive one, the model's probability is discounted. */
+export const NO_EVIDENCE_FACTOR = 0.75;
+
+export function categoryScores(a: ToxicityAnalysis, pModel: number): Record<ToxicityCategory, number> {
   const f = contextFlags(a);
+  const negatedPositive = a.positive > 0 && a.tokens.some((t) => t === 'not' || t === 'never' || t.endsWith("n't"));
+  const pHate = f.any_attack! > 0 || negatedPositive ? pModel : pModel * NO_EVIDENCE_FACTOR;
   const d = discount(f);
   const gate = 0.5 + 0.5 * pHate;
   const targeted = f.id || f.you || f.he_she ? 1 : 0.6;

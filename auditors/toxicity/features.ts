@@ -40,11 +40,14 @@ export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
     homonym: a.homonymContext ? 1 : 0,
     you: a.secondPerson ? 1 : 0,
     he_she: a.thirdPersonIndividual ? 1 : 0,
+    positive: Math.min(1, a.positive / 2),
   };
+  flags.any_attack = Math.max(attack, flags.threat!, flags.prof!, slur);
+  flags.id_no_attack = hasId && flags.any_attack === 0 ? 1 : 0;
   const conj: [string, string][] = [
     ['id', 'dehum'], ['id', 'insult'], ['id', 'emo'], ['id', 'threat'], ['id', 'prof'], ['id', 'negated_attack'],
     ['slur', 'you'], ['slur', 'reclaim'], ['slur', 'homonym'], ['slur', 'counter'], ['slur', 'quoted'],
-    ['id', 'counter'], ['id', 'quoted'], ['counter', 'quoted'], ['threat', 'he_she'], ['threat', 'you'],
+    ['id', 'counter'], ['id', 'quoted'], ['counter', 'quoted'], ['threat', 'he_she'], ['threat', 'you'], ['id', 'positive'], ['id', 'any_attack'], ['negated_attack', 'positive'],
   ];
   for (const [x, y] of conj) flags[`${x}&${y}`] = flags[x]! * flags[y]!;
   return flags;
