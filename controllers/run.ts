@@ -21,7 +21,12 @@ interface Manager {
   controllers: Controller[];
 }
 
-function buildManager(kc: k8s.KubeConfig, settings: OperatorSettings, log: Logger, metrics: ControllerMetrics): Manager {
+function buildManager(
+  kc: k8s.KubeConfig,
+  settings: OperatorSettings,
+  log: Logger,
+  metrics: ControllerMetrics,
+): Manager {
   const timings = { relistIntervalMs: settings.relistIntervalMs, staleAfterMs: settings.staleAfterMs };
   const agents = agentInformer(kc, log, timings, metrics, settings.watchNamespace);
   const controllers = [
@@ -38,7 +43,10 @@ function buildManager(kc: k8s.KubeConfig, settings: OperatorSettings, log: Logge
   return { informers: [agents as ResilientInformer<k8s.KubernetesObject>], controllers };
 }
 
-function informerCheck(informers: ResilientInformer<k8s.KubernetesObject>[], liveness: boolean): () => string {
+function informerCheck(
+  informers: ResilientInformer<k8s.KubernetesObject>[],
+  liveness: boolean,
+): () => string {
   return () =>
     informers
       .map((i) => (liveness ? i.stalled() : i.staleness()))
@@ -80,7 +88,11 @@ function registerStops(lifecycle: Lifecycle, manager: Manager, elector: LeaderEl
     await Promise.all(manager.informers.map((i) => i.stop()));
   });
   if (elector) lifecycle.onStop('leader election', () => elector.stop());
-  else lifecycle.onStop('controllers', async () => void (await Promise.all(manager.controllers.map((c) => c.stop()))));
+  else
+    lifecycle.onStop(
+      'controllers',
+      async () => void (await Promise.all(manager.controllers.map((c) => c.stop()))),
+    );
 }
 
 export const runOperator: RoleRunner = async ({ log, lifecycle, env, flags }) => {
@@ -99,7 +111,11 @@ export const runOperator: RoleRunner = async ({ log, lifecycle, env, flags }) =>
   lifecycle.onStop('ops server', () => ops.close());
   for (const informer of manager.informers) informer.start();
   log.info(
-    { identity: settings.identity, leaderElection: settings.leaderElection, namespace: settings.watchNamespace ?? '(all)' },
+    {
+      identity: settings.identity,
+      leaderElection: settings.leaderElection,
+      namespace: settings.watchNamespace ?? '(all)',
+    },
     'operator starting',
   );
   let elector: LeaderElector | undefined;
@@ -107,7 +123,9 @@ export const runOperator: RoleRunner = async ({ log, lifecycle, env, flags }) =>
     elector = startLeaderElection(kc, settings, log, metrics, manager);
     const leaseLimitMs = settings.leaseDurationMs;
     ops.addReadiness('leader-election', () =>
-      elector && elector.contactAgeMs() > leaseLimitMs ? `lease API unreachable for ${elector.contactAgeMs()} ms` : '',
+      elector && elector.contactAgeMs() > leaseLimitMs
+        ? `lease API unreachable for ${elector.contactAgeMs()} ms`
+        : '',
     );
   } else {
     metrics.setLeader(true);

@@ -106,7 +106,10 @@ export const OPERATOR_SETTINGS = {
 export type OperatorSettings = Settings<typeof OPERATOR_SETTINGS> & { identity: string };
 
 /** Loads and cross-checks the settings; throws one ConfigError naming every bad value. */
-export function loadOperatorSettings(env: NodeJS.ProcessEnv, flags: Record<string, string | undefined>): OperatorSettings {
+export function loadOperatorSettings(
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string | undefined>,
+): OperatorSettings {
   const s = loadSettings(OPERATOR_SETTINGS, env, flags);
   const problems = s.leaderElection
     ? validateLeaseTimings({

@@ -4,9 +4,11 @@ import { CATEGORY, toCustomResourceDefinition, type JSONSchema } from './kit.ts'
 
 /** Kubernetes' structural-schema rules that bite most often, checked before an apiserver sees them. */
 function structuralProblems(schema: JSONSchema, path: string, out: string[]): string[] {
-  const anyValue = schema['x-kubernetes-preserve-unknown-fields'] === true || schema['x-kubernetes-int-or-string'];
+  const anyValue =
+    schema['x-kubernetes-preserve-unknown-fields'] === true || schema['x-kubernetes-int-or-string'];
   if (!schema.type && !anyValue) out.push(`${path}: no type`);
-  if (schema.properties && schema.additionalProperties) out.push(`${path}: properties and additionalProperties`);
+  if (schema.properties && schema.additionalProperties)
+    out.push(`${path}: properties and additionalProperties`);
   if (schema.type === 'array' && schema['x-kubernetes-validations'] === undefined && !schema.items) {
     out.push(`${path}: array without items`);
   }
@@ -51,18 +53,21 @@ describe('kind definitions', () => {
     );
   });
 
-  it.each(ALL_KINDS.map((k) => [k.kind, k] as const))('%s is a structural CRD in the platform category', (_, def) => {
-    const crd = toCustomResourceDefinition(def) as {
-      spec: { names: Record<string, unknown>; versions: Record<string, unknown>[] };
-    };
-    expect(crd.spec.names.categories).toEqual([CATEGORY]);
-    expect(def.shortNames.length).toBeGreaterThan(0);
-    expect(def.scopeReason.length).toBeGreaterThan(20);
-    expect(crd.spec.versions[0]!.subresources).toEqual({ status: {} });
-    expect(def.printerColumns.length).toBeGreaterThan(0);
-    expect(structuralProblems(def.spec, 'spec', [])).toEqual([]);
-    expect(structuralProblems(def.status, 'status', [])).toEqual([]);
-  });
+  it.each(ALL_KINDS.map((k) => [k.kind, k] as const))(
+    '%s is a structural CRD in the platform category',
+    (_, def) => {
+      const crd = toCustomResourceDefinition(def) as {
+        spec: { names: Record<string, unknown>; versions: Record<string, unknown>[] };
+      };
+      expect(crd.spec.names.categories).toEqual([CATEGORY]);
+      expect(def.shortNames.length).toBeGreaterThan(0);
+      expect(def.scopeReason.length).toBeGreaterThan(20);
+      expect(crd.spec.versions[0]!.subresources).toEqual({ status: {} });
+      expect(def.printerColumns.length).toBeGreaterThan(0);
+      expect(structuralProblems(def.spec, 'spec', [])).toEqual([]);
+      expect(structuralProblems(def.status, 'status', [])).toEqual([]);
+    },
+  );
 
   it('gives every kind distinct plural and short names', () => {
     const names = ALL_KINDS.flatMap((k) => [k.plural, ...k.shortNames]);
@@ -71,7 +76,12 @@ describe('kind definitions', () => {
 
   it('puts catalog-wide and org-wide kinds at cluster scope and the rest in namespaces', () => {
     const cluster = ALL_KINDS.filter((k) => k.scope === 'Cluster').map((k) => k.kind);
-    expect(cluster.sort()).toEqual(['AppCatalogEntry', 'AuditorRegistration', 'ModelRegistration', 'Organization']);
+    expect(cluster.sort()).toEqual([
+      'AppCatalogEntry',
+      'AuditorRegistration',
+      'ModelRegistration',
+      'Organization',
+    ]);
   });
 
   it('keeps PlatformAgent owners as {subject, role} with no minimum, so the last owner can be removed', () => {
@@ -94,8 +104,18 @@ describe('kind definitions', () => {
 
   it('keeps the catalog phase and the request phase on separate fields', () => {
     const reg = kindDefinition('AuditorRegistration')!.spec;
-    expect(find(reg, ['phase']).enum).toEqual(['artifact_safety', 'input_guarding', 'execution_monitoring', 'output_policy']);
-    expect(find(reg, ['supportedPhases', '[]']).enum).toEqual(['request', 'response', 'artifact', 'execution']);
+    expect(find(reg, ['phase']).enum).toEqual([
+      'artifact_safety',
+      'input_guarding',
+      'execution_monitoring',
+      'output_policy',
+    ]);
+    expect(find(reg, ['supportedPhases', '[]']).enum).toEqual([
+      'request',
+      'response',
+      'artifact',
+      'execution',
+    ]);
   });
 
   it('defaults the credential routing injection method to sidecar and approval to auto', () => {

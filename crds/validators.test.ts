@@ -14,10 +14,9 @@ describe('validators built from the kind schemas', () => {
       owners: [{ subject: 'alice@example.com', role: 'Owner' }],
       environment: { credentialRouting: [{ destination: '*.github.com', ttl: '15m' }] },
     });
-    const result = validateResource<{ spec: { environment: { credentialRouting: Record<string, unknown>[] } } }>(
-      input,
-      { applyDefaults: true },
-    );
+    const result = validateResource<{
+      spec: { environment: { credentialRouting: Record<string, unknown>[] } };
+    }>(input, { applyDefaults: true });
     expect(result.valid).toBe(true);
     if (!result.valid) return;
     expect(result.value.spec.environment.credentialRouting[0]).toMatchObject({
@@ -35,7 +34,9 @@ describe('validators built from the kind schemas', () => {
     const result = validateResource(
       agent({
         owners: [{ subject: 'a', role: 'Admin' }],
-        environment: { credentialRouting: [{ destination: 'api.*.com', ttl: '15s', injectionMethod: 'magic' }] },
+        environment: {
+          credentialRouting: [{ destination: 'api.*.com', ttl: '15s', injectionMethod: 'magic' }],
+        },
       }),
     );
     expect(result.valid).toBe(false);
@@ -59,7 +60,8 @@ describe('validators built from the kind schemas', () => {
       }),
     );
     expect(result.valid).toBe(false);
-    if (!result.valid) expect(result.issues[0]).toMatchObject({ pointer: '/spec/owners', expected: 'unique entries' });
+    if (!result.valid)
+      expect(result.issues[0]).toMatchObject({ pointer: '/spec/owners', expected: 'unique entries' });
   });
 
   it('rejects unknown fields like the apiserver in strict mode, but keeps free-form blocks', () => {
@@ -82,11 +84,16 @@ describe('validators built from the kind schemas', () => {
       apiVersion: 'platform.io/v1alpha1',
       kind: 'AuditorPolicy',
       metadata: { name: 'p' },
-      spec: { scope: 'org', scopeId: 'acme', responseRules: [{ name: 'r', claim: 'x_score', threshold: 1.5, decision: 'deny' }] },
+      spec: {
+        scope: 'org',
+        scopeId: 'acme',
+        responseRules: [{ name: 'r', claim: 'x_score', threshold: 1.5, decision: 'deny' }],
+      },
     };
     const r = validateResource(policy);
     expect(r.valid).toBe(false);
-    if (!r.valid) expect(r.issues[0]).toMatchObject({ pointer: '/spec/responseRules/0/threshold', keyword: 'maximum' });
+    if (!r.valid)
+      expect(r.issues[0]).toMatchObject({ pointer: '/spec/responseRules/0/threshold', keyword: 'maximum' });
     const reg = {
       apiVersion: 'platform.io/v1alpha1',
       kind: 'ModelRegistration',
@@ -97,7 +104,9 @@ describe('validators built from the kind schemas', () => {
     expect(d.valid).toBe(false);
     const status = { spiffeId: 'spiffe://example.org/agent/team-a.bot' };
     expect(validateResource({ ...agent({}), status }).valid).toBe(true);
-    expect(validateResource({ ...agent({}), status: { spiffeId: 'spiffe://example.org/bot' } }).valid).toBe(false);
+    expect(validateResource({ ...agent({}), status: { spiffeId: 'spiffe://example.org/bot' } }).valid).toBe(
+      false,
+    );
   });
 
   it('names the known kinds for an unknown kind', () => {

@@ -52,7 +52,12 @@ function addKubernetesKeywords(ajv: Ajv): void {
     keyword: 'x-kubernetes-list-type',
     type: 'array',
     schemaType: 'string',
-    validate: function uniqueEntries(this: unknown, type: string, data: unknown[], parent?: AnySchema): boolean {
+    validate: function uniqueEntries(
+      this: unknown,
+      type: string,
+      data: unknown[],
+      parent?: AnySchema,
+    ): boolean {
       if (type !== 'map' && type !== 'set') return true;
       const keys = ((parent as JSONSchema | undefined)?.['x-kubernetes-list-map-keys'] ?? []) as string[];
       const seen = new Set<string>();
@@ -99,7 +104,13 @@ function objectSchema(def: KindDefinition): JSONSchema {
 }
 
 function makeAjv(useDefaults: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, useDefaults, allowUnionTypes: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    strictRequired: false,
+    useDefaults,
+    allowUnionTypes: true,
+  });
   addFormats(ajv);
   addKubernetesKeywords(ajv);
   return ajv;
@@ -147,12 +158,20 @@ function expectedOf(err: ErrorObject): string | undefined {
 export function toIssues(errors: readonly ErrorObject[]): SchemaIssue[] {
   return errors.map((err) => {
     const extra =
-      err.keyword === 'additionalProperties' ? `/${String((err.params as { additionalProperty: string }).additionalProperty)}` : '';
-    const required = err.keyword === 'required' ? `/${String((err.params as { missingProperty: string }).missingProperty)}` : '';
+      err.keyword === 'additionalProperties'
+        ? `/${String((err.params as { additionalProperty: string }).additionalProperty)}`
+        : '';
+    const required =
+      err.keyword === 'required'
+        ? `/${String((err.params as { missingProperty: string }).missingProperty)}`
+        : '';
     const issue: SchemaIssue = {
       pointer: err.instancePath + extra + required,
       keyword: err.keyword,
-      message: err.keyword === 'x-kubernetes-list-type' ? 'must not contain duplicate entries' : (err.message ?? err.keyword),
+      message:
+        err.keyword === 'x-kubernetes-list-type'
+          ? 'must not contain duplicate entries'
+          : (err.message ?? err.keyword),
     };
     const expected = expectedOf(err);
     if (expected !== undefined) issue.expected = expected;
@@ -169,7 +188,10 @@ export function validateResource<T = Record<string, unknown>>(
   const fn = typeof kind === 'string' ? validatorFor(kind, options.applyDefaults === true) : undefined;
   if (!fn) {
     const known = ALL_KINDS.map((k) => k.kind).join(', ');
-    return { valid: false, issues: [{ pointer: '/kind', keyword: 'kind', message: 'unknown kind', expected: `one of ${known}` }] };
+    return {
+      valid: false,
+      issues: [{ pointer: '/kind', keyword: 'kind', message: 'unknown kind', expected: `one of ${known}` }],
+    };
   }
   const value = options.applyDefaults ? structuredClone(resource) : resource;
   if (fn(value)) return { valid: true, value: value as T };

@@ -30,7 +30,11 @@ export const ROLES: Record<string, RoleEntry> = {
     description: 'a built-in auditor: platform run auditor <name>',
     load: async () => (await import('../auditors/run.ts')).runAuditor,
   },
+  webhook: {
+    description: 'admission webhook: sidecar injection (/mutate) and notarization (/validate)',
+    load: async () => (await import('../webhooks/run.ts')).runWebhook,
+  },
 };
 
 /** Roles the architecture names that a later release provides. */
-export const PLANNED_ROLES = ['webhook', 'api', 'gateway', 'proxy'] as const;
+export const PLANNED_ROLES = ['api', 'gateway', 'proxy'] as const;

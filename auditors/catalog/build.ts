@@ -1,7 +1,12 @@
 // Builds catalog claim entries (spec: Auditor catalog entry,
 // ClaimSettingDefinition) from an auditor's vocabulary plus UI hints, so the
 // catalog cannot drift from what the auditor declares.
-import type { AuditorCatalogEntry, ClaimSettingDefinition, SettingDeclaration, VocabularyEntry } from '../sdk/types.ts';
+import type {
+  AuditorCatalogEntry,
+  ClaimSettingDefinition,
+  SettingDeclaration,
+  VocabularyEntry,
+} from '../sdk/types.ts';
 
 export type SettingHints = Record<string, Partial<Omit<ClaimSettingDefinition, 'key' | 'type' | 'default'>>>;
 
@@ -26,10 +31,20 @@ function defaultControl(s: SettingDeclaration, hint: SettingHints[string]): stri
 
 export function settingDefinition(s: SettingDeclaration, hints: SettingHints = {}): ClaimSettingDefinition {
   const hint = hints[s.key] ?? {};
-  return { key: s.key, label: labelOf(s.key), type: s.type, default: s.default, ...hint, control: hint.control ?? defaultControl(s, hint) };
+  return {
+    key: s.key,
+    label: labelOf(s.key),
+    type: s.type,
+    default: s.default,
+    ...hint,
+    control: hint.control ?? defaultControl(s, hint),
+  };
 }
 
-export function catalogClaims(vocabulary: VocabularyEntry[], hints: SettingHints = {}): AuditorCatalogEntry['claims'] {
+export function catalogClaims(
+  vocabulary: VocabularyEntry[],
+  hints: SettingHints = {},
+): AuditorCatalogEntry['claims'] {
   return vocabulary.map((v) => ({
     name: v.name,
     type: v.type,

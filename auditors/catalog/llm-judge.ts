@@ -16,12 +16,25 @@ export const LLM_JUDGE_CATALOG: AuditorCatalogEntry = {
   defaultPort: 8095,
   envVariables: [
     ...standardEnvVariables(),
-    { name: 'LLM_JUDGE_ENDPOINT', description: 'OpenAI-compatible base URL, e.g. http://judge:8000/v1; unset uses the local scorer' },
+    {
+      name: 'LLM_JUDGE_ENDPOINT',
+      description: 'OpenAI-compatible base URL, e.g. http://judge:8000/v1; unset uses the local scorer',
+    },
     { name: 'LLM_JUDGE_MODEL', description: 'Judge model name' },
     { name: 'LLM_JUDGE_API_KEY', description: 'Bearer token for the judge endpoint (from a Secret)' },
-    { name: 'LLM_JUDGE_THRESHOLD', description: 'Risk score at which judge_risk_detected turns true', default: '0.7' },
+    {
+      name: 'LLM_JUDGE_THRESHOLD',
+      description: 'Risk score at which judge_risk_detected turns true',
+      default: '0.7',
+    },
   ],
-  policyOptions: [{ key: 'threshold', label: 'Risk threshold', description: 'Score at which judge_risk_detected turns true' }],
+  policyOptions: [
+    {
+      key: 'threshold',
+      label: 'Risk threshold',
+      description: 'Score at which judge_risk_detected turns true',
+    },
+  ],
   defaultPolicy: { rules: [], enforcementMode: 'observe' },
   claims: catalogClaims(LLM_JUDGE_VOCABULARY, {
     threshold: { label: 'Risk threshold', min: 0, max: 1, step: 0.05 },

@@ -21,7 +21,8 @@ export const TOXICITY_CLAIMS: VocabularyEntry[] = [
   {
     name: 'toxicity_detected',
     type: 'boolean',
-    description: 'Whether toxic content was detected (score at or above threshold, or a category above its threshold).',
+    description:
+      'Whether toxic content was detected (score at or above threshold, or a category above its threshold).',
     value_schema: { type: 'boolean' },
     settings: [
       { key: 'threshold', type: 'number', default: 0.7 },
@@ -31,7 +32,12 @@ export const TOXICITY_CLAIMS: VocabularyEntry[] = [
       { key: 'model', type: 'string', default: 'Xenova/toxic-bert' },
     ],
   },
-  { name: 'toxicity_score', type: 'score_normalized', description: 'Overall toxicity score.', value_schema: SCORE },
+  {
+    name: 'toxicity_score',
+    type: 'score_normalized',
+    description: 'Overall toxicity score.',
+    value_schema: SCORE,
+  },
   category('severe_toxicity', 'severe_threshold', 0.5, 'Severe toxicity'),
   category('threat', 'threat_threshold', 0.6, 'Threat'),
   category('insult', 'insult_threshold', 0.7, 'Insult'),
@@ -43,7 +49,8 @@ const THRESHOLD = { min: 0, max: 1, step: 0.05 };
 export const TOXICITY_CATALOG: AuditorCatalogEntry = {
   id: 'toxicity',
   name: 'Toxicity',
-  description: 'Scores toxicity, severe toxicity, threats, insults and identity attacks in prompts and responses.',
+  description:
+    'Scores toxicity, severe toxicity, threats, insults and identity attacks in prompts and responses.',
   category: 'security',
   phase: 'output_policy',
   icon: 'message-square-warning',
@@ -56,12 +63,22 @@ export const TOXICITY_CATALOG: AuditorCatalogEntry = {
     { name: 'TOXICITY_THREAT_THRESHOLD', description: 'Threat threshold', default: '0.6' },
     { name: 'TOXICITY_INSULT_THRESHOLD', description: 'Insult threshold', default: '0.7' },
     { name: 'TOXICITY_IDENTITY_ATTACK_THRESHOLD', description: 'Identity attack threshold', default: '0.5' },
-    { name: 'TOXICITY_BLOCK_ON_DETECTION', description: 'Recorded in provenance for the policy', default: 'true' },
-    { name: 'TOXICITY_REPLACEMENT_MESSAGE', description: 'Message shown in place of filtered content', default: 'Content filtered for safety' },
+    {
+      name: 'TOXICITY_BLOCK_ON_DETECTION',
+      description: 'Recorded in provenance for the policy',
+      default: 'true',
+    },
+    {
+      name: 'TOXICITY_REPLACEMENT_MESSAGE',
+      description: 'Message shown in place of filtered content',
+      default: 'Content filtered for safety',
+    },
     { name: 'TOXICITY_MULTILINGUAL', description: 'Score non-English text', default: 'true' },
     { name: 'TOXICITY_MODEL', description: 'Toxicity classification model', default: 'Xenova/toxic-bert' },
   ],
-  policyOptions: [{ key: 'threshold', label: 'Threshold', description: 'Score at which toxicity_detected turns true' }],
+  policyOptions: [
+    { key: 'threshold', label: 'Threshold', description: 'Score at which toxicity_detected turns true' },
+  ],
   defaultPolicy: { rules: [], enforcementMode: 'enforce' },
   claims: catalogClaims(TOXICITY_CLAIMS, {
     threshold: { label: 'Threshold', ...THRESHOLD },

@@ -40,7 +40,10 @@ export interface InjectionAnalysis {
 }
 
 /** Banned substrings matched case- and spacing-insensitively; quoted mentions are reported but flagged. */
-export function matchBanned(views: readonly TextView[], banned: readonly string[]): { matched: string[]; unquoted: boolean } {
+export function matchBanned(
+  views: readonly TextView[],
+  banned: readonly string[],
+): { matched: string[]; unquoted: boolean } {
   const matched: string[] = [];
   let unquoted = false;
   for (const phrase of banned) {
@@ -61,13 +64,20 @@ export function matchBanned(views: readonly TextView[], banned: readonly string[
 
 /** Tag characters, bidi controls, private-use characters or a run of three or more invisible characters. */
 export function suspiciousInvisible(report: InvisibleReport): boolean {
-  return report.kinds.some((k) => k === 'tag' || k === 'bidi' || k === 'private_use') || report.longestRun >= 3;
+  return (
+    report.kinds.some((k) => k === 'tag' || k === 'bidi' || k === 'private_use') || report.longestRun >= 3
+  );
 }
 
-export function analyseInjection(input: string, settings: InjectionSettings, model: LogisticWeights): InjectionAnalysis {
+export function analyseInjection(
+  input: string,
+  settings: InjectionSettings,
+  model: LogisticWeights,
+): InjectionAnalysis {
   const invisible = scanInvisible(input);
   const views = textViews(input);
-  if (invisible.smuggled.length > 0) views.push(...textViews(invisible.smuggled).map((v) => ({ ...v, label: 'tags' as const })));
+  if (invisible.smuggled.length > 0)
+    views.push(...textViews(invisible.smuggled).map((v) => ({ ...v, label: 'tags' as const })));
   const patterns = scorePatterns(views);
   const primary = primaryView(views);
   const statisticalScore = predict(model, injectionFeatures(primary, patterns));

@@ -32,13 +32,18 @@ function charFeatures(compactText: string): SparseVector {
 
 function patternFeatures(patterns: PatternResult, text: string): SparseVector {
   const vec: SparseVector = new Map();
-  for (const h of patterns.hits) addFeature(vec, `${h.quoted ? 'patq' : 'pat'}:${h.category}`, INJECTION_DIMS, h.weight);
+  for (const h of patterns.hits)
+    addFeature(vec, `${h.quoted ? 'patq' : 'pat'}:${h.category}`, INJECTION_DIMS, h.weight);
   addFeature(vec, 'patscore', INJECTION_DIMS, patterns.score);
   if (/["'“”‘’`]/u.test(text)) addFeature(vec, 'has_quote', INJECTION_DIMS);
   return vec;
 }
 
-export function injectionFeatures(primary: TextView, patterns: PatternResult, clean: Cleaner = (t) => t): SparseVector {
+export function injectionFeatures(
+  primary: TextView,
+  patterns: PatternResult,
+  clean: Cleaner = (t) => t,
+): SparseVector {
   const words = wordFeatures(clean(primary.skeleton));
   const chars = charFeatures(clean(primary.compact));
   return mergeInto(mergeInto(words, chars), patternFeatures(patterns, primary.text));

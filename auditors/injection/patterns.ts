@@ -27,53 +27,296 @@ interface Rule {
 }
 
 const PREV = '(previous|prior|above|earlier|preceding|former|original|existing|system|developer)';
-const DIRECTIVES = '(instructions?|rules|directions|directives|prompts?|guidelines|policies|policy|context|messages?|commands)';
+const DIRECTIVES =
+  '(instructions?|rules|directions|directives|prompts?|guidelines|policies|policy|context|messages?|commands)';
 
 const RULES: readonly Rule[] = [
-  { id: 'en.ignore_previous', category: 'override', weight: 0.9, source: `(ignore|disregard|forget|skip|override|bypass|drop) (all |any |the |your |my |of )*${PREV} ${DIRECTIVES}` },
-  { id: 'en.ignore_policy', category: 'override', weight: 0.7, source: '(ignore|disregard|bypass|override|disable) (all |any |the |your )*(safety |content |security )?(policy|policies|guardrails?|filters?|restrictions|safeguards)' },
-  { id: 'en.new_instructions', category: 'override', weight: 0.5, source: '(follow|obey) (these|this|my|the) new (instructions?|rules|directives?|orders)' },
-  { id: 'en.from_now_on_you', category: 'override', weight: 0.45, source: 'from now on,? you (are|will|must|shall)' },
-  { id: 'en.dev_mode', category: 'jailbreak', weight: 0.75, source: '(developer|dan|jailbreak|god|unrestricted) mode' },
-  { id: 'en.no_restrictions', category: 'jailbreak', weight: 0.45, source: '(with|has|have) (no|zero) (restrictions|limits|limitations|filters|rules|guardrails)' },
-  { id: 'en.not_bound', category: 'jailbreak', weight: 0.6, source: 'you are (now )?(no longer|not) (bound|restricted|limited)' },
-  { id: 'en.reveal_prompt', category: 'leakage', weight: 0.85, source: '(reveal|show|print|display|output|repeat|leak|expose|dump|disclose|recite|share|tell me|give me) (me )?(the |your |its |all |any )?(hidden |secret |internal |original |initial |full |private |entire |complete )*(system|developer|hidden|initial|internal|original) (prompt|instructions?|message|rules|configuration|canary)' },
+  {
+    id: 'en.ignore_previous',
+    category: 'override',
+    weight: 0.9,
+    source: `(ignore|disregard|forget|skip|override|bypass|drop) (all |any |the |your |my |of )*${PREV} ${DIRECTIVES}`,
+  },
+  {
+    id: 'en.ignore_policy',
+    category: 'override',
+    weight: 0.7,
+    source:
+      '(ignore|disregard|bypass|override|disable) (all |any |the |your )*(safety |content |security )?(policy|policies|guardrails?|filters?|restrictions|safeguards)',
+  },
+  {
+    id: 'en.new_instructions',
+    category: 'override',
+    weight: 0.5,
+    source: '(follow|obey) (these|this|my|the) new (instructions?|rules|directives?|orders)',
+  },
+  {
+    id: 'en.from_now_on_you',
+    category: 'override',
+    weight: 0.45,
+    source: 'from now on,? you (are|will|must|shall)',
+  },
+  {
+    id: 'en.dev_mode',
+    category: 'jailbreak',
+    weight: 0.75,
+    source: '(developer|dan|jailbreak|god|unrestricted) mode',
+  },
+  {
+    id: 'en.no_restrictions',
+    category: 'jailbreak',
+    weight: 0.45,
+    source: '(with|has|have) (no|zero) (restrictions|limits|limitations|filters|rules|guardrails)',
+  },
+  {
+    id: 'en.not_bound',
+    category: 'jailbreak',
+    weight: 0.6,
+    source: 'you are (now )?(no longer|not) (bound|restricted|limited)',
+  },
+  {
+    id: 'en.reveal_prompt',
+    category: 'leakage',
+    weight: 0.85,
+    source:
+      '(reveal|show|print|display|output|repeat|leak|expose|dump|disclose|recite|share|tell me|give me) (me )?(the |your |its |all |any )?(hidden |secret |internal |original |initial |full |private |entire |complete )*(system|developer|hidden|initial|internal|original) (prompt|instructions?|message|rules|configuration|canary)',
+  },
   { id: 'en.system_prompt', category: 'leakage', weight: 0.3, source: '(system|hidden) prompt' },
-  { id: 'en.include_secrets', category: 'leakage', weight: 0.55, source: '(include|reveal|send|print|show|output|list|append|copy) (any |all |the |every )*(secret|credential|password|api key|private key|access token|internal canary|canary)' },
-  { id: 'en.send_data_to', category: 'exfiltration', weight: 0.6, source: '(send|forward|email|post|upload|leak|exfiltrate|transfer) (the |all |every |customer |user |private |internal |their )*(emails?|data|records|secrets|credentials|files|conversations?|history|messages|contacts|tokens|keys) (to|at) ' },
-  { id: 'en.email_target', category: 'exfiltration', weight: 0.45, source: '(to|at) [a-z0-9._-]+@[a-z0-9.-]+\\.[a-z]{2,}', compact: false },
-  { id: 'en.url_with_secret', category: 'exfiltration', weight: 0.55, source: 'https?://[^\\s]{1,200}[?&][a-z_]{1,20}=[^\\s]{0,200}(canary|secret|token|key|prompt|password)', compact: false },
-  { id: 'en.markdown_image_exfil', category: 'exfiltration', weight: 0.5, source: '!\\[[^\\]]{0,100}\\]\\(https?://[^)\\s]{1,200}[?&]', compact: false },
-  { id: 'en.call_sensitive_tool', category: 'tool_abuse', weight: 0.6, source: '(call|invoke|run|execute|use|trigger) (the )?(tool )?[a-z]{2,20}(_| )?(secret|secrets|credentials?|password|delete|shell|exec|admin|sudo)' },
-  { id: 'en.approve_tools', category: 'tool_abuse', weight: 0.55, source: '(approve|authorize|authorise|confirm|accept|auto-approve) (all |every |any |the next |the )*(pending )?(tool|function|action|command|payment|transfer)s? ?(calls?|requests?|executions?|invocations?)?' },
-  { id: 'en.destructive', category: 'tool_abuse', weight: 0.55, source: '(delete|drop|wipe|erase|truncate|destroy|purge) (every|all|the entire|the whole|all the) (records?|tables?|database|files|data|users|rows|backups)' },
-  { id: 'en.shell', category: 'tool_abuse', weight: 0.5, source: '(rm -rf|drop table|curl [^\\s]{1,100} \\| ?(ba)?sh|chmod 777)', compact: false },
-  { id: 'en.remember_permanently', category: 'memory', weight: 0.55, source: '(remember|memori[sz]e|store|save|keep in mind|note) (this |it |that )?(permanently|forever|for all future|for every future|in all future|across sessions)' },
-  { id: 'en.user_is_admin', category: 'memory', weight: 0.55, source: '(this|the|current) user (is|has) (an? |the )?(admin|administrator|root|superuser|owner|developer)' },
-  { id: 'en.you_are_admin', category: 'role_hijack', weight: 0.5, source: '(you|i) (are|am) (now |always )?(an? |the )?(admin|administrator|root|superuser|unrestricted)' },
-  { id: 'en.future_sessions', category: 'memory', weight: 0.35, source: '(in|for|across) (all )?(future|later|subsequent) (sessions|conversations|chats|interactions)' },
-  { id: 'en.role_marker', category: 'role_hijack', weight: 0.45, source: '(^|\\n|\\]|>|-- ?) ?(system|assistant|developer|admin|systeme|sistema) ?:', compact: false },
-  { id: 'en.chat_template', category: 'role_hijack', weight: 0.7, source: '<\\|?(im_start|im_end|system|endoftext)\\|?>', compact: false },
-  { id: 'en.html_comment_instruction', category: 'hidden_instruction', weight: 0.6, source: '<!--[^>]{0,200}(assistant|ai|model|llm|system|instruction|ignore|reveal|agent)', compact: false },
-  { id: 'en.when_processing', category: 'hidden_instruction', weight: 0.45, source: '(when|while|after|before) (summari[sz]|translat|read|process|answer)(ing|e|es)? (this|the) (page|document|email|file|message|text)' },
-  { id: 'en.cross_tenant', category: 'data_boundary', weight: 0.6, source: '(as|i am) (tenant|user|customer|account|org) [a-z0-9]{1,20},? (fetch|read|access|show|get|list|export|retrieve|open)s? (the )?(tenant|user|customer|account|org|another|other)' },
-  { id: 'en.other_tenants', category: 'data_boundary', weight: 0.45, source: "(other|another|all|every) (tenants?|users?|customers?|accounts?)'?s? (records|data|files|emails|messages|conversations|secrets)" },
-  { id: 'fr.ignore_previous', category: 'override', weight: 0.9, source: 'ignore[rz]? (toutes |tous )?(les )?(instructions|consignes|regles) (precedentes|anterieures|ci-dessus)' },
-  { id: 'fr.ignore_policy', category: 'override', weight: 0.6, source: 'ignore[rz]? (la |les |toutes les )?(politique|politiques|regles|consignes|restrictions)' },
-  { id: 'fr.reveal_prompt', category: 'leakage', weight: 0.85, source: '(affiche[rz]?|revele[rz]?|montre[rz]?|donne[rz]?|divulgue[rz]?) (moi )?(votre|ton|ta|le|la|vos|tes) (invite|prompt|message|instructions?|consignes) (systeme|cachee?s?|initiale?s?|secrete?s?)' },
-  { id: 'fr.private_rules', category: 'leakage', weight: 0.45, source: '(regles|consignes|instructions) (privees|secretes|internes|cachees)' },
-  { id: 'fr.admin', category: 'role_hijack', weight: 0.55, source: '(vous etes|tu es|est) (maintenant |toujours |desormais )?(un |l\')?administrateur' },
-  { id: 'fr.memorize', category: 'memory', weight: 0.45, source: '(memorise[rz]?|retenez|retiens|souviens-toi|souvenez-vous|enregistre[rz]?) (que|bien|pour toujours)' },
-  { id: 'fr.approve_tools', category: 'tool_abuse', weight: 0.55, source: '(approuve[rz]?|autorise[rz]?|valide[rz]?) (les |tous les |toutes les )?(outils|appels|actions)' },
-  { id: 'fr.send_data', category: 'exfiltration', weight: 0.5, source: '(envoye[rz]?|envoie|transmet(tez|s)?) (les |toutes les |vos )?(donnees|secrets|identifiants|courriels|emails)' },
-  { id: 'fr.load_url', category: 'exfiltration', weight: 0.45, source: '(charge[rz]?|ouvre[rz]?|visite[rz]?) https?://', compact: false },
-  { id: 'es.ignore_previous', category: 'override', weight: 0.9, source: 'ignora[r]? (todas )?(las )?(instrucciones|reglas|indicaciones) (anteriores|previas)' },
-  { id: 'es.reveal_prompt', category: 'leakage', weight: 0.85, source: '(revela[r]?|muestra[r]?|dime|ensena[r]?) (tu|el|las|tus) (prompt|instrucciones|mensaje) (del sistema|de sistema|ocultas?|secretas?)' },
-  { id: 'es.admin', category: 'role_hijack', weight: 0.55, source: '(eres|soy|es) (ahora |siempre )?(un )?administrador' },
-  { id: 'de.ignore_previous', category: 'override', weight: 0.9, source: 'ignorier(e|en)? (alle )?(vorherigen|bisherigen|obigen|fruheren) (anweisungen|instruktionen|regeln|befehle)' },
-  { id: 'de.reveal_prompt', category: 'leakage', weight: 0.85, source: '(zeig(e)?|verrat(e)?|gib) (mir )?(deinen|den|deine|die) (system ?prompt|systemanweisungen|versteckten anweisungen)' },
-  { id: 'it.ignore_previous', category: 'override', weight: 0.9, source: 'ignora (tutte )?(le )?istruzioni (precedenti|sopra)' },
-  { id: 'pt.ignore_previous', category: 'override', weight: 0.9, source: 'ignore (todas )?(as )?instrucoes (anteriores|previas)' },
+  {
+    id: 'en.include_secrets',
+    category: 'leakage',
+    weight: 0.55,
+    source:
+      '(include|reveal|send|print|show|output|list|append|copy) (any |all |the |every )*(secret|credential|password|api key|private key|access token|internal canary|canary)',
+  },
+  {
+    id: 'en.send_data_to',
+    category: 'exfiltration',
+    weight: 0.6,
+    source:
+      '(send|forward|email|post|upload|leak|exfiltrate|transfer) (the |all |every |customer |user |private |internal |their )*(emails?|data|records|secrets|credentials|files|conversations?|history|messages|contacts|tokens|keys) (to|at) ',
+  },
+  {
+    id: 'en.email_target',
+    category: 'exfiltration',
+    weight: 0.45,
+    source: '(to|at) [a-z0-9._-]+@[a-z0-9.-]+\\.[a-z]{2,}',
+    compact: false,
+  },
+  {
+    id: 'en.url_with_secret',
+    category: 'exfiltration',
+    weight: 0.55,
+    source: 'https?://[^\\s]{1,200}[?&][a-z_]{1,20}=[^\\s]{0,200}(canary|secret|token|key|prompt|password)',
+    compact: false,
+  },
+  {
+    id: 'en.markdown_image_exfil',
+    category: 'exfiltration',
+    weight: 0.5,
+    source: '!\\[[^\\]]{0,100}\\]\\(https?://[^)\\s]{1,200}[?&]',
+    compact: false,
+  },
+  {
+    id: 'en.call_sensitive_tool',
+    category: 'tool_abuse',
+    weight: 0.6,
+    source:
+      '(call|invoke|run|execute|use|trigger) (the )?(tool )?[a-z]{2,20}(_| )?(secret|secrets|credentials?|password|delete|shell|exec|admin|sudo)',
+  },
+  {
+    id: 'en.approve_tools',
+    category: 'tool_abuse',
+    weight: 0.55,
+    source:
+      '(approve|authorize|authorise|confirm|accept|auto-approve) (all |every |any |the next |the )*(pending )?(tool|function|action|command|payment|transfer)s? ?(calls?|requests?|executions?|invocations?)?',
+  },
+  {
+    id: 'en.destructive',
+    category: 'tool_abuse',
+    weight: 0.55,
+    source:
+      '(delete|drop|wipe|erase|truncate|destroy|purge) (every|all|the entire|the whole|all the) (records?|tables?|database|files|data|users|rows|backups)',
+  },
+  {
+    id: 'en.shell',
+    category: 'tool_abuse',
+    weight: 0.5,
+    source: '(rm -rf|drop table|curl [^\\s]{1,100} \\| ?(ba)?sh|chmod 777)',
+    compact: false,
+  },
+  {
+    id: 'en.remember_permanently',
+    category: 'memory',
+    weight: 0.55,
+    source:
+      '(remember|memori[sz]e|store|save|keep in mind|note) (this |it |that )?(permanently|forever|for all future|for every future|in all future|across sessions)',
+  },
+  {
+    id: 'en.user_is_admin',
+    category: 'memory',
+    weight: 0.55,
+    source:
+      '(this|the|current) user (is|has) (an? |the )?(admin|administrator|root|superuser|owner|developer)',
+  },
+  {
+    id: 'en.you_are_admin',
+    category: 'role_hijack',
+    weight: 0.5,
+    source: '(you|i) (are|am) (now |always )?(an? |the )?(admin|administrator|root|superuser|unrestricted)',
+  },
+  {
+    id: 'en.future_sessions',
+    category: 'memory',
+    weight: 0.35,
+    source: '(in|for|across) (all )?(future|later|subsequent) (sessions|conversations|chats|interactions)',
+  },
+  {
+    id: 'en.role_marker',
+    category: 'role_hijack',
+    weight: 0.45,
+    source: '(^|\\n|\\]|>|-- ?) ?(system|assistant|developer|admin|systeme|sistema) ?:',
+    compact: false,
+  },
+  {
+    id: 'en.chat_template',
+    category: 'role_hijack',
+    weight: 0.7,
+    source: '<\\|?(im_start|im_end|system|endoftext)\\|?>',
+    compact: false,
+  },
+  {
+    id: 'en.html_comment_instruction',
+    category: 'hidden_instruction',
+    weight: 0.6,
+    source: '<!--[^>]{0,200}(assistant|ai|model|llm|system|instruction|ignore|reveal|agent)',
+    compact: false,
+  },
+  {
+    id: 'en.when_processing',
+    category: 'hidden_instruction',
+    weight: 0.45,
+    source:
+      '(when|while|after|before) (summari[sz]|translat|read|process|answer)(ing|e|es)? (this|the) (page|document|email|file|message|text)',
+  },
+  {
+    id: 'en.cross_tenant',
+    category: 'data_boundary',
+    weight: 0.6,
+    source:
+      '(as|i am) (tenant|user|customer|account|org) [a-z0-9]{1,20},? (fetch|read|access|show|get|list|export|retrieve|open)s? (the )?(tenant|user|customer|account|org|another|other)',
+  },
+  {
+    id: 'en.other_tenants',
+    category: 'data_boundary',
+    weight: 0.45,
+    source:
+      "(other|another|all|every) (tenants?|users?|customers?|accounts?)'?s? (records|data|files|emails|messages|conversations|secrets)",
+  },
+  {
+    id: 'fr.ignore_previous',
+    category: 'override',
+    weight: 0.9,
+    source:
+      'ignore[rz]? (toutes |tous )?(les )?(instructions|consignes|regles) (precedentes|anterieures|ci-dessus)',
+  },
+  {
+    id: 'fr.ignore_policy',
+    category: 'override',
+    weight: 0.6,
+    source: 'ignore[rz]? (la |les |toutes les )?(politique|politiques|regles|consignes|restrictions)',
+  },
+  {
+    id: 'fr.reveal_prompt',
+    category: 'leakage',
+    weight: 0.85,
+    source:
+      '(affiche[rz]?|revele[rz]?|montre[rz]?|donne[rz]?|divulgue[rz]?) (moi )?(votre|ton|ta|le|la|vos|tes) (invite|prompt|message|instructions?|consignes) (systeme|cachee?s?|initiale?s?|secrete?s?)',
+  },
+  {
+    id: 'fr.private_rules',
+    category: 'leakage',
+    weight: 0.45,
+    source: '(regles|consignes|instructions) (privees|secretes|internes|cachees)',
+  },
+  {
+    id: 'fr.admin',
+    category: 'role_hijack',
+    weight: 0.55,
+    source: "(vous etes|tu es|est) (maintenant |toujours |desormais )?(un |l')?administrateur",
+  },
+  {
+    id: 'fr.memorize',
+    category: 'memory',
+    weight: 0.45,
+    source:
+      '(memorise[rz]?|retenez|retiens|souviens-toi|souvenez-vous|enregistre[rz]?) (que|bien|pour toujours)',
+  },
+  {
+    id: 'fr.approve_tools',
+    category: 'tool_abuse',
+    weight: 0.55,
+    source: '(approuve[rz]?|autorise[rz]?|valide[rz]?) (les |tous les |toutes les )?(outils|appels|actions)',
+  },
+  {
+    id: 'fr.send_data',
+    category: 'exfiltration',
+    weight: 0.5,
+    source:
+      '(envoye[rz]?|envoie|transmet(tez|s)?) (les |toutes les |vos )?(donnees|secrets|identifiants|courriels|emails)',
+  },
+  {
+    id: 'fr.load_url',
+    category: 'exfiltration',
+    weight: 0.45,
+    source: '(charge[rz]?|ouvre[rz]?|visite[rz]?) https?://',
+    compact: false,
+  },
+  {
+    id: 'es.ignore_previous',
+    category: 'override',
+    weight: 0.9,
+    source: 'ignora[r]? (todas )?(las )?(instrucciones|reglas|indicaciones) (anteriores|previas)',
+  },
+  {
+    id: 'es.reveal_prompt',
+    category: 'leakage',
+    weight: 0.85,
+    source:
+      '(revela[r]?|muestra[r]?|dime|ensena[r]?) (tu|el|las|tus) (prompt|instrucciones|mensaje) (del sistema|de sistema|ocultas?|secretas?)',
+  },
+  {
+    id: 'es.admin',
+    category: 'role_hijack',
+    weight: 0.55,
+    source: '(eres|soy|es) (ahora |siempre )?(un )?administrador',
+  },
+  {
+    id: 'de.ignore_previous',
+    category: 'override',
+    weight: 0.9,
+    source:
+      'ignorier(e|en)? (alle )?(vorherigen|bisherigen|obigen|fruheren) (anweisungen|instruktionen|regeln|befehle)',
+  },
+  {
+    id: 'de.reveal_prompt',
+    category: 'leakage',
+    weight: 0.85,
+    source:
+      '(zeig(e)?|verrat(e)?|gib) (mir )?(deinen|den|deine|die) (system ?prompt|systemanweisungen|versteckten anweisungen)',
+  },
+  {
+    id: 'it.ignore_previous',
+    category: 'override',
+    weight: 0.9,
+    source: 'ignora (tutte )?(le )?istruzioni (precedenti|sopra)',
+  },
+  {
+    id: 'pt.ignore_previous',
+    category: 'override',
+    weight: 0.9,
+    source: 'ignore (todas )?(as )?instrucoes (anteriores|previas)',
+  },
 ];
 
 interface CompiledRule extends Rule {
@@ -147,7 +390,9 @@ function matchRule(rule: CompiledRule, views: readonly TextView[]): PatternHit |
   }
   if (best || !rule.compacted) return best;
   const v = views.find((view) => rule.compacted!.test(view.compact));
-  return v ? { id: rule.id, category: rule.category, weight: rule.weight, view: `${v.label}.compact`, quoted: false } : undefined;
+  return v
+    ? { id: rule.id, category: rule.category, weight: rule.weight, view: `${v.label}.compact`, quoted: false }
+    : undefined;
 }
 
 /** Weight of a hit after the quotation discount. */

@@ -4,12 +4,26 @@
 // otherwise from a local heuristic scorer whose claims say that no judge
 // model was used.
 import { LLM_JUDGE_CATALOG } from '../catalog/llm-judge.ts';
-import type { AuditContext, AuditorDefinition, AuditorRuntime, Claim, ClaimsRequest } from '../sdk/types.ts';
+import { resolveConfiguration } from '../sdk/settings.ts';
+import type {
+  AuditContext,
+  AuditorDefinition,
+  AuditorRuntime,
+  Claim,
+  ClaimsRequest,
+  SettingValue,
+} from '../sdk/types.ts';
 import { localScores, type JudgeScores } from './local-scorer.ts';
 import { judgeRemotely, type JudgeEndpoint } from './openai-judge.ts';
-import { LLM_JUDGE_CONFIGURATION, LLM_JUDGE_ID, LLM_JUDGE_VERSION, LLM_JUDGE_VOCABULARY, LOCAL_SCORER } from './vocabulary.ts';
+import {
+  LLM_JUDGE_CONFIGURATION,
+  LLM_JUDGE_ID,
+  LLM_JUDGE_VERSION,
+  LLM_JUDGE_VOCABULARY,
+  LOCAL_SCORER,
+} from './vocabulary.ts';
 
-function endpointFrom(runtime: AuditorRuntime): JudgeEndpoint | undefined {
+function endpointFrom(runtime: Pick<AuditorRuntime, 'env' | 'config'>): JudgeEndpoint | undefined {
   const baseUrl = runtime.config<string | null>('endpoint');
   if (!baseUrl) return undefined;
   const url = new URL(baseUrl); // a malformed URL fails loading, visibly
@@ -23,7 +37,11 @@ function endpointFrom(runtime: AuditorRuntime): JudgeEndpoint | undefined {
 function claimsOf(scores: JudgeScores, judge: string, usedModel: boolean, ctx: AuditContext): Claim[] {
   const metadata: Record<string, unknown> = usedModel
     ? { judge_model_used: true, scorer: 'openai-compatible', judge_model: judge }
-    : { judge_model_used: false, scorer: LOCAL_SCORER, note: 'no judge model configured; scored by the local heuristic scorer' };
+    : {
+        judge_model_used: false,
+        scorer: LOCAL_SCORER,
+        note: 'no judge model configured; scored by the local heuristic scorer',
+      };
   const confidence = usedModel ? 0.8 : 0.5;
   const detail = { signals: scores.signals };
   const threshold = ctx.setting<number>('judge_risk_detected', 'threshold');
@@ -33,9 +51,24 @@ function claimsOf(scores: JudgeScores, judge: string, usedModel: boolean, ctx: A
     { name: 'judge_model', type: 'string', value: judge, metadata },
   ];
   if (scores.relevance !== undefined) {
-    claims.push({ name: 'judge_relevance_score', type: 'score_normalized', value: scores.relevance, confidence, metadata });
+    claims.push({
+      name: 'judge_relevance_score',
+      type: 'score_normalized',
+      value: scores.relevance,
+      confidence,
+      metadata,
+    });
   }
   return claims;
+}
+
+/** Configuration straight from process.env, for a harness that calls `load()` without the SDK. */
+function standalone(): Pick<AuditorRuntime, 'env' | 'config'> {
+  const { values } = resolveConfiguration(
+    { id: LLM_JUDGE_ID, configuration: LLM_JUDGE_CONFIGURATION },
+    process.env,
+  );
+  return { env: process.env, config: <T extends SettingValue>(key: string) => values[key] as T };
 }
 
 export function createLlmJudge(): AuditorDefinition {
@@ -58,8 +91,8 @@ export function createLlmJudge(): AuditorDefinition {
     configuration: LLM_JUDGE_CONFIGURATION,
     catalog: LLM_JUDGE_CATALOG,
     load: async (runtime) => {
-      endpoint = endpointFrom(runtime);
-      runtime.log.info(
+      endpoint = endpointFrom(runtime ?? standalone());
+      runtime?.log.info(
         endpoint ? { judge: 'openai-compatible', model: endpoint.model } : { judge: LOCAL_SCORER },
         endpoint ? 'judge model configured' : 'no judge model configured; using the local scorer',
       );

@@ -12,17 +12,39 @@ export interface JudgeScores {
 }
 
 const SIGNALS: { name: string; weight: number; re: RegExp }[] = [
-  { name: 'instruction_override', weight: 0.6, re: /\b(ignore|disregard|forget)\b.{0,40}\b(previous|prior|above|earlier|all)\b.{0,20}\b(instructions?|prompts?|rules?)\b/i },
-  { name: 'prompt_exfiltration', weight: 0.45, re: /\b(system prompt|developer mode|jailbreak|do anything now)\b/i },
-  { name: 'secret_fishing', weight: 0.3, re: /\b(password|api[ _-]?key|secret key|private key|credentials?|access token)\b/i },
-  { name: 'weapons', weight: 0.8, re: /\b(make|build|synthesi[sz]e|assemble)\b.{0,30}\b(bomb|explosive|nerve agent|bioweapon|firearm)\b/i },
-  { name: 'threat', weight: 0.6, re: /\b(kill|murder|hurt|attack)\b.{0,15}\b(you|him|her|them|myself|people)\b/i },
+  {
+    name: 'instruction_override',
+    weight: 0.6,
+    re: /\b(ignore|disregard|forget)\b.{0,40}\b(previous|prior|above|earlier|all)\b.{0,20}\b(instructions?|prompts?|rules?)\b/i,
+  },
+  {
+    name: 'prompt_exfiltration',
+    weight: 0.45,
+    re: /\b(system prompt|developer mode|jailbreak|do anything now)\b/i,
+  },
+  {
+    name: 'secret_fishing',
+    weight: 0.3,
+    re: /\b(password|api[ _-]?key|secret key|private key|credentials?|access token)\b/i,
+  },
+  {
+    name: 'weapons',
+    weight: 0.8,
+    re: /\b(make|build|synthesi[sz]e|assemble)\b.{0,30}\b(bomb|explosive|nerve agent|bioweapon|firearm)\b/i,
+  },
+  {
+    name: 'threat',
+    weight: 0.6,
+    re: /\b(kill|murder|hurt|attack)\b.{0,15}\b(you|him|her|them|myself|people)\b/i,
+  },
   { name: 'hidden_characters', weight: 0.3, re: /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/ },
   { name: 'encoded_blob', weight: 0.2, re: /[A-Za-z0-9+/]{200,}={0,2}/ },
 ];
 
 const STOPWORDS = new Set(
-  'the and for are but not you your with this that from have has was were what when where which who why how can could would should will shall about into than then them they their there these those its it\'s our out all any some been being does did doing just also very more most such only own same too'.split(' '),
+  "the and for are but not you your with this that from have has was were what when where which who why how can could would should will shall about into than then them they their there these those its it's our out all any some been being does did doing just also very more most such only own same too".split(
+    ' ',
+  ),
 );
 
 function terms(text: string): Set<string> {

@@ -21,7 +21,10 @@ const SYSTEM_PROMPT = [
   'signals: short snake_case names of what you noticed.',
 ].join('\n');
 
-export function judgeMessages(input: string, output: string | undefined): { role: string; content: string }[] {
+export function judgeMessages(
+  input: string,
+  output: string | undefined,
+): { role: string; content: string }[] {
   const review =
     output === undefined
       ? `Score the PROMPT.\n<PROMPT>\n${input}\n</PROMPT>`
@@ -52,7 +55,9 @@ export function parseJudgeContent(content: string, wantRelevance: boolean): Judg
     throw new AuditorError('INTERNAL_ERROR', 'the judge model answered without the expected scores');
   }
   const signals = (Array.isArray(parsed.signals) ? parsed.signals : [])
-    .filter((s): s is string => typeof s === 'string' && /^[a-z][a-z0-9_]{0,40}$/.test(s) && !DECISION_WORDS.has(s))
+    .filter(
+      (s): s is string => typeof s === 'string' && /^[a-z][a-z0-9_]{0,40}$/.test(s) && !DECISION_WORDS.has(s),
+    )
     .slice(0, 20);
   const scores: JudgeScores = { risk, signals };
   if (wantRelevance && relevance !== undefined) scores.relevance = relevance;
@@ -87,6 +92,7 @@ export async function judgeRemotely(
   if (!res.ok) throw new AuditorError('INTERNAL_ERROR', `the judge endpoint answered HTTP ${res.status}`);
   const body = (await res.json().catch(() => ({}))) as { choices?: { message?: { content?: unknown } }[] };
   const content = body.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') throw new AuditorError('INTERNAL_ERROR', 'the judge endpoint answered without a message');
+  if (typeof content !== 'string')
+    throw new AuditorError('INTERNAL_ERROR', 'the judge endpoint answered without a message');
   return parseJudgeContent(content, output !== undefined);
 }

@@ -41,7 +41,8 @@ export const LLM_JUDGE_CONFIGURATION: NonNullable<Vocabulary['configuration']> =
   endpoint: {
     type: 'string',
     default: null,
-    description: 'Base URL of an OpenAI-compatible API (e.g. http://judge:8000/v1); unset uses the local scorer.',
+    description:
+      'Base URL of an OpenAI-compatible API (e.g. http://judge:8000/v1); unset uses the local scorer.',
   },
   model: { type: 'string', default: null, description: 'Judge model name sent to the endpoint.' },
 };

@@ -37,21 +37,30 @@ export function createModelContext(): AuditorDefinition {
   const audit = async (request: ClaimsRequest, ctx: AuditContext): Promise<Claim[]> => {
     const modelId = request.data.metadata?.model_id ?? defaultModel;
     const model = modelInfo(modelId);
-    if (!model.known && modelId !== 'unknown' && ctx.config<boolean>('require_known_model')) {
-      throw new AuditorError('UNSUPPORTED_MODEL', `model '${modelId}' is not known to the tokenizer`, { model_id: modelId });
+    if (!model.known && modelId !== 'unknown' && ctx.config?.<boolean>('require_known_model') === true) {
+      throw new AuditorError('UNSUPPORTED_MODEL', `model '${modelId}' is not known to the tokenizer`, {
+        model_id: modelId,
+      });
     }
     const input = await tokenizers.count(model.encoding, request.data.input ?? '');
-    const output = request.phase === 'response' ? await tokenizers.count(model.encoding, request.data.output ?? '') : undefined;
+    const output =
+      request.phase === 'response'
+        ? await tokenizers.count(model.encoding, request.data.output ?? '')
+        : undefined;
     const counts: Counts = { input, total: input + (output ?? 0) };
     if (output !== undefined) counts.output = output;
-    const exactness = { confidence: model.exact ? 1 : 0.85, metadata: { encoding: model.encoding, exact: model.exact } };
+    const exactness = {
+      confidence: model.exact ? 1 : 0.85,
+      metadata: { encoding: model.encoding, exact: model.exact },
+    };
     const claims: Claim[] = [
       { name: 'model_id', type: 'string', value: modelId, metadata: { known_model: Boolean(model.known) } },
       { name: 'tokenizer_encoding', type: 'string', value: model.encoding },
       { name: 'input_tokens', type: 'count', value: input, ...exactness },
       { name: 'total_tokens', type: 'count', value: counts.total, ...exactness },
     ];
-    if (output !== undefined) claims.push({ name: 'output_tokens', type: 'count', value: output, ...exactness });
+    if (output !== undefined)
+      claims.push({ name: 'output_tokens', type: 'count', value: output, ...exactness });
     return [...claims, ...windowClaims(model, counts, ctx)];
   };
 
@@ -64,7 +73,7 @@ export function createModelContext(): AuditorDefinition {
     configuration: MODEL_CONTEXT_CONFIGURATION,
     catalog: MODEL_CONTEXT_CATALOG,
     load: async (runtime) => {
-      defaultModel = runtime.env.MODEL_ID?.trim() || 'unknown';
+      defaultModel = (runtime?.env ?? process.env).MODEL_ID?.trim() || 'unknown';
       await tokenizers.preload();
     },
     audit,

@@ -39,7 +39,11 @@ export function modelInfo(modelId: string): ModelInfo {
   if (!spec) return { encoding: DEFAULT_ENCODING, exact: false };
   const named = ENCODING_OF[id] ?? DEFAULT_ENCODING;
   const shipped = Object.hasOwn(ENCODINGS, named);
-  const info: ModelInfo = { known: id, encoding: shipped ? (named as EncodingName) : 'cl100k_base', exact: shipped };
+  const info: ModelInfo = {
+    known: id,
+    encoding: shipped ? (named as EncodingName) : 'cl100k_base',
+    exact: shipped,
+  };
   if (spec.context_window) info.contextWindow = spec.context_window;
   return info;
 }

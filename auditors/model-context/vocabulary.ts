@@ -44,7 +44,8 @@ export const MODEL_CONTEXT_VOCABULARY: VocabularyEntry[] = [
   {
     name: 'context_window_tokens',
     type: 'count',
-    description: "The model's context window; the default_context_window setting for models the tokenizer does not know.",
+    description:
+      "The model's context window; the default_context_window setting for models the tokenizer does not know.",
     value_schema: COUNT,
     settings: [DEFAULT_WINDOW],
   },
@@ -68,6 +69,7 @@ export const MODEL_CONTEXT_CONFIGURATION: NonNullable<Vocabulary['configuration'
   require_known_model: {
     type: 'boolean',
     default: false,
-    description: 'Answer UNSUPPORTED_MODEL for a model id the tokenizer does not know instead of approximating.',
+    description:
+      'Answer UNSUPPORTED_MODEL for a model id the tokenizer does not know instead of approximating.',
   },
 };

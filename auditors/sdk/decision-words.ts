@@ -55,7 +55,8 @@ export function findDecisionWords(value: unknown, root = '$'): string[] {
  * output), and a setting's value is not the auditor's to choose.
  */
 export function findDecisionWordsInClaim(claim: unknown, root = '$'): string[] {
-  if (claim === null || typeof claim !== 'object' || Array.isArray(claim)) return findDecisionWords(claim, root);
+  if (claim === null || typeof claim !== 'object' || Array.isArray(claim))
+    return findDecisionWords(claim, root);
   const { provenance: _provenance, ...rest } = claim as Record<string, unknown>;
   return findDecisionWords(rest, root);
 }
@@ -65,7 +66,8 @@ export function findDecisionWordsInResponse(body: unknown): string[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return findDecisionWords(body);
   const { claims, results, ...rest } = body as Record<string, unknown>;
   const found = findDecisionWords(rest);
-  if (Array.isArray(claims)) claims.forEach((c, i) => found.push(...findDecisionWordsInClaim(c, `$.claims[${i}]`)));
+  if (Array.isArray(claims))
+    claims.forEach((c, i) => found.push(...findDecisionWordsInClaim(c, `$.claims[${i}]`)));
   if (Array.isArray(results)) results.forEach((r) => found.push(...findDecisionWordsInResponse(r)));
   return found;
 }

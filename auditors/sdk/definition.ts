@@ -15,15 +15,18 @@ function settingProblems(def: AuditorDefinition): string[] {
       const at = `${entry.name}.settings.${s.key}`;
       if (!isSnakeKey(s.key)) problems.push(`${at}: key must be snake_case`);
       if (!SETTING_TYPES.includes(s.type)) problems.push(`${at}: unknown type ${JSON.stringify(s.type)}`);
-      else if (!settingValueMatches(s.type, s.default)) problems.push(`${at}: default does not match type ${s.type}`);
+      else if (!settingValueMatches(s.type, s.default))
+        problems.push(`${at}: default does not match type ${s.type}`);
       const seen = typeOfKey.get(s.key);
-      if (seen && seen !== s.type) problems.push(`${at}: key shared with another claim under a different type`);
+      if (seen && seen !== s.type)
+        problems.push(`${at}: key shared with another claim under a different type`);
       typeOfKey.set(s.key, s.type);
     }
   }
   for (const [key, c] of Object.entries(def.configuration ?? {})) {
     if (!isSnakeKey(key)) problems.push(`configuration.${key}: key must be snake_case`);
-    if (!settingValueMatches(c.type, c.default)) problems.push(`configuration.${key}: default does not match type`);
+    if (!settingValueMatches(c.type, c.default))
+      problems.push(`configuration.${key}: default does not match type`);
   }
   return problems;
 }
@@ -32,16 +35,19 @@ export function definitionProblems(def: AuditorDefinition): string[] {
   const problems: string[] = [];
   const names = new Set<string>();
   for (const entry of def.vocabulary) {
-    if (!CLAIM_NAME_RE.test(entry.name)) problems.push(`claim ${JSON.stringify(entry.name)}: name must be snake_case`);
+    if (!CLAIM_NAME_RE.test(entry.name))
+      problems.push(`claim ${JSON.stringify(entry.name)}: name must be snake_case`);
     if (names.has(entry.name)) problems.push(`claim ${entry.name}: declared twice`);
     names.add(entry.name);
-    if (!CLAIM_TYPES.includes(entry.type)) problems.push(`claim ${entry.name}: unknown type ${JSON.stringify(entry.type)}`);
+    if (!CLAIM_TYPES.includes(entry.type))
+      problems.push(`claim ${entry.name}: unknown type ${JSON.stringify(entry.type)}`);
   }
   if (def.vocabulary.length === 0) problems.push('the vocabulary declares no claims');
   if (def.phases.length === 0 || def.phases.some((p) => !REQUEST_PHASES.includes(p))) {
     problems.push(`phases must be a non-empty subset of ${REQUEST_PHASES.join(', ')}`);
   }
-  if (def.catalog.id !== def.id) problems.push(`catalog.id ${def.catalog.id} differs from the auditor id ${def.id}`);
+  if (def.catalog.id !== def.id)
+    problems.push(`catalog.id ${def.catalog.id} differs from the auditor id ${def.id}`);
   return [...problems, ...settingProblems(def)];
 }
 

@@ -6,7 +6,13 @@ const vocab = new Map<string, VocabularyEntry>(
   (
     [
       { name: 'risk_score', type: 'score_normalized', description: '', value_schema: {} },
-      { name: 'risk_detected', type: 'boolean', description: '', value_schema: {}, settings: [{ key: 'threshold', type: 'number', default: 0.5 }] },
+      {
+        name: 'risk_detected',
+        type: 'boolean',
+        description: '',
+        value_schema: {},
+        settings: [{ key: 'threshold', type: 'number', default: 0.5 }],
+      },
       { name: 'labels', type: 'string_list', description: '', value_schema: {} },
       { name: 'note', type: 'string', description: '', value_schema: {} },
     ] satisfies VocabularyEntry[]
@@ -18,7 +24,7 @@ const stamp: Stamp = {
   auditorId: 'test',
   version: '1.2.3',
   now,
-  settingsFor: (name) => (name === 'risk_detected' ? { threshold: 0.5 } : {}),
+  settingsFor: (name): Record<string, number> => (name === 'risk_detected' ? { threshold: 0.5 } : {}),
   extraProvenance: { tee_provider: 'MOCK' },
 };
 
@@ -29,7 +35,11 @@ function problems(claims: unknown[]): string[] {
 
 describe('claim enforcement', () => {
   it('fills the timestamp, the declared type and stamps provenance with the effective settings', () => {
-    const out = enforceClaims([{ name: 'risk_detected', value: true, provenance: { model: 'm' } }], vocab, stamp);
+    const out = enforceClaims(
+      [{ name: 'risk_detected', value: true, provenance: { model: 'm' } }],
+      vocab,
+      stamp,
+    );
     expect(out).toEqual({
       ok: true,
       claims: [
@@ -38,14 +48,24 @@ describe('claim enforcement', () => {
           type: 'boolean',
           value: true,
           timestamp: '2026-01-02T03:04:05.000Z',
-          provenance: { model: 'm', tee_provider: 'MOCK', auditor_id: 'test', auditor_version: '1.2.3', settings: { threshold: 0.5 } },
+          provenance: {
+            model: 'm',
+            tee_provider: 'MOCK',
+            auditor_id: 'test',
+            auditor_version: '1.2.3',
+            settings: { threshold: 0.5 },
+          },
         },
       ],
     });
   });
 
   it('normalises a given timestamp to RFC 3339 UTC', () => {
-    const out = enforceClaims([{ name: 'note', type: 'string', value: 'x', timestamp: '2026-01-02T05:04:05+02:00' }], vocab, stamp);
+    const out = enforceClaims(
+      [{ name: 'note', type: 'string', value: 'x', timestamp: '2026-01-02T05:04:05+02:00' }],
+      vocab,
+      stamp,
+    );
     expect(out.ok && out.claims[0]?.timestamp).toBe('2026-01-02T03:04:05.000Z');
   });
 
@@ -61,12 +81,18 @@ describe('claim enforcement', () => {
   });
 
   it('refuses a type that differs from the declaration', () => {
-    expect(problems([{ name: 'note', type: 'boolean', value: 'x' }])[0]).toContain('differs from the declared string');
+    expect(problems([{ name: 'note', type: 'boolean', value: 'x' }])[0]).toContain(
+      'differs from the declared string',
+    );
   });
 
   it('refuses a confidence outside 0–1 and a non-date timestamp', () => {
-    expect(problems([{ name: 'note', value: 'x', confidence: 1.5 }])[0]).toContain('confidence (number 1.5) is outside 0–1');
-    expect(problems([{ name: 'note', value: 'x', timestamp: 'yesterday' }])[0]).toContain('timestamp (string) is not a date');
+    expect(problems([{ name: 'note', value: 'x', confidence: 1.5 }])[0]).toContain(
+      'confidence (number 1.5) is outside 0–1',
+    );
+    expect(problems([{ name: 'note', value: 'x', timestamp: 'yesterday' }])[0]).toContain(
+      'timestamp (string) is not a date',
+    );
   });
 
   it('refuses decision words in values, lists and metadata', () => {
@@ -80,7 +106,10 @@ describe('claim enforcement', () => {
   });
 
   it('refuses a result that is not an array', () => {
-    expect(enforceClaims({ name: 'note' }, vocab, stamp)).toEqual({ ok: false, problems: ['audit() must return an array of claims'] });
+    expect(enforceClaims({ name: 'note' }, vocab, stamp)).toEqual({
+      ok: false,
+      problems: ['audit() must return an array of claims'],
+    });
   });
 
   it.each([

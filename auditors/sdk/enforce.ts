@@ -29,24 +29,21 @@ function describe(v: unknown): string {
   return typeof v === 'number' ? `number ${v}` : typeof v;
 }
 
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
 /** Value schema per type (spec: Claim). */
+const VALUE_CHECKS: Record<ClaimType, (v: unknown) => boolean> = {
+  score_normalized: (v) => isNumber(v) && v >= 0 && v <= 1,
+  boolean: (v) => typeof v === 'boolean',
+  string: (v) => typeof v === 'string',
+  string_list: (v) => Array.isArray(v) && v.every((item) => typeof item === 'string'),
+  count: (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0,
+  duration_ms: (v) => isNumber(v) && v >= 0,
+  object: isPlainObject,
+};
+
 export function valueMatchesClaimType(type: ClaimType, value: unknown): boolean {
-  switch (type) {
-    case 'score_normalized':
-      return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1;
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'string':
-      return typeof value === 'string';
-    case 'string_list':
-      return Array.isArray(value) && value.every((v) => typeof v === 'string');
-    case 'count':
-      return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-    case 'duration_ms':
-      return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-    case 'object':
-      return isPlainObject(value);
-  }
+  return VALUE_CHECKS[type](value);
 }
 
 function timestampOf(raw: unknown, now: Date): string | undefined {
@@ -69,7 +66,8 @@ function structuralProblems(c: Record<string, unknown>, decl: VocabularyEntry, a
     problems.push(`${at}: confidence (${describe(conf)}) is outside 0–1`);
   }
   for (const field of ['metadata', 'provenance', 'detail'] as const) {
-    if (c[field] !== undefined && !isPlainObject(c[field])) problems.push(`${at}: ${field} must be an object`);
+    if (c[field] !== undefined && !isPlainObject(c[field]))
+      problems.push(`${at}: ${field} must be an object`);
   }
   return problems;
 }
@@ -83,7 +81,8 @@ function enforceOne(
   if (!isPlainObject(raw)) return { problems: [`claim ${index}: not an object`] };
   const name = raw.name;
   const decl = typeof name === 'string' ? vocab.get(name) : undefined;
-  if (!decl) return { problems: [`claim ${index}: ${JSON.stringify(name)} is not declared in the vocabulary`] };
+  if (!decl)
+    return { problems: [`claim ${index}: ${JSON.stringify(name)} is not declared in the vocabulary`] };
   const at = `claim ${decl.name}`;
   const problems = structuralProblems(raw, decl, at);
   const timestamp = timestampOf(raw.timestamp, stamp.now);
@@ -101,12 +100,18 @@ function enforceOne(
       settings: stamp.settingsFor(decl.name),
     },
   };
-  problems.push(...findDecisionWordsInClaim(claim, at).map((p) => `${p}: auditors observe, they do not decide`));
+  problems.push(
+    ...findDecisionWordsInClaim(claim, at).map((p) => `${p}: auditors observe, they do not decide`),
+  );
   return problems.length > 0 ? { problems } : { claim, problems };
 }
 
 /** Checks and completes the claims an auditor produced. */
-export function enforceClaims(raw: unknown, vocab: ReadonlyMap<string, VocabularyEntry>, stamp: Stamp): Enforced {
+export function enforceClaims(
+  raw: unknown,
+  vocab: ReadonlyMap<string, VocabularyEntry>,
+  stamp: Stamp,
+): Enforced {
   if (!Array.isArray(raw)) return { ok: false, problems: ['audit() must return an array of claims'] };
   const claims: Claim[] = [];
   const problems: string[] = [];

@@ -20,14 +20,21 @@ function engine(overrides: Partial<EngineOptions> = {}, env: NodeJS.ProcessEnv =
   return { e, errors };
 }
 
-const ask = (input: string, extra: Record<string, unknown> = {}) => ({ data: { input }, phase: 'request', ...extra });
+const ask = (input: string, extra: Record<string, unknown> = {}) => ({
+  data: { input },
+  phase: 'request',
+  ...extra,
+});
 
 describe('claims engine', () => {
   it('answers a valid request with stamped claims', async () => {
     const res = await engine().e.handle(ask('hello'));
     expect(res.status).toBe('success');
     expect(res.claims.map((c) => c.name)).toEqual(['test_score', 'test_detected', 'test_label']);
-    expect(res.claims[1]?.provenance).toMatchObject({ auditor_id: 'test-auditor', settings: { threshold: 0.5 } });
+    expect(res.claims[1]?.provenance).toMatchObject({
+      auditor_id: 'test-auditor',
+      settings: { threshold: 0.5 },
+    });
     expect(res.claims.every((c) => c.timestamp === '2026-01-01T00:00:00.000Z')).toBe(true);
   });
 
@@ -36,15 +43,24 @@ describe('claims engine', () => {
     const viaEnv = await e.handle(ask('x'.repeat(60)));
     expect(viaEnv.claims[1]).toMatchObject({ value: false, provenance: { settings: { threshold: 0.9 } } });
     const viaOverride = await e.handle(
-      ask('x'.repeat(60), { platform_context: { detection_overrides: { test_detected: { threshold: 0.1 } } } }),
+      ask('x'.repeat(60), {
+        platform_context: { detection_overrides: { test_detected: { threshold: 0.1 } } },
+      }),
     );
-    expect(viaOverride.claims[1]).toMatchObject({ value: true, provenance: { settings: { threshold: 0.1 } } });
+    expect(viaOverride.claims[1]).toMatchObject({
+      value: true,
+      provenance: { settings: { threshold: 0.1 } },
+    });
   });
 
   it('turns an undeclared claim into INTERNAL_ERROR and sends no claims', async () => {
     const { e, errors } = engine();
     const res = await e.handle(ask('undeclared'));
-    expect(res).toMatchObject({ status: 'error', claims: [], error: { code: 'INTERNAL_ERROR', retryable: true } });
+    expect(res).toMatchObject({
+      status: 'error',
+      claims: [],
+      error: { code: 'INTERNAL_ERROR', retryable: true },
+    });
     expect(JSON.stringify(res)).not.toContain('made_up_claim');
     expect(String(errors[0])).toContain('not declared');
   });
@@ -62,10 +78,16 @@ describe('claims engine', () => {
 
   it('answers AUDITOR_TIMEOUT with timeout_ms and the claims emitted so far', async () => {
     const res = await engine({ timeoutMs: 50 }).e.handle(ask('slow'));
-    expect(res).toMatchObject({ status: 'error', claims: [], error: { code: 'AUDITOR_TIMEOUT', retryable: true } });
+    expect(res).toMatchObject({
+      status: 'error',
+      claims: [],
+      error: { code: 'AUDITOR_TIMEOUT', retryable: true },
+    });
     const details = res.status === 'error' ? res.error.details : undefined;
     expect(details?.timeout_ms).toBe(50);
-    expect(details?.partial_claims).toMatchObject([{ name: 'test_score', value: 0.25, provenance: { auditor_id: 'test-auditor' } }]);
+    expect(details?.partial_claims).toMatchObject([
+      { name: 'test_score', value: 0.25, provenance: { auditor_id: 'test-auditor' } },
+    ]);
   });
 
   it('hides the text of an unexpected exception', async () => {
@@ -81,15 +103,26 @@ describe('claims engine', () => {
     expect(res).toEqual({
       status: 'error',
       claims: [],
-      error: { code: 'UNSUPPORTED_MODEL', message: 'model not supported', retryable: false, details: { model_id: 'x' } },
+      error: {
+        code: 'UNSUPPORTED_MODEL',
+        message: 'model not supported',
+        retryable: false,
+        details: { model_id: 'x' },
+      },
     });
   });
 
   it('answers INVALID_INPUT for a malformed request and for an override of the wrong type', async () => {
     const { e } = engine();
-    expect(await e.handle({ phase: 'request' })).toMatchObject({ error: { code: 'INVALID_INPUT', retryable: false } });
-    const bad = await e.handle(ask('x', { platform_context: { detection_overrides: { test_detected: { threshold: 'hi' } } } }));
-    expect(bad).toMatchObject({ error: { code: 'INVALID_INPUT', message: expect.stringContaining('threshold') } });
+    expect(await e.handle({ phase: 'request' })).toMatchObject({
+      error: { code: 'INVALID_INPUT', retryable: false },
+    });
+    const bad = await e.handle(
+      ask('x', { platform_context: { detection_overrides: { test_detected: { threshold: 'hi' } } } }),
+    );
+    expect(bad).toMatchObject({
+      error: { code: 'INVALID_INPUT', message: expect.stringContaining('threshold') },
+    });
   });
 
   it('hands out no more slots than the concurrency limit', () => {

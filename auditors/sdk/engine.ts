@@ -4,8 +4,22 @@
 // bytes and writes the answer.
 import { enforceClaims, type Stamp } from './enforce.ts';
 import { AuditorError, envelopeFromThrown, errorEnvelope, invalidInput } from './errors.ts';
-import { effectiveSettings, overrideProblems, resolveSetting, type Overrides, type SettingsTable } from './settings.ts';
-import type { AuditContext, AuditorDefinition, Claim, ClaimsRequest, ClaimsResponse, SettingValue, VocabularyEntry } from './types.ts';
+import {
+  effectiveSettings,
+  overrideProblems,
+  resolveSetting,
+  type Overrides,
+  type SettingsTable,
+} from './settings.ts';
+import type {
+  AuditContext,
+  AuditorDefinition,
+  Claim,
+  ClaimsRequest,
+  ClaimsResponse,
+  SettingValue,
+  VocabularyEntry,
+} from './types.ts';
 import { validateClaimsRequest } from './validate-request.ts';
 
 export interface EngineOptions {
@@ -74,7 +88,10 @@ export function createEngine(options: EngineOptions): Engine {
       }, options.timeoutMs);
     });
     try {
-      const result = await Promise.race([Promise.resolve().then(() => def.audit(request, context)), deadline]);
+      const result = await Promise.race([
+        Promise.resolve().then(() => def.audit(request, context)),
+        deadline,
+      ]);
       return result === TIMEOUT ? { kind: 'timeout' } : { kind: 'done', claims: result };
     } catch (err) {
       return controller.signal.aborted ? { kind: 'timeout' } : { kind: 'error', err };
@@ -87,17 +104,27 @@ export function createEngine(options: EngineOptions): Engine {
     const details: Record<string, unknown> = { timeout_ms: options.timeoutMs };
     const partial = enforceClaims(emitted, vocab, stampFor(request));
     if (partial.ok && partial.claims.length > 0) details.partial_claims = partial.claims;
-    return errorEnvelope('AUDITOR_TIMEOUT', `the auditor did not finish within ${options.timeoutMs} ms`, details);
+    return errorEnvelope(
+      'AUDITOR_TIMEOUT',
+      `the auditor did not finish within ${options.timeoutMs} ms`,
+      details,
+    );
   };
 
   const finish = (request: ClaimsRequest, returned: unknown, emitted: Claim[]): ClaimsResponse => {
-    const all = Array.isArray(returned) ? [...returned, ...emitted.filter((c) => !returned.includes(c))] : returned;
+    const all = Array.isArray(returned)
+      ? [...returned, ...emitted.filter((c) => !returned.includes(c))]
+      : returned;
     const enforced = enforceClaims(all, vocab, stampFor(request));
     if (!enforced.ok) {
       options.onInternalError?.(new Error('claims violate the vocabulary contract'), enforced.problems);
-      return errorEnvelope('INTERNAL_ERROR', 'the auditor produced claims that violate its vocabulary; none were sent', {
-        violations: enforced.problems.length,
-      });
+      return errorEnvelope(
+        'INTERNAL_ERROR',
+        'the auditor produced claims that violate its vocabulary; none were sent',
+        {
+          violations: enforced.problems.length,
+        },
+      );
     }
     return { status: 'success', claims: enforced.claims };
   };

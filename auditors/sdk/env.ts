@@ -17,7 +17,11 @@ export const AUDITOR_ENV = {
     choices: ['COCO', 'MOCK'],
     description: 'COCO or MOCK (MOCK never claims hardware attestation)',
   },
-  modelId: { env: 'MODEL_ID', type: 'string', description: 'the model this auditor guards, when requests do not name one' },
+  modelId: {
+    env: 'MODEL_ID',
+    type: 'string',
+    description: 'the model this auditor guards, when requests do not name one',
+  },
   httpTimeout: {
     env: 'HTTP_TIMEOUT',
     flag: 'http-timeout',
@@ -25,9 +29,25 @@ export const AUDITOR_ENV = {
     default: '30',
     description: 'per-request deadline in seconds (fractions allowed)',
   },
-  port: { env: 'PORT', flag: 'port', type: 'port', default: '8080', description: 'listen port (0 picks a free one)' },
-  host: { env: 'PLATFORM_AUDITOR_HOST', flag: 'host', type: 'string', default: '0.0.0.0', description: 'listen address' },
-  auditorId: { env: 'PLATFORM_AUDITOR_ID', type: 'string', description: 'the id this auditor reports and registers as' },
+  port: {
+    env: 'PORT',
+    flag: 'port',
+    type: 'port',
+    default: '8080',
+    description: 'listen port (0 picks a free one)',
+  },
+  host: {
+    env: 'PLATFORM_AUDITOR_HOST',
+    flag: 'host',
+    type: 'string',
+    default: '0.0.0.0',
+    description: 'listen address',
+  },
+  auditorId: {
+    env: 'PLATFORM_AUDITOR_ID',
+    type: 'string',
+    description: 'the id this auditor reports and registers as',
+  },
   endpoint: {
     env: 'PLATFORM_AUDITOR_ENDPOINT',
     type: 'url',
@@ -58,11 +78,15 @@ export const AUDITOR_ENV = {
 export type AuditorEnv = Settings<typeof AUDITOR_ENV> & { timeoutMs: number };
 
 /** Loads and checks the standard variables; throws one ConfigError naming every problem. */
-export function loadAuditorEnv(env: NodeJS.ProcessEnv, flags: Record<string, string | undefined> = {}): AuditorEnv {
+export function loadAuditorEnv(
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string | undefined> = {},
+): AuditorEnv {
   const settings = loadSettings(AUDITOR_ENV, env, flags);
   const problems: string[] = [];
   const seconds = Number(settings.httpTimeout);
-  if (!(Number.isFinite(seconds) && seconds > 0)) problems.push(`HTTP_TIMEOUT=${JSON.stringify(settings.httpTimeout)}: expected seconds > 0`);
+  if (!(Number.isFinite(seconds) && seconds > 0))
+    problems.push(`HTTP_TIMEOUT=${JSON.stringify(settings.httpTimeout)}: expected seconds > 0`);
   if (settings.maxBodyBytes < 1024) problems.push('PLATFORM_AUDITOR_MAX_BODY_BYTES: expected at least 1024');
   if (settings.maxConcurrent < 1) problems.push('PLATFORM_AUDITOR_MAX_CONCURRENT: expected at least 1');
   if (problems.length > 0) throw new ConfigError(problems);

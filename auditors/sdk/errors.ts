@@ -17,7 +17,11 @@ export class AuditorError extends Error {
   }
 }
 
-export function errorEnvelope(code: ErrorCode, message: string, details?: Record<string, unknown>): ErrorEnvelope {
+export function errorEnvelope(
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+): ErrorEnvelope {
   const error: ErrorEnvelope['error'] = { code, message, retryable: ERROR_CODES[code] };
   if (details && Object.keys(details).length > 0) error.details = details;
   return { status: 'error', claims: [], error };

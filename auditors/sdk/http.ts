@@ -35,24 +35,47 @@ function replier(res: ServerResponse): Reply {
   };
 }
 
-/** Reads and parses a JSON body; an envelope when it cannot. Closes the connection after an oversized body. */
+/** After refusing an oversized body: discard (never buffer) what the client still sends, for a bounded time. */
+const LINGER_MS = 5_000;
+
+/**
+ * Lingering close: the answer goes out at once, the rest of the body is read
+ * and dropped so the client can finish sending and read the answer (closing a
+ * socket with unread data resets it and loses the answer), and the socket is
+ * destroyed if the client keeps sending past LINGER_MS.
+ */
+function linger(req: IncomingMessage): void {
+  const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  timer.unref();
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
+}
+
+/** Reads and parses a JSON body; an envelope when it cannot. */
 async function readJson(
   req: IncomingMessage,
   options: HttpOptions,
-): Promise<{ ok: true; value: unknown } | { ok: false; envelope: ErrorEnvelope; close: boolean }> {
+): Promise<{ ok: true; value: unknown } | { ok: false; envelope: ErrorEnvelope }> {
   const body = await readBody(req, options.maxBodyBytes);
   if (!body.ok && body.reason === 'too_large') {
-    const envelope = invalidInput(`the body is larger than ${body.maxBytes} bytes`, { max_bytes: body.maxBytes });
-    return { ok: false, envelope, close: true };
+    linger(req);
+    const envelope = invalidInput(`the body is larger than ${body.maxBytes} bytes`, {
+      max_bytes: body.maxBytes,
+    });
+    return { ok: false, envelope };
   }
-  if (!body.ok) return { ok: false, envelope: invalidInput('the request body was cut off'), close: true };
+  if (!body.ok) return { ok: false, envelope: invalidInput('the request body was cut off') };
   const parsed = parseJsonBody(body.bytes, options.maxDepth);
-  if (!parsed.ok) return { ok: false, envelope: invalidInput(parsed.message, parsed.details), close: false };
+  if (!parsed.ok) return { ok: false, envelope: invalidInput(parsed.message, parsed.details) };
   return { ok: true, value: parsed.value };
 }
 
 function notReady(state: ReadyState): ErrorEnvelope {
-  return errorEnvelope('INTERNAL_ERROR', state.loadError ? 'the auditor failed to load' : 'the auditor is still loading');
+  return errorEnvelope(
+    'INTERNAL_ERROR',
+    state.loadError ? 'the auditor failed to load' : 'the auditor is still loading',
+  );
 }
 
 async function batchResults(options: HttpOptions, value: unknown): Promise<ClaimsResponse[] | ErrorEnvelope> {
@@ -75,23 +98,33 @@ async function batchResults(options: HttpOptions, value: unknown): Promise<Claim
   return results;
 }
 
-async function postEnvelope(req: IncomingMessage, reply: Reply, options: HttpOptions, batch: boolean): Promise<void> {
+async function postEnvelope(
+  req: IncomingMessage,
+  reply: Reply,
+  options: HttpOptions,
+  batch: boolean,
+): Promise<void> {
   const endpoint = batch ? 'batch' : 'claims';
   const started = performance.now();
-  const answer = (body: ClaimsResponse | { status: 'success'; results: ClaimsResponse[] }, close = false): void => {
+  // Answers never set `Connection: close`: closing with unread body bytes
+  // resets the socket and the client would lose the answer; Node drops an
+  // unread body after the answer (and `linger` bounds an oversized one).
+  const answer = (body: ClaimsResponse | { status: 'success'; results: ClaimsResponse[] }): void => {
     if ('claims' in body) options.metrics.observe(endpoint, body, (performance.now() - started) / 1000);
-    reply(200, body, close ? { connection: 'close' } : {});
+    reply(200, body);
   };
   if (!options.state.ready) return answer(notReady(options.state));
   const release = options.engine.acquire();
   if (!release) {
     const max = options.engine.options.maxConcurrent;
-    return answer(errorEnvelope('AUDITOR_OVERLOAD', `more than ${max} requests in progress`, { max_concurrent: max }), true);
+    return answer(
+      errorEnvelope('AUDITOR_OVERLOAD', `more than ${max} requests in progress`, { max_concurrent: max }),
+    );
   }
   options.metrics.inflight.inc();
   try {
     const read = await readJson(req, options);
-    if (!read.ok) return answer(read.envelope, read.close);
+    if (!read.ok) return answer(read.envelope);
     if (!batch) return answer(await options.engine.handle(read.value));
     const results = await batchResults(options, read.value);
     answer(Array.isArray(results) ? { status: 'success', results } : results);
@@ -101,38 +134,51 @@ async function postEnvelope(req: IncomingMessage, reply: Reply, options: HttpOpt
   }
 }
 
+type GetRoute = (options: HttpOptions, reply: Reply) => void | Promise<void>;
+
+const failures = (state: ReadyState): string[] => [state.loadError ? `load: ${state.loadError}` : 'loading'];
+
+const GET_ROUTES: Record<string, GetRoute> = {
+  '/health': ({ engine, vocabulary, state }, reply) =>
+    reply(200, {
+      status: 'healthy',
+      auditor_id: engine.options.auditorId,
+      version: vocabulary.version,
+      ready: state.ready,
+    }),
+  '/healthz': ({ state }, reply) =>
+    state.loadError
+      ? reply(503, { status: 'fail', failures: failures(state) })
+      : reply(200, { status: 'ok', failures: [] }),
+  '/readyz': ({ state }, reply) =>
+    state.ready
+      ? reply(200, { status: 'ok', failures: [] })
+      : reply(503, { status: 'fail', failures: failures(state) }),
+  '/vocabulary': ({ vocabulary }, reply) => reply(200, vocabulary),
+  '/metrics': async ({ metrics }, reply) =>
+    reply(200, await metrics.registry.metrics(), { 'content-type': metrics.registry.contentType }),
+};
+
 async function route(req: IncomingMessage, res: ServerResponse, options: HttpOptions): Promise<void> {
   const reply = replier(res);
-  const path = (req.url ?? '/').split('?')[0];
-  const { state, engine, vocabulary } = options;
-  const get = req.method === 'GET' || req.method === 'HEAD';
-  if (req.method === 'POST' && (path === '/claims' || path === '/batch')) return postEnvelope(req, reply, options, path === '/batch');
-  if (!get) return reply(path === '/claims' || path === '/batch' ? 405 : 404, { detail: 'not found' });
-  switch (path) {
-    case '/health':
-      return reply(200, { status: 'healthy', auditor_id: engine.options.auditorId, version: vocabulary.version, ready: state.ready });
-    case '/healthz':
-      return state.loadError
-        ? reply(503, { status: 'fail', failures: [`load: ${state.loadError}`] })
-        : reply(200, { status: 'ok', failures: [] });
-    case '/readyz':
-      return state.ready
-        ? reply(200, { status: 'ok', failures: [] })
-        : reply(503, { status: 'fail', failures: [state.loadError ? `load: ${state.loadError}` : 'loading'] });
-    case '/vocabulary':
-      return reply(200, vocabulary);
-    case '/metrics':
-      return reply(200, await options.metrics.registry.metrics(), { 'content-type': options.metrics.registry.contentType });
-    default:
-      return reply(404, { detail: 'not found' });
-  }
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  const posting = path === '/claims' || path === '/batch';
+  if (req.method === 'POST' && posting) return postEnvelope(req, reply, options, path === '/batch');
+  const get = GET_ROUTES[path];
+  if ((req.method === 'GET' || req.method === 'HEAD') && get) return get(options, reply);
+  if (posting || get) return reply(405, { detail: 'method not allowed' });
+  reply(404, { detail: 'not found' });
 }
 
-export function createRequestListener(options: HttpOptions, onError: (err: unknown) => void): RequestListener {
+export function createRequestListener(
+  options: HttpOptions,
+  onError: (err: unknown) => void,
+): RequestListener {
   return (req, res) => {
     route(req, res, options).catch((err: unknown) => {
       onError(err);
-      if (!res.headersSent) replier(res)(200, errorEnvelope('INTERNAL_ERROR', 'the auditor failed to answer'));
+      if (!res.headersSent)
+        replier(res)(200, errorEnvelope('INTERNAL_ERROR', 'the auditor failed to answer'));
       else res.destroy();
     });
   };

@@ -23,10 +23,17 @@ export interface RegisterOptions {
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
 
-export type RegisterResult = { registered: true; attempts: number; body: unknown } | { registered: false; attempts: number; reason: string };
+export type RegisterResult =
+  | { registered: true; attempts: number; body: unknown }
+  | { registered: false; attempts: number; reason: string };
 
 /** Delay before attempt `attempt + 1`: doubling from `initialMs`, capped, with ±20 % jitter. */
-export function backoffDelayMs(attempt: number, initialMs: number, maxMs: number, random = Math.random): number {
+export function backoffDelayMs(
+  attempt: number,
+  initialMs: number,
+  maxMs: number,
+  random = Math.random,
+): number {
   const base = Math.min(maxMs, initialMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(base * (0.8 + 0.4 * random()));
 }
@@ -83,13 +90,21 @@ export async function selfRegister(options: RegisterOptions): Promise<RegisterRe
     const outcome = await attemptOnce(options, attempts);
     if (outcome.done) {
       const { result } = outcome;
-      if (result.registered) options.log.info({ attempts, gateway: options.gatewayUrl }, 'registered with the gateway');
-      else options.log.warn({ attempts, reason: result.reason }, 'the gateway refused the registration; not retrying');
+      if (result.registered)
+        options.log.info({ attempts, gateway: options.gatewayUrl }, 'registered with the gateway');
+      else
+        options.log.warn(
+          { attempts, reason: result.reason },
+          'the gateway refused the registration; not retrying',
+        );
       return result;
     }
     if (options.signal.aborted) return { registered: false, attempts, reason: 'stopped' };
     const delayMs = backoffDelayMs(attempts, initial, max);
-    options.log.warn({ attempts, reason: outcome.reason, retryInMs: delayMs }, 'gateway registration failed; retrying');
+    options.log.warn(
+      { attempts, reason: outcome.reason, retryInMs: delayMs },
+      'gateway registration failed; retrying',
+    );
     await sleep(delayMs, options.signal);
     if (options.signal.aborted) return { registered: false, attempts, reason: 'stopped' };
   }

@@ -62,7 +62,12 @@ function endpointOf(auditorEnv: AuditorEnv, port: number): string {
   return auditorEnv.endpoint ?? `http://${auditorEnv.podIp ?? hostname()}:${port}`;
 }
 
-async function load(def: AuditorDefinition, runtime: AuditorRuntime, state: ReadyState, log: Logger): Promise<void> {
+async function load(
+  def: AuditorDefinition,
+  runtime: AuditorRuntime,
+  state: ReadyState,
+  log: Logger,
+): Promise<void> {
   const started = performance.now();
   try {
     await def.load?.(runtime);
@@ -89,13 +94,22 @@ export async function startAuditor(def: AuditorDefinition, options: StartOptions
     settings: table,
     configuration,
     extraProvenance,
-    onInternalError: (err, problems) => log.error({ err, problems }, 'claims request failed inside the auditor'),
+    onInternalError: (err, problems) =>
+      log.error({ err, problems }, 'claims request failed inside the auditor'),
   });
   const metrics = createAuditorMetrics(auditorId);
   const state: ReadyState = { ready: false };
   const vocabulary = vocabularyDeclaration(def, auditorId);
   const listener = createRequestListener(
-    { engine, metrics, state, vocabulary, maxBodyBytes: auditorEnv.maxBodyBytes, maxDepth: DEFAULT_MAX_DEPTH, maxBatchItems: 100 },
+    {
+      engine,
+      metrics,
+      state,
+      vocabulary,
+      maxBodyBytes: auditorEnv.maxBodyBytes,
+      maxDepth: DEFAULT_MAX_DEPTH,
+      maxBatchItems: 100,
+    },
     (err) => log.error({ err }, 'request handling failed'),
   );
   const server = createServer(listener);

@@ -75,7 +75,8 @@ describe('setting values from environment text', () => {
   });
 
   it('accepts null as the value of every type and checks the rest', () => {
-    for (const t of ['number', 'boolean', 'string', 'string[]'] as const) expect(settingValueMatches(t, null)).toBe(true);
+    for (const t of ['number', 'boolean', 'string', 'string[]'] as const)
+      expect(settingValueMatches(t, null)).toBe(true);
     expect(settingValueMatches('number', Number.NaN)).toBe(false);
     expect(settingValueMatches('string[]', ['a', 1])).toBe(false);
   });

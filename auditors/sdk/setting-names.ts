@@ -73,7 +73,9 @@ export function parseSettingText(type: SettingType, raw: string): ParsedSetting 
   switch (type) {
     case 'number': {
       const n = Number(text);
-      return text !== '' && Number.isFinite(n) ? { ok: true, value: n } : { ok: false, problem: 'expected a number' };
+      return text !== '' && Number.isFinite(n)
+        ? { ok: true, value: n }
+        : { ok: false, problem: 'expected a number' };
     }
     case 'boolean':
       if (/^(true|1|yes)$/i.test(text)) return { ok: true, value: true };

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildSettingsTable, effectiveSettings, overrideProblems, resolveConfiguration, resolveSetting } from './settings.ts';
+import {
+  buildSettingsTable,
+  effectiveSettings,
+  overrideProblems,
+  resolveConfiguration,
+  resolveSetting,
+} from './settings.ts';
 import type { AuditorDefinition } from './types.ts';
 
 const def: Pick<AuditorDefinition, 'id' | 'vocabulary' | 'configuration'> = {
@@ -27,7 +33,10 @@ describe('setting resolution', () => {
   });
 
   it('prefers the auditor environment variable over the default', () => {
-    const { table } = buildSettingsTable(def, { INJECTION_THRESHOLD: '0.6', INJECTION_BAN_SUBSTRINGS: 'a, b' });
+    const { table } = buildSettingsTable(def, {
+      INJECTION_THRESHOLD: '0.6',
+      INJECTION_BAN_SUBSTRINGS: 'a, b',
+    });
     expect(resolveSetting(table, 'injection_detected', 'threshold')).toBe(0.6);
     expect(resolveSetting(table, 'injection_detected', 'ban_substrings')).toEqual(['a', 'b']);
   });
@@ -46,12 +55,17 @@ describe('setting resolution', () => {
 
   it('does not apply an override given for another claim', () => {
     const { table } = buildSettingsTable(def, {});
-    expect(resolveSetting(table, 'injection_detected', 'threshold', { injection_score: { threshold: 0.1 } })).toBe(0.8);
+    expect(
+      resolveSetting(table, 'injection_detected', 'threshold', { injection_score: { threshold: 0.1 } }),
+    ).toBe(0.8);
   });
 
   it('lists every effective setting of a claim for provenance', () => {
     const { table } = buildSettingsTable(def, { INJECTION_THRESHOLD: '0.5' });
-    expect(effectiveSettings(table, 'injection_detected')).toEqual({ threshold: 0.5, ban_substrings: ['ignore previous'] });
+    expect(effectiveSettings(table, 'injection_detected')).toEqual({
+      threshold: 0.5,
+      ban_substrings: ['ignore previous'],
+    });
     expect(effectiveSettings(table, 'injection_score')).toEqual({});
   });
 

@@ -24,7 +24,9 @@ function readEnv(
   const raw = env[variable];
   if (raw === undefined || raw === '') return {};
   const parsed = parseSettingText(decl.type, raw);
-  return parsed.ok ? { value: parsed.value } : { problem: `${variable}=${JSON.stringify(raw)}: ${parsed.problem}` };
+  return parsed.ok
+    ? { value: parsed.value }
+    : { problem: `${variable}=${JSON.stringify(raw)}: ${parsed.problem}` };
 }
 
 /**
@@ -55,7 +57,11 @@ export function buildSettingsTable(
   return { table: { declared, fromEnv }, problems };
 }
 
-function overrideFor(overrides: Overrides | undefined, claimName: string, key: string): SettingValue | undefined {
+function overrideFor(
+  overrides: Overrides | undefined,
+  claimName: string,
+  key: string,
+): SettingValue | undefined {
   const forClaim = overrides?.[claimName];
   if (!forClaim) return undefined;
   if (Object.hasOwn(forClaim, key)) return forClaim[key];
@@ -85,7 +91,8 @@ export function effectiveSettings(
   overrides?: Overrides,
 ): Record<string, SettingValue> {
   const out: Record<string, SettingValue> = {};
-  for (const key of table.declared.get(claimName)?.keys() ?? []) out[key] = resolveSetting(table, claimName, key, overrides);
+  for (const key of table.declared.get(claimName)?.keys() ?? [])
+    out[key] = resolveSetting(table, claimName, key, overrides);
   return out;
 }
 

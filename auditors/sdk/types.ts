@@ -18,10 +18,21 @@ export type ClaimType = (typeof CLAIM_TYPES)[number];
 export const REQUEST_PHASES = ['request', 'response', 'artifact', 'execution'] as const;
 export type RequestPhase = (typeof REQUEST_PHASES)[number];
 
-export const CATALOG_PHASES = ['artifact_safety', 'input_guarding', 'execution_monitoring', 'output_policy'] as const;
+export const CATALOG_PHASES = [
+  'artifact_safety',
+  'input_guarding',
+  'execution_monitoring',
+  'output_policy',
+] as const;
 export type CatalogPhase = (typeof CATALOG_PHASES)[number];
 
-export const AUDITOR_CATEGORIES = ['security', 'compliance', 'observability', 'evaluation', 'provenance'] as const;
+export const AUDITOR_CATEGORIES = [
+  'security',
+  'compliance',
+  'observability',
+  'evaluation',
+  'provenance',
+] as const;
 export type AuditorCategory = (typeof AUDITOR_CATEGORIES)[number];
 
 export type SettingType = 'number' | 'boolean' | 'string' | 'string[]';
@@ -140,9 +151,10 @@ export interface AuditContext {
   emit(claim: Claim): void;
   /**
    * The value of an auditor-level `configuration` entry, resolved once at
-   * start-up: `<AUDITOR>_<KEY>` env > declared default.
+   * start-up: `<AUDITOR>_<KEY>` env > declared default. Always set by the SDK;
+   * optional so that hand-built contexts (evaluation harnesses) stay valid.
    */
-  config<T extends SettingValue = SettingValue>(key: string): T;
+  config?<T extends SettingValue = SettingValue>(key: string): T;
 }
 
 /** What `load` receives: the process environment and the resolved configuration. */
@@ -163,7 +175,10 @@ export interface AuditorDefinition {
   vocabulary: VocabularyEntry[];
   configuration?: Vocabulary['configuration'];
   catalog: AuditorCatalogEntry;
-  /** Loads models and configuration; `/health` reports `ready: false` until it resolves. */
-  load?: (runtime: AuditorRuntime) => Promise<void>;
+  /**
+   * Loads models and configuration; `/health` reports `ready: false` until it
+   * resolves. The SDK always passes the runtime; harnesses may call `load()`.
+   */
+  load?: (runtime?: AuditorRuntime) => Promise<void>;
   audit(request: ClaimsRequest, context: AuditContext): Promise<Claim[]> | Claim[];
 }

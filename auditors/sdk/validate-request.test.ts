@@ -28,14 +28,29 @@ describe('claims request validation', () => {
     [{ data: { input: 'q' }, phase: 'response' }, 'data.output is required in the response phase'],
     [{ data: { input: 'q', output: ['a'] }, phase: 'response' }, 'data.output must be a string (got array)'],
     [{ data: { input: 'q', metadata: [] }, phase: 'request' }, 'data.metadata must be an object (got array)'],
-    [{ data: { input: 'q', metadata: { model_id: 4 } }, phase: 'request' }, 'data.metadata.model_id must be a string'],
+    [
+      { data: { input: 'q', metadata: { model_id: 4 } }, phase: 'request' },
+      'data.metadata.model_id must be a string',
+    ],
     [{ data: { input: 'q' } }, 'phase is required'],
-    [{ data: { input: 'q' }, phase: 'audit' }, 'phase must be one of request, response, artifact, execution (got "audit")'],
+    [
+      { data: { input: 'q' }, phase: 'audit' },
+      'phase must be one of request, response, artifact, execution (got "audit")',
+    ],
     [{ ...ok, platform_context: 'x' }, 'platform_context must be an object'],
     [{ ...ok, platform_context: { trace_id: 1 } }, 'platform_context.trace_id must be a string (got number)'],
-    [{ ...ok, platform_context: { auditor_config: [] } }, 'platform_context.auditor_config must be an object'],
-    [{ ...ok, platform_context: { detection_overrides: { a: 1 } } }, 'platform_context.detection_overrides.a must be an object'],
-    [{ ...ok, platform_context: { detection_overrides: { a: { t: {} } } } }, 'detection_overrides.a.t must be a number, boolean'],
+    [
+      { ...ok, platform_context: { auditor_config: [] } },
+      'platform_context.auditor_config must be an object',
+    ],
+    [
+      { ...ok, platform_context: { detection_overrides: { a: 1 } } },
+      'platform_context.detection_overrides.a must be an object',
+    ],
+    [
+      { ...ok, platform_context: { detection_overrides: { a: { t: {} } } } },
+      'detection_overrides.a.t must be a number, boolean',
+    ],
   ])('refuses %j: %s', (body, expected) => {
     expect(problemsOf(body).join('\n')).toContain(expected);
   });
@@ -57,7 +72,10 @@ describe('JSON body parsing', () => {
   });
 
   it('refuses invalid UTF-8', () => {
-    expect(parseJsonBody(Uint8Array.from([0x7b, 0xff, 0xfe, 0x7d]))).toEqual({ ok: false, message: 'the body is not valid UTF-8' });
+    expect(parseJsonBody(Uint8Array.from([0x7b, 0xff, 0xfe, 0x7d]))).toEqual({
+      ok: false,
+      message: 'the body is not valid UTF-8',
+    });
   });
 
   it('refuses non-JSON and empty bodies', () => {

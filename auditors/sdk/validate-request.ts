@@ -32,7 +32,8 @@ export function jsonNestingDepth(text: string, limit = Number.MAX_SAFE_INTEGER):
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -53,25 +54,34 @@ function checkOptionalStrings(obj: Obj, fields: readonly string[], prefix: strin
 }
 
 function checkData(data: unknown, phase: unknown, problems: string[]): void {
-  if (data === undefined) return void problems.push('data is required: an object with input (and output in the response phase)');
+  if (data === undefined)
+    return void problems.push('data is required: an object with input (and output in the response phase)');
   if (!isObject(data)) return void problems.push(`data must be an object (got ${kind(data)})`);
   const needsInput = phase === 'request' || phase === 'response';
   if (data.input === undefined) {
     if (needsInput) problems.push('data.input is required: the prompt or request text');
-  } else if (typeof data.input !== 'string') problems.push(`data.input must be a string (got ${kind(data.input)})`);
+  } else if (typeof data.input !== 'string')
+    problems.push(`data.input must be a string (got ${kind(data.input)})`);
   if (data.output === undefined) {
-    if (phase === 'response') problems.push('data.output is required in the response phase: the model response');
-  } else if (typeof data.output !== 'string') problems.push(`data.output must be a string (got ${kind(data.output)})`);
+    if (phase === 'response')
+      problems.push('data.output is required in the response phase: the model response');
+  } else if (typeof data.output !== 'string')
+    problems.push(`data.output must be a string (got ${kind(data.output)})`);
   if (data.metadata !== undefined) {
-    if (!isObject(data.metadata)) problems.push(`data.metadata must be an object (got ${kind(data.metadata)})`);
-    else checkOptionalStrings(data.metadata, ['model_id', 'session_id', 'user_id'], 'data.metadata', problems);
+    if (!isObject(data.metadata))
+      problems.push(`data.metadata must be an object (got ${kind(data.metadata)})`);
+    else
+      checkOptionalStrings(data.metadata, ['model_id', 'session_id', 'user_id'], 'data.metadata', problems);
   }
 }
 
 function checkPhase(phase: unknown, supported: readonly RequestPhase[], problems: string[]): void {
-  if (phase === undefined) return void problems.push(`phase is required: one of ${REQUEST_PHASES.join(', ')}`);
+  if (phase === undefined)
+    return void problems.push(`phase is required: one of ${REQUEST_PHASES.join(', ')}`);
   if (typeof phase !== 'string' || !(REQUEST_PHASES as readonly string[]).includes(phase)) {
-    return void problems.push(`phase must be one of ${REQUEST_PHASES.join(', ')} (got ${JSON.stringify(phase)})`);
+    return void problems.push(
+      `phase must be one of ${REQUEST_PHASES.join(', ')} (got ${JSON.stringify(phase)})`,
+    );
   }
   if (!supported.includes(phase as RequestPhase)) {
     problems.push(`phase '${phase}' is not supported by this auditor (supported: ${supported.join(', ')})`);
@@ -80,7 +90,8 @@ function checkPhase(phase: unknown, supported: readonly RequestPhase[], problems
 
 function checkOverrides(overrides: unknown, problems: string[]): void {
   const at = 'platform_context.detection_overrides';
-  if (!isObject(overrides)) return void problems.push(`${at} must be an object of claim name to settings (got ${kind(overrides)})`);
+  if (!isObject(overrides))
+    return void problems.push(`${at} must be an object of claim name to settings (got ${kind(overrides)})`);
   for (const [claim, settings] of Object.entries(overrides)) {
     if (!isObject(settings)) {
       problems.push(`${at}.${claim} must be an object of setting key to value (got ${kind(settings)})`);
@@ -89,7 +100,9 @@ function checkOverrides(overrides: unknown, problems: string[]): void {
     for (const [key, value] of Object.entries(settings)) {
       const legal = ['number', 'boolean', 'string', 'string[]'] as const;
       if (!legal.some((t) => settingValueMatches(t, value))) {
-        problems.push(`${at}.${claim}.${key} must be a number, boolean, string, string list or null (got ${kind(value)})`);
+        problems.push(
+          `${at}.${claim}.${key} must be a number, boolean, string, string list or null (got ${kind(value)})`,
+        );
       }
     }
   }
@@ -106,16 +119,22 @@ function checkContext(ctx: unknown, problems: string[]): void {
 }
 
 /** Validates an already-parsed body. Unknown top-level fields are allowed (minor versions add optional fields). */
-export function validateClaimsRequest(body: unknown, supported: readonly RequestPhase[] = REQUEST_PHASES): Validated {
+export function validateClaimsRequest(
+  body: unknown,
+  supported: readonly RequestPhase[] = REQUEST_PHASES,
+): Validated {
   if (!isObject(body)) return { ok: false, problems: [`the body must be a JSON object (got ${kind(body)})`] };
   const problems: string[] = [];
   checkPhase(body.phase, supported, problems);
   checkData(body.data, body.phase, problems);
   checkContext(body.platform_context, problems);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, request: body as unknown as ClaimsRequest };
+  return problems.length > 0
+    ? { ok: false, problems }
+    : { ok: true, request: body as unknown as ClaimsRequest };
 }
 
-export type ParsedBody = { ok: true; value: unknown } | { ok: false; message: string; details?: Record<string, unknown> };
+export type ParsedBody =
+  { ok: true; value: unknown } | { ok: false; message: string; details?: Record<string, unknown> };
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -129,7 +148,11 @@ export function parseJsonBody(bytes: Uint8Array, maxDepth = DEFAULT_MAX_DEPTH): 
   }
   if (text.trim() === '') return { ok: false, message: 'the body is empty: expected a JSON object' };
   if (jsonNestingDepth(text, maxDepth) > maxDepth) {
-    return { ok: false, message: `the body is nested deeper than ${maxDepth} levels`, details: { max_depth: maxDepth } };
+    return {
+      ok: false,
+      message: `the body is nested deeper than ${maxDepth} levels`,
+      details: { max_depth: maxDepth },
+    };
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

@@ -70,12 +70,17 @@ export interface TrainOptions {
 }
 
 /** Full-batch gradient descent with class-balanced weights and L2; deterministic. */
-export function trainLogistic(xs: readonly SparseVector[], ys: readonly number[], opts: TrainOptions): LogisticWeights {
+export function trainLogistic(
+  xs: readonly SparseVector[],
+  ys: readonly number[],
+  opts: TrainOptions,
+): LogisticWeights {
   const w = new Float64Array(opts.dims);
   let bias = 0;
   const pos = ys.filter((y) => y === 1).length;
   const neg = ys.length - pos;
-  const cw = (y: number): number => (y === 1 ? ys.length / (2 * Math.max(pos, 1)) : ys.length / (2 * Math.max(neg, 1)));
+  const cw = (y: number): number =>
+    y === 1 ? ys.length / (2 * Math.max(pos, 1)) : ys.length / (2 * Math.max(neg, 1));
   for (let epoch = 0; epoch < opts.epochs; epoch++) {
     const grad = new Float64Array(opts.dims);
     let gb = 0;
@@ -85,7 +90,8 @@ export function trainLogistic(xs: readonly SparseVector[], ys: readonly number[]
       for (const [k, v] of x) grad[k] = grad[k]! + err * v;
       gb += err;
     });
-    for (let k = 0; k < opts.dims; k++) w[k] = w[k]! - opts.learningRate * (grad[k]! / xs.length + opts.l2 * w[k]!);
+    for (let k = 0; k < opts.dims; k++)
+      w[k] = w[k]! - opts.learningRate * (grad[k]! / xs.length + opts.l2 * w[k]!);
     bias -= (opts.learningRate * gb) / xs.length;
   }
   return { dims: opts.dims, bias, weights: Array.from(w), calibration: { a: 1, b: 0 } };
@@ -100,7 +106,8 @@ export function fitPlatt(margins: readonly number[], ys: readonly number[]): { a
   let a = 1;
   let b = 0;
   const pos = ys.filter((y) => y === 1).length;
-  const weight = (y: number): number => (y === 1 ? ys.length / (2 * Math.max(pos, 1)) : ys.length / (2 * Math.max(ys.length - pos, 1)));
+  const weight = (y: number): number =>
+    y === 1 ? ys.length / (2 * Math.max(pos, 1)) : ys.length / (2 * Math.max(ys.length - pos, 1));
   for (let it = 0; it < 3000; it++) {
     let ga = 0;
     let gb = 0;

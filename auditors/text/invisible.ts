@@ -4,7 +4,8 @@
 // legitimate inside an emoji tag sequence (subdivision flags). Anything else
 // in these ranges is reported as suspicious.
 
-export type InvisibleKind = 'tag' | 'bidi' | 'zero_width' | 'private_use' | 'variation_selector' | 'other_format';
+export type InvisibleKind =
+  'tag' | 'bidi' | 'zero_width' | 'private_use' | 'variation_selector' | 'other_format';
 
 /** Pinned ranges, inclusive. Order matters only for readability. */
 export const INVISIBLE_RANGES: readonly { kind: InvisibleKind; from: number; to: number }[] = [
@@ -69,7 +70,8 @@ function legitimateAt(cps: readonly number[], i: number, inTagSequence: boolean)
   const cp = cps[i]!;
   const prev = cps[i - 1];
   const next = cps[i + 1];
-  if (cp === ZWJ) return (isEmojiLike(prev) && isPictographic(next)) || (isJoiningLetter(prev) && isJoiningLetter(next));
+  if (cp === ZWJ)
+    return (isEmojiLike(prev) && isPictographic(next)) || (isJoiningLetter(prev) && isJoiningLetter(next));
   if (cp === ZWNJ) return isJoiningLetter(prev) && isJoiningLetter(next);
   if (cp === 0xfe0e || cp === 0xfe0f) return prev !== undefined && invisibleKind(prev) === undefined;
   if (cp >= 0xe0020 && cp <= CANCEL_TAG) return inTagSequence;

@@ -12,14 +12,66 @@ export const MAX_SCAN_CHARS = 256 * 1024;
 export const MAX_DECODED_CHARS = 64 * 1024;
 
 const CONFUSABLES: Record<string, string> = {
-  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
-  і: 'i', ї: 'i', ј: 'j', ѕ: 's', һ: 'h', ԁ: 'd', ԛ: 'q', ԝ: 'w', ɡ: 'g', ո: 'n', ս: 'u', ӏ: 'l',
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y',
-  ı: 'i', ł: 'l', ø: 'o', đ: 'd', ß: 'ss', æ: 'ae', œ: 'oe',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ѕ: 's',
+  һ: 'h',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  ɡ: 'g',
+  ո: 'n',
+  ս: 'u',
+  ӏ: 'l',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  γ: 'y',
+  ı: 'i',
+  ł: 'l',
+  ø: 'o',
+  đ: 'd',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
 };
 
 const LEET: Record<string, string> = {
-  '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '@': 'a', $: 's', '!': 'i', '|': 'i',
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '9': 'g',
+  '@': 'a',
+  $: 's',
+  '!': 'i',
+  '|': 'i',
 };
 
 function mapChars(text: string, table: Record<string, string>): string {
@@ -32,7 +84,10 @@ function mapChars(text: string, table: Record<string, string>): string {
 export function normalizeText(text: string): string {
   const nfkc = stripInvisible(text.slice(0, MAX_SCAN_CHARS).normalize('NFKC')).toLowerCase();
   const folded = mapChars(nfkc, CONFUSABLES);
-  return folded.normalize('NFD').replace(/\p{Mn}+/gu, '').normalize('NFC');
+  return folded
+    .normalize('NFD')
+    .replace(/\p{Mn}+/gu, '')
+    .normalize('NFC');
 }
 
 /**
@@ -100,15 +155,26 @@ export function decodePercent(text: string): string | undefined {
   });
 }
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
 
 export function decodeHtmlEntities(text: string): string | undefined {
   if ((text.match(/&#?[0-9a-z]+;/gi)?.length ?? 0) < 3) return undefined;
-  return text.replace(/&#(x[0-9a-f]{1,6}|[0-9]{1,7});|&([a-z]{2,6});/gi, (all, num: string | undefined, name: string | undefined) => {
-    if (name) return NAMED_ENTITIES[name.toLowerCase()] ?? all;
-    const cp = num!.startsWith('x') || num!.startsWith('X') ? parseInt(num!.slice(1), 16) : parseInt(num!, 10);
-    return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : all;
-  });
+  return text.replace(
+    /&#(x[0-9a-f]{1,6}|[0-9]{1,7});|&([a-z]{2,6});/gi,
+    (all, num: string | undefined, name: string | undefined) => {
+      if (name) return NAMED_ENTITIES[name.toLowerCase()] ?? all;
+      const cp =
+        num!.startsWith('x') || num!.startsWith('X') ? parseInt(num!.slice(1), 16) : parseInt(num!, 10);
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : all;
+    },
+  );
 }
 
 export type DecodingLabel = 'raw' | 'despaced' | 'base64' | 'percent' | 'html' | 'rot13' | 'tags';

@@ -30,18 +30,120 @@ export interface ToxicityAnalysis {
   positive: number;
 }
 
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
-const NEGATORS = new Set(['not', 'never', 'no', 'nothing', 'nobody', 'neither', 'nor', 'without', "don't", 'dont', "isn't", "aren't", "doesn't", "won't", "wasn't", "weren't", "can't", 'cannot', 'none', 'less']);
-const COUNTER_CUES = /\b(report(ed|ing)?|bigot(ed|s|ry)?|hateful|racist|sexist|homophobic|transphobic|islamophobic|ableist|offensive|not ok(ay)?|unacceptable|tolerate|disgusting thing to say|how dare|stop (saying|calling)|you said|call(ed|ing)? me an?|why would you|lost (all )?respect|shows how|so wrong|has to stop|should be ashamed|can'?t believe you|saying things like|statements like|posts like|comments? like|words like)\b/;
-const RECLAIM_CUES = /\b(my|me and my|we|us|our|i'?m an?|proud|as an?|fellow|love (you|my)|happy birthday|bestie|sis|queen)\b/;
-const HOMONYM_CUES = /\b(ate|eat|dinner|meatballs?|pan-fried|butcher|recipe|sticks|firewood|bundle|garden|gardening|shed|tools?|soil|weeds?|notion|strange|odd|peculiar|feeling|dogs?|puppies|breeder|embankment|dam|river)\b/;
-const POSITIVE = new Set(['love', 'loved', 'lovely', 'admire', 'admired', 'respect', 'respected', 'wonderful', 'great', 'gorgeous', 'beautiful', 'brilliant', 'amazing', 'awesome', 'talented', 'smart', 'intelligent', 'kind', 'honoured', 'honored', 'welcome', 'welcomed', 'embrace', 'proud', 'valued', 'deserve', 'equal', 'equality', 'rights', 'support', 'supported', 'celebrate', 'strong', 'inspiring', 'fantastic', 'excellent', 'good', 'best', 'friends', 'friend', 'happy', 'thank', 'thanks', 'caring', 'brave', 'nice', 'cherish', 'protect', 'protected', 'safe', 'matter', 'valuable', 'capable', 'worthy', 'trust', 'trusted']);
-const SECOND_PERSON = new Set(['you', 'your', "you're", 'youre', 'yours', 'yourself', 'yourselves', 'ya', 'u']);
+const LEET: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+};
+const NEGATORS = new Set([
+  'not',
+  'never',
+  'no',
+  'nothing',
+  'nobody',
+  'neither',
+  'nor',
+  'without',
+  "don't",
+  'dont',
+  "isn't",
+  "aren't",
+  "doesn't",
+  "won't",
+  "wasn't",
+  "weren't",
+  "can't",
+  'cannot',
+  'none',
+  'less',
+]);
+const COUNTER_CUES =
+  /\b(report(ed|ing)?|bigot(ed|s|ry)?|hateful|racist|sexist|homophobic|transphobic|islamophobic|ableist|offensive|not ok(ay)?|unacceptable|tolerate|disgusting thing to say|how dare|stop (saying|calling)|you said|call(ed|ing)? me an?|why would you|lost (all )?respect|shows how|so wrong|has to stop|should be ashamed|can'?t believe you|saying things like|statements like|posts like|comments? like|words like)\b/;
+const RECLAIM_CUES =
+  /\b(my|me and my|we|us|our|i'?m an?|proud|as an?|fellow|love (you|my)|happy birthday|bestie|sis|queen)\b/;
+const HOMONYM_CUES =
+  /\b(ate|eat|dinner|meatballs?|pan-fried|butcher|recipe|sticks|firewood|bundle|garden|gardening|shed|tools?|soil|weeds?|notion|strange|odd|peculiar|feeling|dogs?|puppies|breeder|embankment|dam|river)\b/;
+const POSITIVE = new Set([
+  'love',
+  'loved',
+  'lovely',
+  'admire',
+  'admired',
+  'respect',
+  'respected',
+  'wonderful',
+  'great',
+  'gorgeous',
+  'beautiful',
+  'brilliant',
+  'amazing',
+  'awesome',
+  'talented',
+  'smart',
+  'intelligent',
+  'kind',
+  'honoured',
+  'honored',
+  'welcome',
+  'welcomed',
+  'embrace',
+  'proud',
+  'valued',
+  'deserve',
+  'equal',
+  'equality',
+  'rights',
+  'support',
+  'supported',
+  'celebrate',
+  'strong',
+  'inspiring',
+  'fantastic',
+  'excellent',
+  'good',
+  'best',
+  'friends',
+  'friend',
+  'happy',
+  'thank',
+  'thanks',
+  'caring',
+  'brave',
+  'nice',
+  'cherish',
+  'protect',
+  'protected',
+  'safe',
+  'matter',
+  'valuable',
+  'capable',
+  'worthy',
+  'trust',
+  'trusted',
+]);
+const SECOND_PERSON = new Set([
+  'you',
+  'your',
+  "you're",
+  'youre',
+  'yours',
+  'yourself',
+  'yourselves',
+  'ya',
+  'u',
+]);
 const THIRD_INDIVIDUAL = new Set(['he', 'she', 'him', 'her', 'his', 'hers']);
 
 /** "t h r e a t" → "threat": runs of three or more single letters are joined. */
 export function joinSpacedLetters(text: string): string {
-  return text.replace(/(?<![\p{L}\p{N}])(?:[\p{L}\p{N}@$] ){2,}[\p{L}\p{N}@$](?![\p{L}\p{N}])/gu, (run) => run.replace(/ /g, ''));
+  return text.replace(/(?<![\p{L}\p{N}])(?:[\p{L}\p{N}@$] ){2,}[\p{L}\p{N}@$](?![\p{L}\p{N}])/gu, (run) =>
+    run.replace(/ /g, ''),
+  );
 }
 
 function deleteVariants(word: string): string[] {
@@ -53,7 +155,8 @@ function deleteVariants(word: string): string[] {
 /** Every one-letter deletion of a lexicon word → the lexicon word ("disabld" → "disabled"). */
 const DELETION_INDEX: ReadonlyMap<string, string> = (() => {
   const index = new Map<string, string>();
-  for (const w of FUZZY_TARGETS) for (const d of deleteVariants(w)) if (!index.has(d) && !LEXICON.has(d)) index.set(d, w);
+  for (const w of FUZZY_TARGETS)
+    for (const d of deleteVariants(w)) if (!index.has(d) && !LEXICON.has(d)) index.set(d, w);
   return index;
 })();
 
@@ -89,9 +192,13 @@ function compoundLookup(word: string): string | undefined {
 }
 
 /** Resolves a token to a lexicon word: exact, leetspeak, multilingual, fuzzy, compound. */
-export function resolveWord(token: string, multilingual: boolean): { word: string; entry: LexEntry } | undefined {
+export function resolveWord(
+  token: string,
+  multilingual: boolean,
+): { word: string; entry: LexEntry } | undefined {
   const candidates = [token];
-  if (/[0-9@$]/.test(token) && /\p{L}/u.test(token)) candidates.push([...token].map((c) => LEET[c] ?? c).join(''));
+  if (/[0-9@$]/.test(token) && /\p{L}/u.test(token))
+    candidates.push([...token].map((c) => LEET[c] ?? c).join(''));
   for (const c of candidates) {
     const entry = LEXICON.get(c) ?? (multilingual ? MULTILINGUAL_LEXICON.get(c) : undefined);
     if (entry) return { word: c, entry };
@@ -102,17 +209,35 @@ export function resolveWord(token: string, multilingual: boolean): { word: strin
 }
 
 const PLACEHOLDER: Record<LexCategory, string> = {
-  slur: '<slur>', dehumanizing: '<dehum>', insult: '<insult>', negative_emotion: '<emo>', threat: '<threat>', profanity: '<prof>', identity: '<id>',
+  slur: '<slur>',
+  dehumanizing: '<dehum>',
+  insult: '<insult>',
+  negative_emotion: '<emo>',
+  threat: '<threat>',
+  profanity: '<prof>',
+  identity: '<id>',
 };
 
+/** Idioms whose negation expresses hostility rather than denying it. */
+function rewriteIdioms(text: string): string {
+  return text.replace(
+    /\b(can'?t|cannot|can not) (stand|bear|tolerate) (?!(posts|comments|people saying|it when))/g,
+    'loathe ',
+  );
+}
+
 export function analyseToxicity(input: string, multilingual = true): ToxicityAnalysis {
-  const text = joinSpacedLetters(normalizeText(input));
-  const tokens = (text.match(/[\p{L}\p{N}'@$-]+/gu) ?? []).slice(0, MAX_TOKENS).map((t) => t.replace(/^['-]+|['-]+$/g, ''));
+  const text = rewriteIdioms(joinSpacedLetters(normalizeText(input)));
+  const tokens = (text.match(/[\p{L}\p{N}'@$-]+/gu) ?? [])
+    .slice(0, MAX_TOKENS)
+    .map((t) => t.replace(/^['-]+|['-]+$/g, ''));
   const hits: LexHit[] = [];
   const canonical = tokens.map((t, index) => {
     const found = resolveWord(t, multilingual);
     if (!found) return t;
-    const negated = tokens.slice(Math.max(0, index - 3), index).some((p) => NEGATORS.has(p) || p.endsWith("n't"));
+    const negated = tokens
+      .slice(Math.max(0, index - 3), index)
+      .some((p) => NEGATORS.has(p) || p.endsWith("n't"));
     hits.push({ ...found.entry, word: found.word, index, negated });
     return PLACEHOLDER[found.entry.category];
   });

@@ -8,7 +8,13 @@ import { detectLanguage } from '../text/language.ts';
 import { analyseToxicity, type ToxicityAnalysis } from './analyse.ts';
 import { contextFlags, toxicityFeatures } from './features.ts';
 
-export const TOXICITY_CATEGORIES = ['toxicity', 'severe_toxicity', 'threat', 'insult', 'identity_attack'] as const;
+export const TOXICITY_CATEGORIES = [
+  'toxicity',
+  'severe_toxicity',
+  'threat',
+  'insult',
+  'identity_attack',
+] as const;
 export type ToxicityCategory = (typeof TOXICITY_CATEGORIES)[number];
 
 export interface ToxicityThresholds {
@@ -19,7 +25,13 @@ export interface ToxicityThresholds {
   identity_attack: number;
 }
 
-export const DEFAULT_THRESHOLDS: ToxicityThresholds = { toxicity: 0.7, severe_toxicity: 0.5, threat: 0.6, insult: 0.7, identity_attack: 0.5 };
+export const DEFAULT_THRESHOLDS: ToxicityThresholds = {
+  toxicity: 0.7,
+  severe_toxicity: 0.5,
+  threat: 0.6,
+  insult: 0.7,
+  identity_attack: 0.5,
+};
 
 export interface ToxicityResult {
   scores: Record<ToxicityCategory, number>;
@@ -46,19 +58,29 @@ export const NO_EVIDENCE_FACTOR = 0.75;
 
 export function categoryScores(a: ToxicityAnalysis, pModel: number): Record<ToxicityCategory, number> {
   const f = contextFlags(a);
-  const negatedPositive = a.positive > 0 && a.tokens.some((t) => t === 'not' || t === 'never' || t.endsWith("n't"));
+  const negatedPositive =
+    a.positive > 0 && a.tokens.some((t) => t === 'not' || t === 'never' || t.endsWith("n't"));
   const pHate = f.any_attack! > 0 || negatedPositive ? pModel : pModel * NO_EVIDENCE_FACTOR;
   const d = discount(f);
   const gate = 0.5 + 0.5 * pHate;
   const targeted = f.id || f.you || f.he_she ? 1 : 0.6;
   const threat = clamp(f.threat! * targeted * d * gate);
-  const insult = clamp(Math.max(f.insult!, f.dehum!, f.slur! * (f.homonym || f.reclaim ? 0.4 : 1)) * targeted * d * gate);
-  const severe = clamp(Math.max(f.slur! >= 0.9 && !f.homonym && !f.reclaim ? f.slur! * d : 0, f.id ? f.threat! * d : 0) * pHate);
+  const insult = clamp(
+    Math.max(f.insult!, f.dehum!, f.slur! * (f.homonym || f.reclaim ? 0.4 : 1)) * targeted * d * gate,
+  );
+  const severe = clamp(
+    Math.max(f.slur! >= 0.9 && !f.homonym && !f.reclaim ? f.slur! * d : 0, f.id ? f.threat! * d : 0) * pHate,
+  );
   const toxicity = clamp(Math.max(pHate, 0.85 * insult, 0.85 * threat, 0.6 * f.prof!));
   return { toxicity, severe_toxicity: severe, threat, insult, identity_attack: pHate };
 }
 
-export function detectToxicity(input: string, model: LogisticWeights, thresholds: ToxicityThresholds, multilingual = true): ToxicityResult {
+export function detectToxicity(
+  input: string,
+  model: LogisticWeights,
+  thresholds: ToxicityThresholds,
+  multilingual = true,
+): ToxicityResult {
   const analysis = analyseToxicity(input, multilingual);
   const pHate = analysis.tokens.length === 0 ? 0 : predict(model, toxicityFeatures(analysis));
   const scores = categoryScores(analysis, pHate);

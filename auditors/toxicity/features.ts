@@ -21,7 +21,12 @@ function ngramFeatures(a: ToxicityAnalysis): SparseVector {
 /** Flags and category strengths, plus pairwise conjunctions of the most telling ones. */
 export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
   const max = (cat: string, negated?: boolean): number =>
-    Math.max(0, ...a.hits.filter((h) => h.category === cat && (negated === undefined || h.negated === negated)).map((h) => h.severity));
+    Math.max(
+      0,
+      ...a.hits
+        .filter((h) => h.category === cat && (negated === undefined || h.negated === negated))
+        .map((h) => h.severity),
+    );
   const hasId = a.hits.some((h) => h.category === 'identity');
   const slur = Math.max(0, ...a.hits.filter((h) => h.category === 'slur').map((h) => h.severity));
   const attack = Math.max(max('dehumanizing', false), max('insult', false), max('negative_emotion', false));
@@ -33,7 +38,12 @@ export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
     emo: max('negative_emotion', false),
     threat: max('threat', false),
     prof: max('profanity'),
-    negated_attack: Math.max(max('dehumanizing', true), max('insult', true), max('negative_emotion', true), max('threat', true)),
+    negated_attack: Math.max(
+      max('dehumanizing', true),
+      max('insult', true),
+      max('negative_emotion', true),
+      max('threat', true),
+    ),
     quoted: a.quoted ? 1 : 0,
     counter: a.counterSpeech ? 1 : 0,
     reclaim: a.reclaimedContext ? 1 : 0,
@@ -45,9 +55,25 @@ export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
   flags.any_attack = Math.max(attack, flags.threat!, flags.prof!, slur);
   flags.id_no_attack = hasId && flags.any_attack === 0 ? 1 : 0;
   const conj: [string, string][] = [
-    ['id', 'dehum'], ['id', 'insult'], ['id', 'emo'], ['id', 'threat'], ['id', 'prof'], ['id', 'negated_attack'],
-    ['slur', 'you'], ['slur', 'reclaim'], ['slur', 'homonym'], ['slur', 'counter'], ['slur', 'quoted'],
-    ['id', 'counter'], ['id', 'quoted'], ['counter', 'quoted'], ['threat', 'he_she'], ['threat', 'you'], ['id', 'positive'], ['id', 'any_attack'], ['negated_attack', 'positive'],
+    ['id', 'dehum'],
+    ['id', 'insult'],
+    ['id', 'emo'],
+    ['id', 'threat'],
+    ['id', 'prof'],
+    ['id', 'negated_attack'],
+    ['slur', 'you'],
+    ['slur', 'reclaim'],
+    ['slur', 'homonym'],
+    ['slur', 'counter'],
+    ['slur', 'quoted'],
+    ['id', 'counter'],
+    ['id', 'quoted'],
+    ['counter', 'quoted'],
+    ['threat', 'he_she'],
+    ['threat', 'you'],
+    ['id', 'positive'],
+    ['id', 'any_attack'],
+    ['negated_attack', 'positive'],
   ];
   for (const [x, y] of conj) flags[`${x}&${y}`] = flags[x]! * flags[y]!;
   return flags;
@@ -56,6 +82,7 @@ export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
 export function toxicityFeatures(a: ToxicityAnalysis): SparseVector {
   const vec = ngramFeatures(a);
   const flags: SparseVector = new Map();
-  for (const [k, v] of Object.entries(contextFlags(a))) if (v !== 0) addFeature(flags, `f:${k}`, TOXICITY_DIMS, v);
+  for (const [k, v] of Object.entries(contextFlags(a)))
+    if (v !== 0) addFeature(flags, `f:${k}`, TOXICITY_DIMS, v);
   return mergeInto(vec, flags);
 }

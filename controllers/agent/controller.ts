@@ -28,7 +28,8 @@ export function customResourceSource<T extends k8s.KubernetesObject>(
   if (namespace) {
     return {
       watchPath: `${base}/namespaces/${namespace}/${ref.plural}`,
-      list: () => api.listNamespacedCustomObject({ ...ref, namespace }) as Promise<k8s.KubernetesListObject<T>>,
+      list: () =>
+        api.listNamespacedCustomObject({ ...ref, namespace }) as Promise<k8s.KubernetesListObject<T>>,
     };
   }
   return {

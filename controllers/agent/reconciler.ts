@@ -49,11 +49,14 @@ export class AgentReconciler {
   private async recordPhaseChange(agent: PlatformAgent, result: AgentStatusResult): Promise<void> {
     const from = agent.status?.phase ?? 'none';
     const subject = { apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata };
-    const warning = result.phase === 'suspended';
-    this.deps.log.info({ agent: agent.metadata?.name, namespace: agent.metadata?.namespace, from, to: result.phase }, 'agent phase changed');
+    const warning = result.reason === 'NoOwner';
+    this.deps.log.info(
+      { agent: agent.metadata?.name, namespace: agent.metadata?.namespace, from, to: result.phase },
+      'agent phase changed',
+    );
     await this.deps.events.emit(subject, {
       type: warning ? 'Warning' : 'Normal',
-      reason: warning && result.reason === 'NoOwner' ? 'OwnersMissing' : 'PhaseChanged',
+      reason: warning ? 'OwnersMissing' : 'PhaseChanged',
       action: 'UpdateStatus',
       note: `phase ${from} → ${result.phase}: ${result.message}`,
     });

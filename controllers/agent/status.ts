@@ -1,6 +1,7 @@
 // The pure core of the agent controller: from the agent and what was observed
 // in the cluster, the status it should have. Rules (spec "States", CLARIFICATIONS "owners"):
 // - no Owner-role owner: `suspended`, condition OwnersMissing=True;
+// - `spec.suspend` (the suspend operation): `suspended`, reason SuspendRequested;
 // - otherwise `running` when the agent's pod runs, else `pending`;
 // - Ready=True only when running.
 import { mergeConditions, type Condition, type DesiredCondition } from '../runtime/conditions.ts';
@@ -25,8 +26,15 @@ export interface AgentStatusResult {
   message: string;
 }
 
+/** Owners with role Owner and a non-empty subject. */
+export function ownerCount(agent: PlatformAgent): number {
+  const owners = agent.spec?.owners ?? [];
+  return owners.filter((o) => o.role === 'Owner' && typeof o.subject === 'string' && o.subject.trim() !== '')
+    .length;
+}
+
 export function hasOwner(agent: PlatformAgent): boolean {
-  return (agent.spec?.owners ?? []).some((o) => o.role === 'Owner' && o.subject.trim() !== '');
+  return ownerCount(agent) > 0;
 }
 
 interface PhaseDecision {
@@ -43,13 +51,24 @@ function decidePhase(agent: PlatformAgent, observed: AgentObservation): PhaseDec
       message: 'the agent has no owner with role Owner; add one to reactivate it',
     };
   }
+  if (agent.spec?.suspend === true) {
+    return {
+      phase: 'suspended',
+      reason: 'SuspendRequested',
+      message: 'the agent was suspended on request; reactivate it to resume',
+    };
+  }
   if (observed.podPhase === 'Running') {
     return { phase: 'running', reason: 'PodRunning', message: 'the agent pod is running' };
   }
   if (observed.podPhase === undefined) {
     return { phase: 'pending', reason: 'PodNotCreated', message: 'the agent pod does not exist yet' };
   }
-  return { phase: 'pending', reason: `Pod${observed.podPhase}`, message: `the agent pod is ${observed.podPhase}` };
+  return {
+    phase: 'pending',
+    reason: `Pod${observed.podPhase}`,
+    message: `the agent pod is ${observed.podPhase}`,
+  };
 }
 
 function desiredConditions(decision: PhaseDecision, generation: number | undefined): DesiredCondition[] {
@@ -58,7 +77,13 @@ function desiredConditions(decision: PhaseDecision, generation: number | undefin
   return [
     suspendedForOwners
       ? { type: CONDITION_OWNERS_MISSING, status: 'True', reason: 'NoOwner', message: decision.message, ...g }
-      : { type: CONDITION_OWNERS_MISSING, status: 'False', reason: 'OwnerPresent', message: 'the agent has an Owner', ...g },
+      : {
+          type: CONDITION_OWNERS_MISSING,
+          status: 'False',
+          reason: 'OwnerPresent',
+          message: 'the agent has an Owner',
+          ...g,
+        },
     decision.phase === 'running'
       ? { type: CONDITION_READY, status: 'True', reason: decision.reason, message: decision.message, ...g }
       : { type: CONDITION_READY, status: 'False', reason: decision.reason, message: decision.message, ...g },
@@ -69,7 +94,11 @@ function desiredConditions(decision: PhaseDecision, generation: number | undefin
  * The status `agent` should have. Fields of the status this controller does
  * not compute are carried over, so later controllers' fields are not dropped.
  */
-export function computeAgentStatus(agent: PlatformAgent, observed: AgentObservation, now: Date): AgentStatusResult {
+export function computeAgentStatus(
+  agent: PlatformAgent,
+  observed: AgentObservation,
+  now: Date,
+): AgentStatusResult {
   const decision = decidePhase(agent, observed);
   const generation = agent.metadata?.generation;
   const previous = agent.status ?? {};
@@ -79,7 +108,12 @@ export function computeAgentStatus(agent: PlatformAgent, observed: AgentObservat
     now,
     AGENT_CONDITIONS,
   );
-  const status: PlatformAgentStatus = { ...previous, phase: decision.phase, conditions };
+  const status: PlatformAgentStatus = {
+    ...previous,
+    phase: decision.phase,
+    ownerCount: ownerCount(agent),
+    conditions,
+  };
   if (generation !== undefined) status.observedGeneration = generation;
   return { status, ...decision };
 }

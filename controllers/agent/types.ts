@@ -17,6 +17,8 @@ export interface AgentOwner {
 export interface PlatformAgentSpec {
   owners?: AgentOwner[];
   model?: { id?: string };
+  /** Set by the suspend operation, cleared by reactivate. */
+  suspend?: boolean;
   [key: string]: unknown;
 }
 
@@ -24,6 +26,7 @@ export interface PlatformAgentStatus {
   phase?: AgentPhase;
   observedGeneration?: number;
   conditions?: Condition[];
+  ownerCount?: number;
   [key: string]: unknown;
 }
 

@@ -23,7 +23,10 @@ export function rfc3339(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
+export function findCondition(
+  conditions: readonly Condition[] | undefined,
+  type: string,
+): Condition | undefined {
   return conditions?.find((c) => c.type === type);
 }
 
@@ -32,7 +35,11 @@ export function findCondition(conditions: readonly Condition[] | undefined, type
  * status is unchanged and set to `now` when it changed or is new.
  * Order is kept; a new type is appended.
  */
-export function setCondition(conditions: readonly Condition[] | undefined, desired: DesiredCondition, now: Date): Condition[] {
+export function setCondition(
+  conditions: readonly Condition[] | undefined,
+  desired: DesiredCondition,
+  now: Date,
+): Condition[] {
   const list = [...(conditions ?? [])];
   const index = list.findIndex((c) => c.type === desired.type);
   const previous = index >= 0 ? list[index] : undefined;

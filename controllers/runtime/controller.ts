@@ -53,10 +53,11 @@ export class Controller {
   constructor(private readonly options: ControllerOptions) {
     this.name = options.name;
     this.queue = new WorkQueue<string>(options.rateLimiter);
-    const enqueue = (mapToKeys?: (obj: KubernetesObject) => string[]) => (_type: string, obj: KubernetesObject) => {
-      if (!this.running) return;
-      for (const key of mapToKeys ? mapToKeys(obj) : [objectKey(obj)]) this.queue.add(key);
-    };
+    const enqueue =
+      (mapToKeys?: (obj: KubernetesObject) => string[]) => (_type: string, obj: KubernetesObject) => {
+        if (!this.running) return;
+        for (const key of mapToKeys ? mapToKeys(obj) : [objectKey(obj)]) this.queue.add(key);
+      };
     options.primary.on(enqueue());
     for (const w of options.watches ?? []) w.informer.on(enqueue(w.mapToKeys));
   }

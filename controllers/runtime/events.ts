@@ -33,7 +33,12 @@ export interface EventRecorderOptions {
 }
 
 /** The Event object for `subject`; pure, so its shape is unit-tested. */
-export function buildEvent(subject: EventSubject, spec: EventSpec, instance: string, now: Date): k8s.EventsV1Event {
+export function buildEvent(
+  subject: EventSubject,
+  spec: EventSpec,
+  instance: string,
+  now: Date,
+): k8s.EventsV1Event {
   const meta = subject.metadata ?? {};
   const suffix = `${now.getTime().toString(16)}${randomBytes(2).toString('hex')}`;
   return {
@@ -62,10 +67,16 @@ export class EventRecorder {
   async emit(subject: EventSubject, spec: EventSpec): Promise<void> {
     const body = buildEvent(subject, spec, this.options.instance, new Date());
     try {
-      await this.options.api.createNamespacedEvent({ namespace: body.metadata?.namespace ?? 'default', body });
+      await this.options.api.createNamespacedEvent({
+        namespace: body.metadata?.namespace ?? 'default',
+        body,
+      });
       this.options.metrics?.events.inc({ controller: this.options.controller, reason: spec.reason });
     } catch (err) {
-      this.options.log.warn({ err: String(err), reason: spec.reason, name: subject.metadata?.name }, 'could not record event');
+      this.options.log.warn(
+        { err: String(err), reason: spec.reason, name: subject.metadata?.name },
+        'could not record event',
+      );
     }
   }
 }

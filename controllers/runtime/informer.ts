@@ -61,7 +61,10 @@ export class ResilientInformer<T extends k8s.KubernetesObject> implements Inform
     this.resource = options.resource;
     this.relistIntervalMs = options.relistIntervalMs ?? 300_000;
     this.staleAfterMs = options.staleAfterMs ?? 3 * this.relistIntervalMs;
-    this.backoff = new ItemExponentialRateLimiter(options.restartBaseDelayMs ?? 500, options.restartMaxDelayMs ?? 30_000);
+    this.backoff = new ItemExponentialRateLimiter(
+      options.restartBaseDelayMs ?? 500,
+      options.restartMaxDelayMs ?? 30_000,
+    );
   }
 
   on(handler: InformerHandler<T>): void {
@@ -124,7 +127,8 @@ export class ResilientInformer<T extends k8s.KubernetesObject> implements Inform
   /** '' unless no event and no list arrived for too long (liveness: a restart may help). */
   stalled(): string {
     const ageMs = this.lastEventAgeMs();
-    if (ageMs > this.staleAfterMs) return `${this.resource}: no event or list for ${ageMs} ms (limit ${this.staleAfterMs} ms)`;
+    if (ageMs > this.staleAfterMs)
+      return `${this.resource}: no event or list for ${ageMs} ms (limit ${this.staleAfterMs} ms)`;
     return '';
   }
 
@@ -190,7 +194,10 @@ export class ResilientInformer<T extends k8s.KubernetesObject> implements Inform
     if (this.stopped) return;
     this.healthy = false;
     const delayMs = this.backoff.whenMs('informer');
-    this.options.log.warn({ resource: this.resource, err: String(err), delayMs }, 'informer failed; restarting');
+    this.options.log.warn(
+      { resource: this.resource, err: String(err), delayMs },
+      'informer failed; restarting',
+    );
     clearTimeout(this.restartTimer);
     this.restartTimer = setTimeout(() => this.restart('error'), delayMs);
     this.restartTimer.unref();

@@ -6,7 +6,13 @@
 import type * as k8s from '@kubernetes/client-node';
 import type { Logger } from '../../operator/log.ts';
 import { apiStatus } from '../../operator/kube.ts';
-import { decideLease, leaseRecordChanged, releasedLease, type LeaseSpecRecord, type LeaseTimings } from './lease-decision.ts';
+import {
+  decideLease,
+  leaseRecordChanged,
+  releasedLease,
+  type LeaseSpecRecord,
+  type LeaseTimings,
+} from './lease-decision.ts';
 
 export interface LeaderElectorOptions extends LeaseTimings {
   api: k8s.CoordinationV1Api;
@@ -140,7 +146,13 @@ export class LeaderElector {
       this.observed = current;
       this.observedAtMs = nowMs;
     }
-    const decision = decideLease({ current, identity, nowMs, observedAtMs: this.observedAtMs, leaseDurationMs });
+    const decision = decideLease({
+      current,
+      identity,
+      nowMs,
+      observedAtMs: this.observedAtMs,
+      leaseDurationMs,
+    });
     if (decision.action === 'wait') return false;
     const spec = decision.spec as k8s.V1LeaseSpec;
     const written = lease
@@ -154,7 +166,10 @@ export class LeaderElector {
 
   private async read(): Promise<k8s.V1Lease | undefined> {
     try {
-      return await this.options.api.readNamespacedLease({ name: this.options.name, namespace: this.options.namespace });
+      return await this.options.api.readNamespacedLease({
+        name: this.options.name,
+        namespace: this.options.namespace,
+      });
     } catch (err) {
       if (apiStatus(err) === 404) return undefined;
       throw err;

@@ -52,7 +52,13 @@ export function decideLease(input: LeaseInput): LeaseDecision {
   return {
     action: 'write',
     transition: true,
-    spec: { holderIdentity: identity, leaseDurationSeconds, acquireTime: now, renewTime: now, leaseTransitions: transitions },
+    spec: {
+      holderIdentity: identity,
+      leaseDurationSeconds,
+      acquireTime: now,
+      renewTime: now,
+      leaseTransitions: transitions,
+    },
   };
 }
 
@@ -75,8 +81,10 @@ export function leaseRecordChanged(a: LeaseSpecRecord | undefined, b: LeaseSpecR
 export function validateLeaseTimings(t: LeaseTimings): string[] {
   const problems: string[] = [];
   if (t.leaseDurationMs < 1000) problems.push('lease duration must be at least 1s');
-  if (t.leaseDurationMs <= t.renewDeadlineMs) problems.push('lease duration must be greater than the renew deadline');
-  if (t.renewDeadlineMs <= 1.2 * t.retryPeriodMs) problems.push('renew deadline must be greater than 1.2 × the retry period');
+  if (t.leaseDurationMs <= t.renewDeadlineMs)
+    problems.push('lease duration must be greater than the renew deadline');
+  if (t.renewDeadlineMs <= 1.2 * t.retryPeriodMs)
+    problems.push('renew deadline must be greater than 1.2 × the retry period');
   if (t.retryPeriodMs <= 0) problems.push('retry period must be positive');
   return problems;
 }

@@ -70,7 +70,11 @@ export class ControllerMetrics {
       help: 'Times this process became or stopped being the leader.',
       registers,
     });
-    this.leaderGauge = new Gauge({ name: 'platform_leader_is_leader', help: '1 while this process holds the lease.', registers });
+    this.leaderGauge = new Gauge({
+      name: 'platform_leader_is_leader',
+      help: '1 while this process holds the lease.',
+      registers,
+    });
     this.leaderGauge.set(0);
     this.registerSampledGauges(registers);
   }

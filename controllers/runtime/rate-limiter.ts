@@ -104,6 +104,10 @@ export interface DefaultRateLimiterOptions {
 export function defaultControllerRateLimiter<K>(options: DefaultRateLimiterOptions = {}): RateLimiter<K> {
   return new MaxOfRateLimiter<K>([
     new ItemExponentialRateLimiter<K>(options.baseDelayMs ?? 5, options.maxDelayMs ?? 1_000_000),
-    new TokenBucketRateLimiter<K>(options.ratePerSecond ?? 10, options.burst ?? 100, options.clock ?? Date.now),
+    new TokenBucketRateLimiter<K>(
+      options.ratePerSecond ?? 10,
+      options.burst ?? 100,
+      options.clock ?? Date.now,
+    ),
   ]);
 }

@@ -77,9 +77,14 @@ export function normalizeSpec(file: Obj, renames: Rename[]): Obj {
     const { deployment_type: snake, ...rest } = spec;
     Object.assign(spec, { deploymentType: rest.deploymentType ?? snake });
     delete spec.deployment_type;
-    renames.push([['spec', 'deploymentType'], ['spec', 'deployment_type']]);
+    renames.push([
+      ['spec', 'deploymentType'],
+      ['spec', 'deployment_type'],
+    ]);
   }
-  const envFilePath = renames.some((r) => r[1][0] === 'environment') ? ['environment'] : ['spec', 'environment'];
+  const envFilePath = renames.some((r) => r[1][0] === 'environment')
+    ? ['environment']
+    : ['spec', 'environment'];
   spec.environment = normalizeEnvironment(spec.environment, ['spec', 'environment'], envFilePath, renames);
   if (spec.environment === undefined) delete spec.environment;
   if (Array.isArray(spec.agents)) {
@@ -137,8 +142,14 @@ function workspaceAgents(spec: Obj, wsMeta: Obj): ConvertedResource[] {
     return {
       resource: { apiVersion: API_VERSION, kind: 'PlatformAgent', metadata, spec: agentSpec },
       renames: [
-        [['metadata', 'name'], [...from, 'name']],
-        [['spec', 'owners'], agent.owners !== undefined ? [...from, 'owners'] : ['spec', 'defaults', 'owners']],
+        [
+          ['metadata', 'name'],
+          [...from, 'name'],
+        ],
+        [
+          ['spec', 'owners'],
+          agent.owners !== undefined ? [...from, 'owners'] : ['spec', 'defaults', 'owners'],
+        ],
         [['spec'], from],
       ],
     };

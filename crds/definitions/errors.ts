@@ -17,7 +17,10 @@ export interface DefinitionError {
 export function formatError(e: DefinitionError): string {
   const where = `${e.file}:${e.line}:${e.column}`;
   const field = e.path ? `${e.path}: ` : '';
-  const detail = [e.expected !== undefined ? `expected ${e.expected}` : '', e.found !== undefined ? `found ${e.found}` : '']
+  const detail = [
+    e.expected !== undefined ? `expected ${e.expected}` : '',
+    e.found !== undefined ? `found ${e.found}` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return `${where}: ${field}${e.message}${detail ? ` (${detail})` : ''}`;
@@ -33,7 +36,13 @@ export class DefinitionFileError extends Error {
 /** `['spec', 'agents', 1, 'name']` → `spec.agents[1].name`. */
 export function pathToString(path: readonly (string | number)[]): string {
   return path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p) ? `${i ? '.' : ''}${p}` : `[${JSON.stringify(p)}]`))
+    .map((p, i) =>
+      typeof p === 'number'
+        ? `[${p}]`
+        : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p)
+          ? `${i ? '.' : ''}${p}`
+          : `[${JSON.stringify(p)}]`,
+    )
     .join('');
 }
 

@@ -22,7 +22,8 @@ type Rule = (src: SourceDocument, file: Obj, ctx: RuleContext) => DefinitionErro
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const spec = (file: Obj): Obj => (isObj(file.spec) ? file.spec : {});
-const agents = (file: Obj): unknown[] => (Array.isArray(spec(file).agents) ? (spec(file).agents as unknown[]) : []);
+const agents = (file: Obj): unknown[] =>
+  Array.isArray(spec(file).agents) ? (spec(file).agents as unknown[]) : [];
 
 const apiVersionRule: Rule = (src, file) =>
   file.apiVersion === API_VERSION
@@ -32,7 +33,12 @@ const apiVersionRule: Rule = (src, file) =>
 const kindRule: Rule = (src, file) =>
   (DEFINITION_KINDS as readonly unknown[]).includes(file.kind)
     ? []
-    : [errorAt(src, ['kind'], 'wrong kind for a definition file', { expected: `one of ${DEFINITION_KINDS.join(', ')}`, found: file.kind })];
+    : [
+        errorAt(src, ['kind'], 'wrong kind for a definition file', {
+          expected: `one of ${DEFINITION_KINDS.join(', ')}`,
+          found: file.kind,
+        }),
+      ];
 
 const nameRule: Rule = (src, file) => {
   const name = isObj(file.metadata) ? file.metadata.name : undefined;
@@ -53,7 +59,9 @@ const legacyRule: Rule = (src, file) => {
   if (isObj(spec(file).defaults)) places.push([spec(file).defaults as Obj, ['spec', 'defaults']]);
   agents(file).forEach((a, i) => isObj(a) && places.push([a, ['spec', 'agents', i]]));
   return places.flatMap(([obj, at]) =>
-    LEGACY_FIELDS.filter((f) => f in obj).map((f) => errorAt(src, [...at, f], `\`${f}\` ${CASCADE_HINT}`, { atKey: true })),
+    LEGACY_FIELDS.filter((f) => f in obj).map((f) =>
+      errorAt(src, [...at, f], `\`${f}\` ${CASCADE_HINT}`, { atKey: true }),
+    ),
   );
 };
 
@@ -61,7 +69,10 @@ const placementRule: Rule = (src, file) =>
   (['abilities', 'environment'] as const)
     .filter((s) => s in file && s in spec(file))
     .map((s) =>
-      errorAt(src, [s], `\`${s}\` is given both at the top level and under spec`, { expected: 'one place', atKey: true }),
+      errorAt(src, [s], `\`${s}\` is given both at the top level and under spec`, {
+        expected: 'one place',
+        atKey: true,
+      }),
     );
 
 function routingRules(file: Obj): [Obj, Path][] {
@@ -69,13 +80,18 @@ function routingRules(file: Obj): [Obj, Path][] {
   const envs: [unknown, Path][] = [
     [file.environment, ['environment']],
     [spec(file).environment, ['spec', 'environment']],
-    ...agents(file).map((a, i): [unknown, Path] => [isObj(a) ? a.environment : undefined, ['spec', 'agents', i, 'environment']]),
+    ...agents(file).map((a, i): [unknown, Path] => [
+      isObj(a) ? a.environment : undefined,
+      ['spec', 'agents', i, 'environment'],
+    ]),
   ];
   for (const [env, at] of envs) {
     if (!isObj(env)) continue;
     const lists: [unknown, Path][] = [[env.credentialRouting, [...at, 'credentialRouting']]];
     if (Array.isArray(env.tools)) {
-      env.tools.forEach((t, i) => isObj(t) && lists.push([t.credentialRouting, [...at, 'tools', i, 'credentialRouting']]));
+      env.tools.forEach(
+        (t, i) => isObj(t) && lists.push([t.credentialRouting, [...at, 'tools', i, 'credentialRouting']]),
+      );
     }
     for (const [list, lat] of lists) {
       if (Array.isArray(list)) list.forEach((r, i) => isObj(r) && out.push([r, [...lat, i]]));
@@ -86,7 +102,9 @@ function routingRules(file: Obj): [Obj, Path][] {
 
 const injectionSpellingRule: Rule = (src, file) =>
   routingRules(file)
-    .filter(([r]) => 'injection_method' in r && 'injectionMethod' in r && r.injection_method !== r.injectionMethod)
+    .filter(
+      ([r]) => 'injection_method' in r && 'injectionMethod' in r && r.injection_method !== r.injectionMethod,
+    )
     .map(([r, at]) =>
       errorAt(src, [...at, 'injection_method'], 'injectionMethod and injection_method disagree', {
         expected: 'one spelling, or both equal',
@@ -131,9 +149,11 @@ function settingsBlocks(file: Obj): [Obj, Path][] {
   if (isObj(defaults) && isObj(defaults.auditorSettings)) {
     out.push([defaults.auditorSettings, ['spec', 'defaults', 'auditorSettings']]);
   }
-  if (isObj(spec(file).auditorSettings)) out.push([spec(file).auditorSettings as Obj, ['spec', 'auditorSettings']]);
+  if (isObj(spec(file).auditorSettings))
+    out.push([spec(file).auditorSettings as Obj, ['spec', 'auditorSettings']]);
   agents(file).forEach((a, i) => {
-    if (isObj(a) && isObj(a.auditorSettings)) out.push([a.auditorSettings, ['spec', 'agents', i, 'auditorSettings']]);
+    if (isObj(a) && isObj(a.auditorSettings))
+      out.push([a.auditorSettings, ['spec', 'agents', i, 'auditorSettings']]);
   });
   return out;
 }
@@ -145,7 +165,11 @@ const auditorSettingsRule: Rule = (src, file, ctx) => {
     for (const [auditor, settings] of Object.entries(block)) {
       if (!ctx.knownAuditors.has(auditor)) {
         errors.push(
-          errorAt(src, [...at, auditor], 'settings for an auditor that does not exist', { expected: `one of ${known}`, found: auditor, atKey: true }),
+          errorAt(src, [...at, auditor], 'settings for an auditor that does not exist', {
+            expected: `one of ${known}`,
+            found: auditor,
+            atKey: true,
+          }),
         );
       }
       if (!isObj(settings)) continue;
@@ -206,7 +230,9 @@ export const RULES: readonly Rule[] = [
 
 export function runRules(src: SourceDocument, ctx: RuleContext): DefinitionError[] {
   if (!isObj(src.value)) {
-    return [errorAt(src, [], 'a definition file is a YAML mapping', { expected: 'a mapping', found: src.value })];
+    return [
+      errorAt(src, [], 'a definition file is a YAML mapping', { expected: 'a mapping', found: src.value }),
+    ];
   }
   const file = src.value;
   return RULES.flatMap((rule) => rule(src, file, ctx));

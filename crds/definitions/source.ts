@@ -1,6 +1,15 @@
 // A definition file as parsed YAML documents that remember where every node
 // came from, so an error at a field path can name its line and column.
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
+import {
+  LineCounter,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  type Document,
+  type Node,
+} from 'yaml';
 import { describeValue, pathToString, type DefinitionError } from './errors.ts';
 
 export type Path = (string | number)[];
@@ -18,7 +27,10 @@ export interface Located {
   column: number;
 }
 
-export function parseSource(text: string, file: string): { docs: SourceDocument[]; errors: DefinitionError[] } {
+export function parseSource(
+  text: string,
+  file: string,
+): { docs: SourceDocument[]; errors: DefinitionError[] } {
   const lines = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const list = Array.isArray(parsed) ? parsed : [];
@@ -30,7 +42,13 @@ export function parseSource(text: string, file: string): { docs: SourceDocument[
   for (const doc of list) {
     for (const err of doc.errors) {
       const pos = lines.linePos(err.pos[0]);
-      errors.push({ file, line: pos.line, column: pos.col, path: '', message: `malformed YAML: ${err.message.split('\n')[0]}` });
+      errors.push({
+        file,
+        line: pos.line,
+        column: pos.col,
+        path: '',
+        message: `malformed YAML: ${err.message.split('\n')[0]}`,
+      });
     }
     if (doc.errors.length === 0) docs.push({ file, doc, lines, value: doc.toJS({ maxAliasCount: 100 }) });
   }
@@ -76,7 +94,13 @@ export function errorAt(
   detail: { expected?: string; found?: unknown; atKey?: boolean } = {},
 ): DefinitionError {
   const at = locate(src, path, detail.atKey);
-  const e: DefinitionError = { file: src.file, line: at.line, column: at.column, path: pathToString(path), message };
+  const e: DefinitionError = {
+    file: src.file,
+    line: at.line,
+    column: at.column,
+    path: pathToString(path),
+    message,
+  };
   if (detail.expected !== undefined) e.expected = detail.expected;
   if ('found' in detail) e.found = describeValue(detail.found);
   return e;

@@ -29,7 +29,8 @@ function pointerToPath(pointer: string): Path {
 
 function valueAt(root: unknown, path: Path): unknown {
   let v = root;
-  for (const seg of path) v = v && typeof v === 'object' ? (v as Record<string | number, unknown>)[seg] : undefined;
+  for (const seg of path)
+    v = v && typeof v === 'object' ? (v as Record<string | number, unknown>)[seg] : undefined;
   return v;
 }
 
@@ -58,14 +59,19 @@ function schemaError(src: SourceDocument, converted: ConvertedResource, issue: S
   return errorAt(src, path, message, detail);
 }
 
-function documentErrors(src: SourceDocument, options: LoadOptions): { errors: DefinitionError[]; resources: Resource[] } {
+function documentErrors(
+  src: SourceDocument,
+  options: LoadOptions,
+): { errors: DefinitionError[]; resources: Resource[] } {
   const known = new Set(options.knownAuditors ?? BUILTIN_AUDITOR_IDS);
   const errors = runRules(src, { knownAuditors: known });
   if (errors.length > 0 && (errors[0]!.path === '' || errors.some((e) => e.path === 'kind'))) {
     return { errors, resources: [] };
   }
   const file = Object.fromEntries(
-    Object.entries(src.value as Record<string, unknown>).filter(([k]) => (KNOWN_SECTIONS as readonly string[]).includes(k)),
+    Object.entries(src.value as Record<string, unknown>).filter(([k]) =>
+      (KNOWN_SECTIONS as readonly string[]).includes(k),
+    ),
   );
   const converted = toResources(file, options.namespace);
   const resources: Resource[] = [];

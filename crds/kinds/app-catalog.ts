@@ -2,7 +2,20 @@
 // install of an entry on one agent, with its configuration overrides).
 import { conditionsSchema, type KindDefinition } from '../kit.ts';
 import { APP_CATEGORIES, APP_TYPES, TRUST_TIERS } from '../schema/enums.ts';
-import { arr, baseStatus, digest, freeForm, id, int, obj, oneOf, str, stringSet, text, time } from '../schema/parts.ts';
+import {
+  arr,
+  baseStatus,
+  digest,
+  freeForm,
+  id,
+  int,
+  obj,
+  oneOf,
+  str,
+  stringSet,
+  text,
+  time,
+} from '../schema/parts.ts';
 
 const CATEGORY_OF_TYPE: Record<(typeof APP_TYPES)[number], (typeof APP_CATEGORIES)[number]> = {
   mcp_server: 'MCP Servers',
@@ -46,8 +59,14 @@ export const appCatalogEntry: KindDefinition = {
     ['displayName', 'category', 'type'],
     {
       'x-kubernetes-validations': [
-        { rule: categoryRule, message: 'category must be the group of the type (mcp_server → MCP Servers, …)' },
-        { rule: "self.type != 'auditor' || has(self.auditorId)", message: 'an auditor app names its auditorId' },
+        {
+          rule: categoryRule,
+          message: 'category must be the group of the type (mcp_server → MCP Servers, …)',
+        },
+        {
+          rule: "self.type != 'auditor' || has(self.auditorId)",
+          message: 'an auditor app names its auditorId',
+        },
       ],
     },
   ),

@@ -5,7 +5,8 @@ import { conditionsSchema, type KindDefinition } from '../kit.ts';
 import { CONSENT_PHASES, CONSENT_RESOLUTIONS, GRANT_PHASES } from '../schema/enums.ts';
 import { baseStatus, duration, obj, oneOf, str, stringSet, text, time } from '../schema/parts.ts';
 
-const SCOPE_REASON = 'It belongs to one agent and lives beside it, so deleting the agent (or its namespace) removes it.';
+const SCOPE_REASON =
+  'It belongs to one agent and lives beside it, so deleting the agent (or its namespace) removes it.';
 const subject = () => str({ maxLength: 256, minLength: 1 });
 const agentName = () => str({ maxLength: 253, minLength: 1, description: 'Name of the PlatformAgent.' });
 const scopes = () => stringSet(str({ maxLength: 253, minLength: 1 }), 64);
@@ -32,7 +33,10 @@ export const delegationGrant: KindDefinition = {
     {
       'x-kubernetes-validations': [
         { rule: 'size(self.scopes) > 0', message: 'a grant delegates at least one scope' },
-        { rule: 'timestamp(self.expiresAt) > timestamp(self.grantedAt)', message: 'expiresAt must be after grantedAt' },
+        {
+          rule: 'timestamp(self.expiresAt) > timestamp(self.grantedAt)',
+          message: 'expiresAt must be after grantedAt',
+        },
       ],
     },
   ),

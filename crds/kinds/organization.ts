@@ -24,7 +24,10 @@ const framework = obj(
   ['name', 'requiredAuditors'],
   {
     'x-kubernetes-validations': [
-      { rule: 'size(self.requiredAuditors) > 0', message: 'a compliance framework names at least one required auditor' },
+      {
+        rule: 'size(self.requiredAuditors) > 0',
+        message: 'a compliance framework names at least one required auditor',
+      },
     ],
   },
 );

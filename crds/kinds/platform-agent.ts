@@ -55,7 +55,12 @@ export const platformAgent: KindDefinition = {
   }),
   printerColumns: [
     { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
-    { name: 'Owner', type: 'string', jsonPath: '.spec.owners[?(@.role=="Owner")].subject', description: 'First Owner' },
+    {
+      name: 'Owner',
+      type: 'string',
+      jsonPath: '.spec.owners[?(@.role=="Owner")].subject',
+      description: 'First Owner',
+    },
     { name: 'Owners', type: 'integer', jsonPath: '.status.ownerCount' },
     { name: 'Trust Tier', type: 'string', jsonPath: '.status.trustTier' },
     { name: 'Model', type: 'string', jsonPath: '.spec.model.id', priority: 1 },

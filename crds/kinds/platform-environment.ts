@@ -20,7 +20,8 @@ export const platformEnvironment: KindDefinition = {
   singular: 'platformenvironment',
   shortNames: ['penv'],
   scope: 'Namespaced',
-  scopeReason: 'The model and auditor pods it provisions run in the workspace namespace beside the agents that call them.',
+  scopeReason:
+    'The model and auditor pods it provisions run in the workspace namespace beside the agents that call them.',
   spec: obj(
     {
       deploymentType: oneOf(DEPLOYMENT_TYPES, 'model'),
@@ -34,7 +35,10 @@ export const platformEnvironment: KindDefinition = {
     ['deploymentType'],
     {
       'x-kubernetes-validations': [
-        { rule: "self.deploymentType != 'model' || has(self.model)", message: 'deploymentType model needs model.id' },
+        {
+          rule: "self.deploymentType != 'model' || has(self.model)",
+          message: 'deploymentType model needs model.id',
+        },
       ],
     },
   ),

@@ -29,7 +29,8 @@ import {
   time,
 } from '../schema/parts.ts';
 
-const SCOPE_REASON = 'Registered once for the whole platform: it appears in every workspace’s catalog, wizard and settings.';
+const SCOPE_REASON =
+  'Registered once for the whole platform: it appears in every workspace’s catalog, wizard and settings.';
 
 const auth = (): JSONSchema =>
   obj({ type: oneOf(AUTH_TYPES), certPem: text({ maxLength: 16384 }), secretRef: secretKeyRef() }, ['type'], {
@@ -51,7 +52,11 @@ const placement = (): JSONSchema[] => [
 ];
 
 const setting = obj(
-  { key: str({ maxLength: 63, pattern: '^[a-z][a-z0-9_]*$' }), type: oneOf(SETTING_TYPES), default: anyValue() },
+  {
+    key: str({ maxLength: 63, pattern: '^[a-z][a-z0-9_]*$' }),
+    type: oneOf(SETTING_TYPES),
+    default: anyValue(),
+  },
   ['key', 'type'],
 );
 const claim = obj(
@@ -101,7 +106,9 @@ export const auditorRegistration: KindDefinition = {
     { 'x-kubernetes-validations': placement() },
   ),
   status: registrationStatus,
-  validations: [{ rule: 'self.metadata.name == self.spec.auditorId', message: 'metadata.name must equal spec.auditorId' }],
+  validations: [
+    { rule: 'self.metadata.name == self.spec.auditorId', message: 'metadata.name must equal spec.auditorId' },
+  ],
   printerColumns: [
     { name: 'Category', type: 'string', jsonPath: '.spec.category' },
     { name: 'Phase', type: 'string', jsonPath: '.spec.phase' },

@@ -10,7 +10,11 @@ const SCOPE_REASON =
 
 export const cascadeScope = (): Record<string, JSONSchema> => ({
   scope: oneOf(CASCADE_SCOPES),
-  scopeId: str({ maxLength: 253, minLength: 1, description: 'Name of the Organization or PlatformWorkspace.' }),
+  scopeId: str({
+    maxLength: 253,
+    minLength: 1,
+    description: 'Name of the Organization or PlatformWorkspace.',
+  }),
 });
 
 const AUTH_STATUSES = ['connected', 'expired', 'revoked', 'error', 'pending'] as const;
@@ -34,7 +38,10 @@ export const scopedCredential: KindDefinition = {
     ['scope', 'scopeId', 'service', 'type'],
     {
       'x-kubernetes-validations': [
-        { rule: "self.type == 'oauth_flow' || has(self.secretRef)", message: 'oauth_token and api_key need a secretRef' },
+        {
+          rule: "self.type == 'oauth_flow' || has(self.secretRef)",
+          message: 'oauth_token and api_key need a secretRef',
+        },
       ],
     },
   ),

@@ -18,14 +18,17 @@ export const workflow: KindDefinition = {
       description: text({ maxLength: 4096 }),
       deployed: bool({ description: 'Set by deploy, cleared by stop.', default: false }),
       nodes: listMap(
-        obj({ name: nodeName(), agent: str({ maxLength: 253, minLength: 1 }), role: str({ maxLength: 253 }) }, [
-          'name',
-          'agent',
-        ]),
+        obj(
+          { name: nodeName(), agent: str({ maxLength: 253, minLength: 1 }), role: str({ maxLength: 253 }) },
+          ['name', 'agent'],
+        ),
         'name',
         64,
       ),
-      edges: arr(obj({ from: nodeName(), to: nodeName(), condition: text({ maxLength: 1024 }) }, ['from', 'to']), 256),
+      edges: arr(
+        obj({ from: nodeName(), to: nodeName(), condition: text({ maxLength: 1024 }) }, ['from', 'to']),
+        256,
+      ),
     },
     ['nodes'],
     {
@@ -34,7 +37,10 @@ export const workflow: KindDefinition = {
           rule: '!has(self.edges) || self.edges.all(e, self.nodes.exists(n, n.name == e.from) && self.nodes.exists(n, n.name == e.to))',
           message: 'every edge joins two nodes of the workflow',
         },
-        { rule: '!has(self.edges) || self.edges.all(e, e.from != e.to)', message: 'an edge joins two different nodes' },
+        {
+          rule: '!has(self.edges) || self.edges.all(e, e.from != e.to)',
+          message: 'an edge joins two different nodes',
+        },
       ],
     },
   ),

@@ -1,11 +1,6 @@
 // The spec's closed value sets, each once. Kind schemas, definition-file
 // validation and generated types all read these lists.
-export {
-  AUDITOR_CATEGORIES,
-  CATALOG_PHASES,
-  CLAIM_TYPES,
-  REQUEST_PHASES,
-} from '../../auditors/sdk/types.ts';
+export { AUDITOR_CATEGORIES, CATALOG_PHASES, CLAIM_TYPES, REQUEST_PHASES } from '../../auditors/sdk/types.ts';
 
 export const SHARE_ROLES = ['Owner', 'Editor', 'Viewer'] as const;
 export const AGENT_PHASES = ['pending', 'running', 'suspended'] as const;

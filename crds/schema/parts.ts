@@ -10,7 +10,8 @@ export const HOST_PATTERN =
   '^(\\*\\.)?[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$';
 export const DIGEST_PATTERN = '^sha256:[a-f0-9]{64}$';
 /** `spiffe://{trust_domain}/agent/{agent_id}` with agent_id = `<namespace>.<name>`. */
-export const SPIFFE_ID_PATTERN = '^spiffe://[a-z0-9._-]+/agent/[a-z0-9]([-a-z0-9]*[a-z0-9])?\\.[a-z0-9]([-.a-z0-9]*[a-z0-9])?$';
+export const SPIFFE_ID_PATTERN =
+  '^spiffe://[a-z0-9._-]+/agent/[a-z0-9]([-a-z0-9]*[a-z0-9])?\\.[a-z0-9]([-.a-z0-9]*[a-z0-9])?$';
 /** Auditor and model ids: lower-case words joined by `-` or `_` (`model-context`, `llm-judge`). */
 export const ID_PATTERN = '^[a-z0-9]([-_a-z0-9]{0,61}[a-z0-9])?$';
 /** Setting names in resources and definition files are camelCase (`banSubstrings`). */
@@ -20,7 +21,12 @@ export const str = (extra: JSONSchema = {}): JSONSchema => ({ type: 'string', ma
 export const text = (extra: JSONSchema = {}): JSONSchema => ({ type: 'string', maxLength: 65536, ...extra });
 export const bool = (extra: JSONSchema = {}): JSONSchema => ({ type: 'boolean', ...extra });
 export const int = (extra: JSONSchema = {}): JSONSchema => ({ type: 'integer', format: 'int64', ...extra });
-export const unit = (extra: JSONSchema = {}): JSONSchema => ({ type: 'number', minimum: 0, maximum: 1, ...extra });
+export const unit = (extra: JSONSchema = {}): JSONSchema => ({
+  type: 'number',
+  minimum: 0,
+  maximum: 1,
+  ...extra,
+});
 export const time = (): JSONSchema => ({ type: 'string', format: 'date-time' });
 export const id = (): JSONSchema => str({ maxLength: 63, pattern: ID_PATTERN });
 export const duration = (): JSONSchema => str({ maxLength: 7, pattern: DURATION_PATTERN });
@@ -34,7 +40,11 @@ export function oneOf(values: readonly string[], defaultValue?: string): JSONSch
   return s;
 }
 
-export function obj(properties: Record<string, JSONSchema>, required: string[] = [], extra: JSONSchema = {}): JSONSchema {
+export function obj(
+  properties: Record<string, JSONSchema>,
+  required: string[] = [],
+  extra: JSONSchema = {},
+): JSONSchema {
   const s: JSONSchema = { type: 'object', properties, ...extra };
   if (required.length > 0) s.required = required;
   return s;
@@ -63,7 +73,10 @@ export const mapOf = (values: JSONSchema, maxProperties = 64, extra: JSONSchema 
 
 export const nameRef = (): JSONSchema => obj({ name: str({ maxLength: 253, minLength: 1 }) }, ['name']);
 export const secretKeyRef = (): JSONSchema =>
-  obj({ name: str({ maxLength: 253, minLength: 1 }), key: str({ maxLength: 253, minLength: 1 }) }, ['name', 'key']);
+  obj({ name: str({ maxLength: 253, minLength: 1 }), key: str({ maxLength: 253, minLength: 1 }) }, [
+    'name',
+    'key',
+  ]);
 
 export const owner = (): JSONSchema =>
   obj({ subject: str({ minLength: 1, maxLength: 256 }), role: oneOf(SHARE_ROLES) }, ['subject', 'role']);
@@ -72,12 +85,12 @@ export const owners = (): JSONSchema => listMap(owner(), 'subject', 64);
 
 export const auditorRef = (): JSONSchema => obj({ auditorId: id() }, ['auditorId']);
 export const auditorChain = (): JSONSchema =>
-  obj({ preRequest: listMap(auditorRef(), 'auditorId', 32), postResponse: listMap(auditorRef(), 'auditorId', 32) });
-
-export const settingValue = (): JSONSchema =>
-  obj({ value: anyValue(), enforced: bool() }, ['value'], {
-    'x-kubernetes-validations': [{ rule: 'has(self.value)', message: 'value is required' }],
+  obj({
+    preRequest: listMap(auditorRef(), 'auditorId', 32),
+    postResponse: listMap(auditorRef(), 'auditorId', 32),
   });
+
+export const settingValue = (): JSONSchema => obj({ value: anyValue(), enforced: bool() }, ['value']);
 
 /** `<auditor_id>.<settingName>` → `{value, enforced}`; setting names are camelCase. */
 export const auditorSettings = (): JSONSchema =>
@@ -90,7 +103,10 @@ export const auditorSettings = (): JSONSchema =>
     32,
     {
       'x-kubernetes-validations': [
-        { rule: `self.all(k, k.matches('${ID_PATTERN}'))`, message: 'auditor ids are lower-case words joined by - or _' },
+        {
+          rule: `self.all(k, k.matches('${ID_PATTERN}'))`,
+          message: 'auditor ids are lower-case words joined by - or _',
+        },
       ],
     },
   );
@@ -122,7 +138,11 @@ export const abilities = (): JSONSchema =>
       identity: obj({ name: str({ maxLength: 253 }), role: str() }),
       personality: text(),
       guidelines: arr(text({ maxLength: 4096 }), 64),
-      customSections: listMap(obj({ title: str({ maxLength: 253 }), content: text() }, ['title']), 'title', 32),
+      customSections: listMap(
+        obj({ title: str({ maxLength: 253 }), content: text() }, ['title']),
+        'title',
+        32,
+      ),
     }),
     subagents: listMap(
       obj(

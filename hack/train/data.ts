@@ -57,20 +57,29 @@ export function parseCsv(text: string): string[][] {
   let row: string[] = [];
   let field = '';
   let quoted = false;
+  const endField = (): void => {
+    row.push(field);
+    field = '';
+  };
+  const endRow = (): void => {
+    endField();
+    rows.push(row);
+    row = [];
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(field), (field = ''));
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (c === '"') quoted = !quoted;
+    else if (quoted) field += c;
+    else if (c === ',') endField();
     else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      (row.push(field), rows.push(row), (row = []), (field = ''));
+      endRow();
     } else field += c;
   }
-  if (field.length > 0 || row.length > 0) (row.push(field), rows.push(row));
+  if (field.length > 0 || row.length > 0) endRow();
   return rows.filter((r) => r.length > 1 || (r[0] ?? '') !== '');
 }
 

@@ -1,7 +1,15 @@
 // Fitting a hashed logistic-regression detector with family-grouped
 // cross-validation on the training split only: the out-of-fold margins fit
 // the Platt calibration, then the final model is trained on all training rows.
-import { compactWeights, fitPlatt, margin, trainLogistic, type LogisticWeights, type SparseVector, type TrainOptions } from '../../auditors/text/hashing.ts';
+import {
+  compactWeights,
+  fitPlatt,
+  margin,
+  trainLogistic,
+  type LogisticWeights,
+  type SparseVector,
+  type TrainOptions,
+} from '../../auditors/text/hashing.ts';
 import { fnv1a } from '../../auditors/text/hashing.ts';
 
 export interface Example {
@@ -34,7 +42,10 @@ export function outOfFoldMargins(examples: readonly Example[], opts: TrainOption
   return margins;
 }
 
-export function fitDetector(examples: readonly Example[], opts: TrainOptions): { model: LogisticWeights; oof: number[] } {
+export function fitDetector(
+  examples: readonly Example[],
+  opts: TrainOptions,
+): { model: LogisticWeights; oof: number[] } {
   const oof = outOfFoldMargins(examples, opts);
   const calibration = fitPlatt(
     oof,

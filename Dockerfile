@@ -1,0 +1,45 @@
+# One image for every role of the `platform` binary; the role is the argument:
+#   docker run IMAGE run auditor model-context
+#   docker run IMAGE run operator
+# Build stage compiles TypeScript to dist/ (bin/platform.js prefers it).
+ARG NODE_VERSION=24
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY bin ./bin
+COPY operator ./operator
+COPY crds ./crds
+COPY controllers ./controllers
+COPY webhooks ./webhooks
+COPY auditors ./auditors
+RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --ignore-scripts
+
+FROM node:${NODE_VERSION}-bookworm-slim
+# The auditor's primary request phase; one image serves several auditors, so
+# the label names the phase every auditor serves. Override per auditor image
+# with --build-arg AUDITOR_PHASE=response.
+ARG AUDITOR_PHASE=request
+ARG VERSION=0.1.0
+LABEL org.opencontainers.image.title="agent-platform" \
+      org.opencontainers.image.description="Agent platform operator, webhook and built-in auditors (role as argument)" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      io.platform.auditor="true" \
+      io.platform.schema_version="2.0" \
+      io.platform.phase="${AUDITOR_PHASE}" \
+      io.platform.interfaces="health,claims,vocabulary"
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build --chown=root:root /src/package.json ./package.json
+COPY --from=build --chown=root:root /src/node_modules ./node_modules
+COPY --from=build --chown=root:root /src/dist ./dist
+COPY --from=build --chown=root:root /src/bin ./bin
+# A numeric non-root user (the image's `node` user) so that Kubernetes
+# runAsNonRoot can verify it; the application files stay owned by root.
+USER 1000:1000
+EXPOSE 8080
+ENTRYPOINT ["node", "/app/bin/platform.js"]
+CMD ["run", "auditor", "model-context"]

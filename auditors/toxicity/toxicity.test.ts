@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditContext, SettingValue } from '../sdk/types.ts';
+import { analyseToxicity, joinSpacedLetters, resolveWord } from './analyse.ts';
+import { DEFAULT_THRESHOLDS, detectToxicity } from './detect.ts';
+import { auditToxicity, TOXICITY_MODEL, toxicityAuditor } from './index.ts';
+
+const detect = (text: string): boolean => detectToxicity(text, TOXICITY_MODEL, DEFAULT_THRESHOLDS).detected;
+
+const context: AuditContext = {
+  setting: <T extends SettingValue>(claim: string, key: string): T => {
+    const decl = toxicityAuditor.vocabulary
+      .find((v) => v.name === claim)
+      ?.settings?.find((s) => s.key === key);
+    if (!decl) throw new Error(`undeclared ${claim}.${key}`);
+    return decl.default as T;
+  },
+  signal: new AbortController().signal,
+  emit: () => {},
+};
+
+describe('spelling tricks', () => {
+  it('joins letter-spaced words and resolves leetspeak, swaps and drops', () => {
+    expect(joinSpacedLetters('a v i l e idea')).toBe('avile idea');
+    expect(resolveWord('stup1d', true)?.word).toBe('stupid');
+    expect(resolveWord('thraet', true)?.word).toBe('threat');
+    expect(resolveWord('despicble', true)?.word).toBe('despicable');
+    expect(resolveWord('massivescumbags', true)?.word).toBe('scumbags');
+    expect(resolveWord('shout', true)).toBeUndefined();
+  });
+  it('marks negated terms', () => {
+    expect(analyseToxicity('They are not vile at all').hits.find((h) => h.word === 'vile')?.negated).toBe(
+      true,
+    );
+  });
+});
+
+// Our own hand-written fixtures (not from ../shared/data).
+describe('toxicity detector (committed weights)', () => {
+  it.each([
+    'Muslims are vermin and should be exterminated.',
+    'All immigrants are filthy parasites.',
+    'We should hang every gay person in this town.',
+  ])('flags the attack %#', (text) => expect(detect(text)).toBe(true));
+
+  it.each([
+    'I had a wonderful dinner with my Muslim neighbours.',
+    'This printer is a useless piece of junk.',
+    'Saying "immigrants are parasites" is bigoted and I will report it.',
+    'Women deserve equal pay.',
+  ])('leaves the non-hateful text %# alone', (text) => expect(detect(text)).toBe(false));
+});
+
+describe('toxicity auditor claims', () => {
+  it('emits the detection pair, per-category scores and the replacement message in metadata', async () => {
+    const claims = await auditToxicity(
+      { data: { input: 'All immigrants are filthy parasites.' }, phase: 'request' },
+      context,
+    );
+    const detected = claims.find((c) => c.name === 'toxicity_detected')!;
+    expect(detected.value).toBe(true);
+    expect(detected.metadata).toMatchObject({
+      replacement_message: 'Content filtered for safety',
+      block_on_detection: true,
+    });
+    const names = new Set(toxicityAuditor.vocabulary.map((v) => v.name));
+    for (const c of claims) expect(names.has(c.name)).toBe(true);
+  });
+
+  it.each(['', '\u200b'.repeat(50_000), 'f u c k '.repeat(4000), '💩'.repeat(10_000)])(
+    'survives bad input %#',
+    (text) => {
+      const t0 = Date.now();
+      const r = detectToxicity(text, TOXICITY_MODEL, DEFAULT_THRESHOLDS);
+      expect(r.scores.toxicity).toBeGreaterThanOrEqual(0);
+      expect(Date.now() - t0).toBeLessThan(2000);
+    },
+  );
+});

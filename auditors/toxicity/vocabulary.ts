@@ -1,0 +1,128 @@
+// The toxicity auditor's vocabulary (claims and settings with the spec's
+// defaults) and its catalog entry.
+import type { AuditorCatalogEntry, ClaimType, SettingDeclaration, VocabularyEntry } from '../sdk/types.ts';
+
+const score = { type: 'number', minimum: 0, maximum: 1 };
+const bool = { type: 'boolean' };
+const list = { type: 'array', items: { type: 'string' } };
+
+export const DEFAULT_TOXICITY_MODEL = 'platform-hatecheck-lr-v1';
+export const DEFAULT_REPLACEMENT_MESSAGE = 'Content filtered for safety';
+
+export const TOXICITY_SETTINGS = {
+  threshold: { key: 'threshold', type: 'number', default: 0.7 },
+  severe_threshold: { key: 'severe_threshold', type: 'number', default: 0.5 },
+  threat_threshold: { key: 'threat_threshold', type: 'number', default: 0.6 },
+  insult_threshold: { key: 'insult_threshold', type: 'number', default: 0.7 },
+  identity_attack_threshold: { key: 'identity_attack_threshold', type: 'number', default: 0.5 },
+  block_on_detection: { key: 'block_on_detection', type: 'boolean', default: true },
+  replacement_message: { key: 'replacement_message', type: 'string', default: DEFAULT_REPLACEMENT_MESSAGE },
+  multilingual: { key: 'multilingual', type: 'boolean', default: true },
+  model: { key: 'model', type: 'string', default: DEFAULT_TOXICITY_MODEL },
+} satisfies Record<string, SettingDeclaration>;
+
+const S = TOXICITY_SETTINGS;
+const ALL = Object.values(S);
+
+function entry(
+  name: string,
+  type: ClaimType,
+  description: string,
+  schema: Record<string, unknown>,
+  settings?: SettingDeclaration[],
+): VocabularyEntry {
+  return { name, type, description, value_schema: schema, ...(settings ? { settings } : {}) };
+}
+
+export const TOXICITY_VOCABULARY: VocabularyEntry[] = [
+  entry('toxicity_detected', 'boolean', 'Some category score is at or above its threshold.', bool, ALL),
+  entry('toxicity_score', 'score_normalized', 'Overall toxicity score.', score, [S.threshold]),
+  entry(
+    'toxicity.severe_toxicity',
+    'score_normalized',
+    'Severe toxicity: unmitigated slurs, threats against a group.',
+    score,
+    [S.severe_threshold],
+  ),
+  entry('toxicity.threat', 'score_normalized', 'Threat of violence against a person or group.', score, [
+    S.threat_threshold,
+  ]),
+  entry('toxicity.insult', 'score_normalized', 'Insult or dehumanising language aimed at a target.', score, [
+    S.insult_threshold,
+  ]),
+  entry(
+    'toxicity.identity_attack',
+    'score_normalized',
+    'Attack on a protected group (calibrated model probability).',
+    score,
+    [S.identity_attack_threshold],
+  ),
+  entry('toxicity.categories', 'string_list', 'Categories at or above their thresholds.', list),
+  entry('toxicity.terms', 'string_list', 'Lexicon terms found (after undoing spelling tricks).', list),
+  entry(
+    'toxicity.context',
+    'string_list',
+    'Context that discounted terms: negation, counter_speech, quotation, reclaimed, homonym.',
+    list,
+  ),
+  entry('toxicity.language', 'string', 'Detected language (ISO 639-1, or und).', { type: 'string' }, [
+    S.multilingual,
+  ]),
+];
+
+const ENV_DOC: Record<string, string> = {
+  threshold: 'Overall toxicity threshold.',
+  severe_threshold: 'Severe toxicity threshold.',
+  threat_threshold: 'Threat threshold.',
+  insult_threshold: 'Insult threshold.',
+  identity_attack_threshold: 'Identity-attack threshold.',
+  block_on_detection: 'Passed to the gateway in claim provenance; the auditor itself never blocks.',
+  replacement_message: 'Message the gateway may substitute for filtered content (claim metadata).',
+  multilingual: 'Also use the French, Spanish and German lexicons.',
+  model: 'Name of the model / method in use (reported in claim metadata).',
+};
+
+export const TOXICITY_CATALOG: AuditorCatalogEntry = {
+  id: 'toxicity',
+  name: 'Toxicity',
+  description:
+    'Per-category toxicity (toxicity, severe toxicity, threat, insult, identity attack) from graded lexicons, context rules and a model trained on HateCheck families.',
+  category: 'security',
+  phase: 'output_policy',
+  icon: 'message-alert',
+  color: '#c2255c',
+  defaultPort: 8093,
+  envVariables: ALL.map((s) => ({
+    name: `TOXICITY_${s.key.toUpperCase()}`,
+    description: ENV_DOC[s.key]!,
+    default: String(s.default),
+  })),
+  policyOptions: [
+    {
+      key: 'block_on_toxicity',
+      label: 'Block toxic content',
+      description: 'Deny or replace content whose toxicity_detected claim is true.',
+    },
+    {
+      key: 'block_on_threat',
+      label: 'Block threats',
+      description: 'Deny content whose toxicity.threat is above its threshold.',
+    },
+  ],
+  defaultPolicy: {
+    rules: [{ claim: 'toxicity_detected', equals: true, effect: 'forbid' }],
+    enforcementMode: 'enforce',
+  },
+  claims: TOXICITY_VOCABULARY.map((v) => ({
+    name: v.name,
+    type: v.type,
+    description: v.description,
+    settings: (v.settings ?? []).map((s) => ({
+      key: s.key,
+      label: s.key.replace(/_/g, ' '),
+      type: s.type,
+      default: s.default,
+      ...(s.type === 'number' ? { min: 0, max: 1, step: 0.05, control: 'slider' } : {}),
+    })),
+  })),
+};

@@ -1,0 +1,92 @@
+// Wires the webhook: certificate rotator → HTTPS server with /mutate and
+// /validate. Used by `platform run webhook` and by the integration tests, so
+// both run the same composition.
+import * as k8s from '@kubernetes/client-node';
+import type { Logger } from '../operator/log.ts';
+import { kubeClusterView, kubeEventSink } from './cluster.ts';
+import type { WebhookMetrics } from './metrics.ts';
+import { handleMutate, type MutateDeps } from './mutate/handler.ts';
+import type { MutateOptions } from './mutate/inject.ts';
+import { startWebhookServer, type WebhookServer } from './server.ts';
+import { CertRotator, type CertRotatorOptions } from './tls/rotation.ts';
+import { handleValidate, type ValidateDeps } from './validate/handler.ts';
+import { httpNotary, type HttpNotaryOptions } from './validate/notary.ts';
+
+export interface WebhookAppOptions {
+  kc: k8s.KubeConfig;
+  log: Logger;
+  metrics?: WebhookMetrics;
+  instance: string;
+  host?: string;
+  port: number;
+  bodyLimitBytes: number;
+  mutate: MutateOptions;
+  strictNotarization: boolean;
+  notary: Omit<HttpNotaryOptions, 'metrics'>;
+  clusterCacheTtlMs: number;
+  tls: Omit<CertRotatorOptions, 'core' | 'admission' | 'onServingCertificate' | 'log' | 'metrics'>;
+}
+
+export interface WebhookApp {
+  server: WebhookServer;
+  rotator: CertRotator;
+  mutateDeps: MutateDeps;
+  /** Mutable, so a test can switch strict notarization. */
+  validateDeps: ValidateDeps;
+  close(): Promise<void>;
+}
+
+export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp> {
+  let server: WebhookServer | undefined;
+  const rotator = new CertRotator({
+    ...o.tls,
+    core: o.kc.makeApiClient(k8s.CoreV1Api),
+    admission: o.kc.makeApiClient(k8s.AdmissionregistrationV1Api),
+    onServingCertificate: (pair) => server?.reloadCertificate(pair),
+    log: o.log,
+    metrics: o.metrics,
+  });
+  await rotator.start();
+  const certificate = rotator.serving();
+  if (!certificate) {
+    rotator.stop();
+    throw new Error(`no serving certificate in Secret ${o.tls.secret.namespace}/${o.tls.secret.name}: ${rotator.condition().message}`);
+  }
+  const mutateDeps: MutateDeps = {
+    options: o.mutate,
+    cluster: kubeClusterView(o.kc, o.clusterCacheTtlMs),
+    events: kubeEventSink(o.kc, o.log, o.instance),
+    log: o.log,
+    metrics: o.metrics,
+  };
+  const validateDeps: ValidateDeps = {
+    strictNotarization: o.strictNotarization,
+    notary: httpNotary({ ...o.notary, metrics: o.metrics }),
+    log: o.log,
+    metrics: o.metrics,
+  };
+  server = await startWebhookServer({
+    host: o.host,
+    port: o.port,
+    certificate,
+    bodyLimitBytes: o.bodyLimitBytes,
+    handlerTimeoutMs: 9_000,
+    log: o.log,
+    metrics: o.metrics,
+    routes: {
+      '/mutate': (r) => handleMutate(r, mutateDeps),
+      '/validate': (r) => handleValidate(r, validateDeps),
+    },
+  });
+  const started = server;
+  return {
+    server: started,
+    rotator,
+    mutateDeps,
+    validateDeps,
+    close: async () => {
+      rotator.stop();
+      await started.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// Names the webhook, the controllers and the gateway agree on (spec: Cluster
+// webhooks; CLARIFICATIONS: Pod wiring). One place, so a rename is one line.
+
+export const ANNOTATION = {
+  auditors: 'platform.computing/auditors',
+  auditMode: 'platform.computing/audit-mode',
+  skipAudit: 'platform.computing/skip-audit',
+  auditorChain: 'platform.computing/auditor-chain',
+  cpuRequest: 'platform.computing/sidecar-cpu-request',
+  memoryRequest: 'platform.computing/sidecar-memory-request',
+  cpuLimit: 'platform.computing/sidecar-cpu-limit',
+  memoryLimit: 'platform.computing/sidecar-memory-limit',
+  policyId: 'platform.computing/policy-id',
+  /** Written by /mutate: what was injected and why (JSON). */
+  status: 'platform.computing/injection-status',
+} as const;
+
+export const LABEL = {
+  secured: 'platform.io/secured',
+  namespaceEnabled: 'platform.computing/enabled',
+  agent: 'platform.io/agent',
+  workspace: 'platform.io/workspace',
+} as const;
+
+export const CHAIN_CONFIGMAP = 'platform-auditor-chain';
+export const CHAIN_CONFIGMAP_KEYS = ['preRequest', 'postResponse'] as const;
+
+export const SYSTEM_AUDITORS = ['model-context', 'llm-judge'] as const;
+export const DEFAULT_CHAIN = ['injection', 'toxicity'] as const;
+
+export const PORT = {
+  gateway: 8099,
+  credentialProxy: 8088,
+  mcpGateway: 8100,
+  builtinFirst: 8090,
+  builtinLast: 8098,
+  thirdPartyFirst: 8101,
+  thirdPartyLast: 8199,
+  thirdPartyDefault: 8080,
+} as const;
+
+/** UID every injected sidecar runs as; the redirect rules exempt it (as Istio exempts 1337). */
+export const SIDECAR_UID = 1337;
+
+export const CONTAINER = {
+  init: 'platform-init',
+  gateway: 'platform-gateway',
+  credentialProxy: 'platform-credential-proxy',
+  auditorPrefix: 'auditor-',
+} as const;
+
+export const SIDECAR_RESOURCES = {
+  requests: { memory: '128Mi', cpu: '100m' },
+  limits: { memory: '256Mi', cpu: '500m' },
+} as const;
+
+export const DEFAULT_SESSION_ID = 'demo-session';

@@ -1,0 +1,138 @@
+// The containers /mutate adds: one sidecar per auditor, the gateway, the
+// credential proxy and the redirect init container. Pure builders.
+import type { V1Container, V1EnvVar } from '@kubernetes/client-node';
+import { CONTAINER, DEFAULT_SESSION_ID, PORT, SIDECAR_UID } from '../constants.ts';
+import type { AuditMode, SidecarResources } from './annotations.ts';
+import type { PlacedAuditor } from './chain.ts';
+import type { AuditorDirectory } from './directory.ts';
+import { redirectScript, type RedirectOptions } from './redirect.ts';
+
+export interface InjectionConfig {
+  directory: AuditorDirectory;
+  images: { gateway: string; proxy: string; init: string };
+  modelUrl: string;
+  verifierUrl: string;
+  teeProvider: 'COCO' | 'MOCK';
+  /** Sidecars as init containers with `restartPolicy: Always` (Kubernetes 1.29+). */
+  nativeSidecars: boolean;
+  /** Which traffic counts as model traffic; `false` omits the init container (no NET_ADMIN). */
+  redirect: Pick<RedirectOptions, 'modelCidrs' | 'modelPorts' | 'excludeCidrs'> | false;
+  /** Secret holding `PLATFORM_API_KEY` for the gateway and proxy (optional reference). */
+  apiKeySecret: { name: string; key: string };
+  sessionId?: string;
+}
+
+export interface PodWiring {
+  agentId: string;
+  workspaceId: string;
+  mode: AuditMode;
+  policyId: string;
+  resources: SidecarResources;
+  auditors: PlacedAuditor[];
+}
+
+const localUrl = (port: number): string => `http://127.0.0.1:${port}`;
+
+/** Non-root, no privilege escalation, read-only root, no capabilities: the sidecar UID. */
+export function sidecarSecurityContext(): V1Container['securityContext'] {
+  return {
+    runAsNonRoot: true,
+    runAsUser: SIDECAR_UID,
+    runAsGroup: SIDECAR_UID,
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+    seccompProfile: { type: 'RuntimeDefault' },
+  };
+}
+
+function env(pairs: Record<string, string>): V1EnvVar[] {
+  return Object.entries(pairs).map(([name, value]) => ({ name, value }));
+}
+
+function apiKeyEnv(config: InjectionConfig): V1EnvVar {
+  const { name, key } = config.apiKeySecret;
+  return { name: 'PLATFORM_API_KEY', valueFrom: { secretKeyRef: { name, key, optional: true } } };
+}
+
+function sidecar(name: string, image: string, port: number, vars: V1EnvVar[], wiring: PodWiring, native: boolean): V1Container {
+  return {
+    name,
+    image,
+    env: vars,
+    ports: [{ containerPort: port, protocol: 'TCP' }],
+    resources: {
+      requests: { ...wiring.resources.requests },
+      limits: { ...wiring.resources.limits },
+    },
+    securityContext: sidecarSecurityContext(),
+    ...(native ? { restartPolicy: 'Always' } : {}),
+  };
+}
+
+/** One sidecar per auditor, in chain order; `PLATFORM_CHAIN_NEXT` is the next link, the model for the last. */
+export function auditorContainers(config: InjectionConfig, wiring: PodWiring): V1Container[] {
+  return wiring.auditors.map((a, i) => {
+    const next = wiring.auditors[i + 1];
+    const vars = env({
+      PLATFORM_AUDITOR_ID: a.id,
+      PLATFORM_CHAIN_NEXT: next ? localUrl(next.assignedPort) : config.modelUrl,
+      PORT: String(a.assignedPort),
+      PLATFORM_GATEWAY_URL: localUrl(PORT.gateway),
+      TEE_PROVIDER: config.teeProvider,
+    });
+    const c = sidecar(`${CONTAINER.auditorPrefix}${a.id}`, a.image, a.assignedPort, vars, wiring, config.nativeSidecars);
+    return a.args ? { ...c, args: [...a.args] } : c;
+  });
+}
+
+export function gatewayContainer(config: InjectionConfig, wiring: PodWiring): V1Container {
+  const vars = env({
+    PORT: String(PORT.gateway),
+    PLATFORM_AGENT_ID: wiring.agentId,
+    PLATFORM_WORKSPACE_ID: wiring.workspaceId,
+    PLATFORM_AUDIT_MODE: wiring.mode,
+    PLATFORM_POLICY_ID: wiring.policyId,
+    PLATFORM_CHAIN: wiring.auditors.map((a) => `${a.id}=${localUrl(a.assignedPort)}`).join(','),
+    PLATFORM_MODEL_URL: config.modelUrl,
+    PLATFORM_VERIFIER_URL: config.verifierUrl,
+    TEE_PROVIDER: config.teeProvider,
+    PLATFORM_SESSION_ID: config.sessionId ?? DEFAULT_SESSION_ID,
+  });
+  const c = sidecar(CONTAINER.gateway, config.images.gateway, PORT.gateway, [...vars, apiKeyEnv(config)], wiring, config.nativeSidecars);
+  return { ...c, args: ['run', 'gateway'] };
+}
+
+export function credentialProxyContainer(config: InjectionConfig, wiring: PodWiring): V1Container {
+  const vars = env({
+    PORT: String(PORT.credentialProxy),
+    PLATFORM_AGENT_ID: wiring.agentId,
+    PLATFORM_WORKSPACE_ID: wiring.workspaceId,
+    PLATFORM_VERIFIER_URL: config.verifierUrl,
+  });
+  const c = sidecar(CONTAINER.credentialProxy, config.images.proxy, PORT.credentialProxy, [...vars, apiKeyEnv(config)], wiring, config.nativeSidecars);
+  return { ...c, args: ['run', 'proxy'] };
+}
+
+/** Root with NET_ADMIN/NET_RAW only, for the few milliseconds the rules take to install. */
+export function initContainer(config: InjectionConfig): V1Container | undefined {
+  if (config.redirect === false) return undefined;
+  const script = redirectScript({
+    ...config.redirect,
+    gatewayPort: PORT.gateway,
+    proxyPort: PORT.credentialProxy,
+    sidecarUid: SIDECAR_UID,
+  });
+  return {
+    name: CONTAINER.init,
+    image: config.images.init,
+    command: ['sh', '-c', script],
+    resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { cpu: '100m', memory: '64Mi' } },
+    securityContext: {
+      runAsUser: 0,
+      runAsNonRoot: false,
+      allowPrivilegeEscalation: false,
+      capabilities: { add: ['NET_ADMIN', 'NET_RAW'], drop: ['ALL'] },
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// POST /mutate: what happens to a pod on creation. Fetches the namespace's
+// labels and chain ConfigMap, asks the pure core, and answers with the diff of
+// the mutated clone as a JSON patch. Invalid annotations admit the pod
+// unchanged with a warning and an Event.
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Logger } from '../../operator/log.ts';
+import { allow, deny, diffPatch, patchResponse, type AdmissionRequest, type AdmissionResponse } from '../admission/review.ts';
+import type { ClusterView, PodEventSink } from '../cluster.ts';
+import type { WebhookMetrics } from '../metrics.ts';
+import { decideMutation, type MutateOptions } from './inject.ts';
+
+export interface MutateDeps {
+  options: MutateOptions;
+  cluster: ClusterView;
+  events: PodEventSink;
+  log: Logger;
+  metrics?: WebhookMetrics;
+}
+
+const isPodCreate = (r: AdmissionRequest): boolean =>
+  r.operation === 'CREATE' && r.resource.group === '' && r.resource.resource === 'pods' && !r.subResource;
+
+function podName(pod: V1Pod): string {
+  return pod.metadata?.name ?? `${pod.metadata?.generateName ?? ''}<generated>`;
+}
+
+export async function handleMutate(request: AdmissionRequest, deps: MutateDeps): Promise<AdmissionResponse> {
+  const object = request.object;
+  if (!isPodCreate(request) || typeof object !== 'object' || object === null) {
+    deps.metrics?.mutations.inc({ result: 'skipped', reason: 'not-a-pod-create' });
+    return allow(request.uid);
+  }
+  const pod = object as V1Pod;
+  const namespace = request.namespace ?? pod.metadata?.namespace ?? 'default';
+  let namespaceLabels: Record<string, string> | undefined;
+  let chainConfig: Record<string, string> | undefined;
+  try {
+    [namespaceLabels, chainConfig] = await Promise.all([
+      deps.cluster.namespaceLabels(namespace),
+      deps.cluster.chainConfig(namespace),
+    ]);
+  } catch (err) {
+    deps.metrics?.mutations.inc({ result: 'error', reason: 'cluster-read' });
+    deps.log.error({ err: String(err), namespace }, 'mutate: cannot read namespace or chain ConfigMap');
+    return deny(request.uid, `platform webhook cannot read namespace ${namespace}: ${(err as Error).message}`, 500);
+  }
+  const decision = decideMutation({ namespace, pod, namespaceLabels, chainConfig }, deps.options);
+  const name = podName(pod);
+  switch (decision.kind) {
+    case 'skip':
+      deps.metrics?.mutations.inc({ result: 'skipped', reason: decision.code });
+      deps.log.debug({ namespace, pod: name, reason: decision.reason }, 'mutate: not injected');
+      return allow(request.uid);
+    case 'invalid': {
+      deps.metrics?.mutations.inc({ result: 'invalid', reason: 'invalid-annotation' });
+      deps.log.warn({ namespace, pod: name, errors: decision.errors }, 'mutate: invalid annotations, admitted without injection');
+      const note = `not injected: ${decision.errors.join('; ')}`;
+      if (!request.dryRun) deps.events.invalidAnnotations(namespace, name, note);
+      return allow(request.uid, decision.errors.map((e) => `platform: pod not injected: ${e}`));
+    }
+    case 'inject':
+      deps.metrics?.mutations.inc({ result: 'injected', reason: decision.status.source });
+      deps.log.info({ namespace, pod: name, ...decision.status }, 'mutate: injected');
+      return patchResponse(request.uid, diffPatch(pod, decision.pod));
+  }
+}

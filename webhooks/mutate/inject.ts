@@ -1,0 +1,145 @@
+// The pure core of /mutate: decide whether a pod is injected (predicates that
+// return the reason to skip), validate its annotations, resolve its chain and
+// ports, and mutate a deep clone. The HTTP handler only fetches and diffs.
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { ANNOTATION, CONTAINER, LABEL } from '../constants.ts';
+import { validateAnnotations, type AuditMode } from './annotations.ts';
+import { assignPorts, resolveChain, type ChainConfigData, type ChainSource } from './chain.ts';
+import {
+  auditorContainers,
+  credentialProxyContainer,
+  gatewayContainer,
+  initContainer,
+  type InjectionConfig,
+  type PodWiring,
+} from './containers.ts';
+
+export interface MutateInput {
+  namespace: string;
+  pod: V1Pod;
+  /** Labels of the pod's namespace (undefined when it could not be read). */
+  namespaceLabels: Record<string, string> | undefined;
+  /** `data` of the namespace's `platform-auditor-chain` ConfigMap. */
+  chainConfig: ChainConfigData;
+}
+
+export interface InjectionStatus {
+  chain: string[];
+  source: ChainSource;
+  mode: AuditMode;
+  ports: Record<string, number>;
+  native: boolean;
+}
+
+export type MutateDecision =
+  | { kind: 'skip'; code: string; reason: string }
+  | { kind: 'invalid'; errors: string[] }
+  | { kind: 'inject'; pod: V1Pod; status: InjectionStatus };
+
+export interface MutateOptions extends InjectionConfig {
+  /** Namespaces never injected (the operator's own and kube-system). */
+  excludedNamespaces: readonly string[];
+}
+
+type Predicate = (input: MutateInput, options: MutateOptions) => string;
+
+/**
+ * Pure predicates, each returning the reason to skip ('' when none), keyed by
+ * a stable code for metrics. The first that answers wins.
+ */
+export const SKIP_PREDICATES: readonly (readonly [string, Predicate])[] = [
+  ['excluded-namespace', (i, o) => (o.excludedNamespaces.includes(i.namespace) ? `namespace ${i.namespace} is excluded` : '')],
+  [
+    'namespace-not-enabled',
+    (i) =>
+      i.namespaceLabels?.[LABEL.namespaceEnabled] === 'true'
+        ? ''
+        : `namespace ${i.namespace} is not labelled ${LABEL.namespaceEnabled}=true`,
+  ],
+  ['pod-not-secured', (i) => (i.pod.metadata?.labels?.[LABEL.secured] === 'true' ? '' : `pod is not labelled ${LABEL.secured}=true`)],
+  [
+    'already-injected',
+    (i) =>
+      i.pod.metadata?.annotations?.[ANNOTATION.status] !== undefined || hasContainer(i.pod, CONTAINER.gateway)
+        ? 'already injected'
+        : '',
+  ],
+  ['host-network', (i) => (i.pod.spec?.hostNetwork === true ? 'pod uses hostNetwork' : '')],
+];
+
+function allContainers(pod: V1Pod): V1Container[] {
+  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+}
+
+function hasContainer(pod: V1Pod, name: string): boolean {
+  return allContainers(pod).some((c) => c.name === name);
+}
+
+function isReservedName(name: string): boolean {
+  return name.startsWith(CONTAINER.auditorPrefix) || name.startsWith('platform-');
+}
+
+function podPorts(pod: V1Pod): number[] {
+  return allContainers(pod).flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
+}
+
+/** `<namespace>.<agent>` (CLARIFICATIONS: agent ids), from the agent label, else the pod's name. */
+export function agentIdOf(pod: V1Pod, namespace: string): string {
+  const meta = pod.metadata ?? {};
+  const name = meta.labels?.[LABEL.agent] ?? meta.name ?? (meta.generateName ?? 'pod').replace(/-$/, '');
+  return `${namespace}.${name}`;
+}
+
+function applyWiring(pod: V1Pod, options: MutateOptions, wiring: PodWiring, status: InjectionStatus): V1Pod {
+  const out = structuredClone(pod);
+  const spec = (out.spec ??= { containers: [] });
+  const init = initContainer(options);
+  const sidecars = [
+    ...auditorContainers(options, wiring),
+    gatewayContainer(options, wiring),
+    credentialProxyContainer(options, wiring),
+  ];
+  const existingInit = spec.initContainers ?? [];
+  if (options.nativeSidecars) spec.initContainers = [...(init ? [init] : []), ...sidecars, ...existingInit];
+  else {
+    if (init || existingInit.length) spec.initContainers = [...(init ? [init] : []), ...existingInit];
+    spec.containers = [...spec.containers, ...sidecars];
+  }
+  const meta = (out.metadata ??= {});
+  meta.annotations = { ...meta.annotations, [ANNOTATION.status]: JSON.stringify(status) };
+  return out;
+}
+
+/** Decides and, when injecting, returns the mutated clone (the input is never modified). */
+export function decideMutation(input: MutateInput, options: MutateOptions): MutateDecision {
+  for (const [code, predicate] of SKIP_PREDICATES) {
+    const reason = predicate(input, options);
+    if (reason) return { kind: 'skip', code, reason };
+  }
+  const annotations = input.pod.metadata?.annotations;
+  const { settings, errors } = validateAnnotations(annotations, options.directory);
+  if (errors.length) return { kind: 'invalid', errors };
+  if (settings.skip) return { kind: 'skip', code: 'skip-audit', reason: `${ANNOTATION.skipAudit} is "true"` };
+  const { chain, error } = resolveChain(settings, input.chainConfig, options.directory);
+  if (!chain) return { kind: 'invalid', errors: [error as string] };
+  const clash = allContainers(input.pod).find((c) => isReservedName(c.name));
+  if (clash) return { kind: 'invalid', errors: [`container name ${clash.name} is reserved for injected sidecars`] };
+  const ports = assignPorts(chain.ids, options.directory, podPorts(input.pod));
+  if (ports.error) return { kind: 'invalid', errors: [ports.error] };
+  const wiring: PodWiring = {
+    agentId: agentIdOf(input.pod, input.namespace),
+    workspaceId: input.pod.metadata?.labels?.[LABEL.workspace] ?? '',
+    mode: settings.mode,
+    policyId: settings.policyId ?? '',
+    resources: settings.resources,
+    auditors: ports.placed,
+  };
+  const status: InjectionStatus = {
+    chain: chain.ids,
+    source: chain.source,
+    mode: settings.mode,
+    ports: Object.fromEntries(ports.placed.map((a) => [a.id, a.assignedPort])),
+    native: options.nativeSidecars,
+  };
+  return { kind: 'inject', pod: applyWiring(input.pod, options, wiring, status), status };
+}

@@ -1,0 +1,96 @@
+// `platform run webhook`: the admission webhook (/mutate, /validate) over
+// HTTPS with self-managed certificates, plus /healthz, /readyz and /metrics.
+// Only the leader writes the certificate Secret and the caBundles.
+import { hostname } from 'node:os';
+import * as k8s from '@kubernetes/client-node';
+import { loadKubeConfig, serverVersion } from '../operator/kube.ts';
+import type { Logger } from '../operator/log.ts';
+import { newRegistry, startOpsServer } from '../operator/ops-server.ts';
+import type { RoleRunner } from '../operator/roles.ts';
+import { LeaderElector } from '../controllers/runtime/leader-election.ts';
+import { startWebhookApp } from './app.ts';
+import { WebhookMetrics } from './metrics.ts';
+import { buildDirectory } from './mutate/directory.ts';
+import type { MutateOptions } from './mutate/inject.ts';
+import { certificateNames, loadWebhookSettings, type WebhookSettings } from './settings.ts';
+
+/** Native sidecars are on by default from Kubernetes 1.29. */
+async function nativeSidecars(s: WebhookSettings, kc: k8s.KubeConfig, log: Logger): Promise<boolean> {
+  if (s.nativeSidecars !== 'auto') return s.nativeSidecars === 'true';
+  try {
+    const m = /^v(\d+)\.(\d+)/.exec(await serverVersion(kc));
+    return m !== null && (Number(m[1]) > 1 || Number(m[2]) >= 29);
+  } catch (err) {
+    log.warn({ err: String(err) }, 'cannot read the server version; using classic sidecars');
+    return false;
+  }
+}
+
+function mutateOptions(s: WebhookSettings, native: boolean): MutateOptions {
+  return {
+    directory: buildDirectory(s.platformImage, s.thirdParty),
+    images: { gateway: s.platformImage, proxy: s.platformImage, init: s.platformImage },
+    modelUrl: s.modelUrl,
+    verifierUrl: s.verifierUrl,
+    teeProvider: s.teeProvider as 'COCO' | 'MOCK',
+    nativeSidecars: native,
+    redirect: s.redirect ? { modelCidrs: s.modelCidrs, modelPorts: s.modelPorts.map(Number), excludeCidrs: s.excludeCidrs } : false,
+    apiKeySecret: { name: s.apiKeySecret, key: 'api-key' },
+    excludedNamespaces: [s.namespace, 'kube-system'],
+  };
+}
+
+export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => {
+  const s = loadWebhookSettings(env, flags);
+  const kc = loadKubeConfig(s.kubeconfig);
+  const registry = newRegistry('webhook');
+  const metrics = new WebhookMetrics(registry);
+  const identity = `${hostname()}_${process.pid}`;
+  let elector: LeaderElector | undefined;
+  if (s.leaderElection) {
+    elector = new LeaderElector({
+      api: kc.makeApiClient(k8s.CoordinationV1Api),
+      namespace: s.namespace,
+      name: 'platform-webhook',
+      identity,
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+      log,
+      onStartedLeading: () => void app?.rotator.refresh().catch((err: unknown) => log.error({ err: String(err) }, 'refresh failed')),
+      onStoppedLeading: () => undefined,
+    });
+    elector.start();
+    lifecycle.onStop('leader election', () => elector?.stop());
+  }
+  let app: Awaited<ReturnType<typeof startWebhookApp>> | undefined;
+  app = await startWebhookApp({
+    kc,
+    log,
+    metrics,
+    instance: identity,
+    port: s.port,
+    bodyLimitBytes: s.bodyLimitBytes,
+    mutate: mutateOptions(s, await nativeSidecars(s, kc, log)),
+    strictNotarization: s.strictNotarization,
+    notary: { verifierUrl: s.verifierUrl, timeoutMs: s.verifierTimeoutMs, cacheTtlMs: s.notaryCacheTtlMs, negativeCacheTtlMs: 30_000 },
+    clusterCacheTtlMs: s.clusterCacheTtlMs,
+    tls: {
+      secret: { namespace: s.namespace, name: s.tlsSecret },
+      names: certificateNames(s),
+      mutatingConfig: s.mutatingConfig,
+      validatingConfig: s.validatingConfig,
+      manage: s.manageCertificates,
+      isLeader: () => elector?.isLeader() ?? true,
+    },
+  });
+  const started = app;
+  const ops = await startOpsServer({
+    port: s.metricsPort,
+    registry,
+    log,
+    readiness: { certificate: () => (started.rotator.condition().status === 'True' ? '' : started.rotator.condition().message) },
+  });
+  lifecycle.onStop('ops server', () => ops.close());
+  lifecycle.onStop('webhook server', () => started.close());
+};

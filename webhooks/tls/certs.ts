@@ -1,0 +1,127 @@
+// The webhook's own certificates: a CA and a serving certificate signed by it
+// (node-forge builds and signs X.509; keys come from node:crypto, which is
+// fast and native), plus the inspection the rotation needs: validity, names,
+// issuer, key match.
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import forge from 'node-forge';
+
+export interface KeyPair {
+  certPem: string;
+  keyPem: string;
+}
+
+export interface Names {
+  dnsNames: string[];
+  ipAddresses: string[];
+}
+
+export interface CertInfo extends Names {
+  commonName: string;
+  notBefore: Date;
+  notAfter: Date;
+  isCA: boolean;
+  serial: string;
+}
+
+const DAY_MS = 86_400_000;
+
+function rsaKeyPem(): { privatePem: string; publicPem: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
+
+interface Issue {
+  commonName: string;
+  names?: Names;
+  isCA: boolean;
+  validDays: number;
+  now: Date;
+}
+
+function issue(request: Issue, issuer?: KeyPair): KeyPair {
+  const keys = rsaKeyPem();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
+  cert.serialNumber = `01${randomBytes(15).toString('hex')}`;
+  cert.validity.notBefore = new Date(request.now.getTime() - 5 * 60_000); // tolerate clock skew
+  cert.validity.notAfter = new Date(request.now.getTime() + request.validDays * DAY_MS);
+  const subject = [{ name: 'commonName', value: request.commonName }];
+  cert.setSubject(subject);
+  cert.setIssuer(issuer ? forge.pki.certificateFromPem(issuer.certPem).subject.attributes : subject);
+  const altNames = [
+    ...(request.names?.dnsNames ?? []).map((value) => ({ type: 2, value })),
+    ...(request.names?.ipAddresses ?? []).map((ip) => ({ type: 7, ip })),
+  ];
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: request.isCA, critical: true },
+    request.isCA
+      ? { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }
+      : { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    ...(request.isCA ? [] : [{ name: 'extKeyUsage', serverAuth: true }]),
+    { name: 'subjectKeyIdentifier' },
+    ...(altNames.length ? [{ name: 'subjectAltName', altNames }] : []),
+  ]);
+  cert.sign(forge.pki.privateKeyFromPem(issuer ? issuer.keyPem : keys.privatePem), forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privatePem };
+}
+
+export function issueCa(now: Date, validDays: number, commonName = 'platform-webhook-ca'): KeyPair {
+  return issue({ commonName, isCA: true, validDays, now });
+}
+
+export function issueServing(ca: KeyPair, names: Names, now: Date, validDays: number): KeyPair {
+  return issue({ commonName: names.dnsNames[0] ?? names.ipAddresses[0] ?? 'platform-webhook', names, isCA: false, validDays, now }, ca);
+}
+
+/** Parses a PEM certificate; throws with a short reason when it is not one. */
+export function inspect(certPem: string): CertInfo {
+  const cert = forge.pki.certificateFromPem(certPem);
+  const san = cert.getExtension('subjectAltName') as { altNames?: { type: number; value?: string; ip?: string }[] } | null;
+  const alt = san?.altNames ?? [];
+  const basic = cert.getExtension('basicConstraints') as { cA?: boolean } | null;
+  return {
+    commonName: String(cert.subject.getField('CN')?.value ?? ''),
+    notBefore: cert.validity.notBefore,
+    notAfter: cert.validity.notAfter,
+    isCA: basic?.cA === true,
+    serial: cert.serialNumber,
+    dnsNames: alt.filter((a) => a.type === 2).map((a) => String(a.value)),
+    ipAddresses: alt.filter((a) => a.type === 7).map((a) => String(a.ip)),
+  };
+}
+
+/** True when `certPem` carries a valid signature of `caPem`'s key. */
+export function signedBy(certPem: string, caPem: string): boolean {
+  try {
+    return forge.pki.certificateFromPem(caPem).verify(forge.pki.certificateFromPem(certPem));
+  } catch {
+    return false;
+  }
+}
+
+/** True when the private key belongs to the certificate. */
+export function keyMatches(pair: KeyPair): boolean {
+  try {
+    const fromKey = createPublicKey(createPrivateKey(pair.keyPem)).export({ type: 'spki', format: 'pem' });
+    const fromCert = forge.pki.publicKeyToPem(forge.pki.certificateFromPem(pair.certPem).publicKey);
+    return createPublicKey(fromCert).export({ type: 'spki', format: 'pem' }).toString() === fromKey.toString();
+  } catch {
+    return false;
+  }
+}
+
+/** The required names the certificate does not cover, as `DNS:x` / `IP:y`. */
+export function missingNames(info: Names, required: Names): string[] {
+  return [
+    ...required.dnsNames.filter((n) => !info.dnsNames.includes(n)).map((n) => `DNS:${n}`),
+    ...required.ipAddresses.filter((n) => !info.ipAddresses.includes(n)).map((n) => `IP:${n}`),
+  ];
+}
+
+export function describeNames(n: Names): string {
+  const all = [...n.dnsNames.map((d) => `DNS:${d}`), ...n.ipAddresses.map((i) => `IP:${i}`)];
+  return all.length ? all.join(', ') : '(no names)';
+}

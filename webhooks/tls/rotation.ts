@@ -1,0 +1,241 @@
+// Certificate rotation, top-down (after OPA's cert-controller): constants,
+// options, the start loop, refresh, injection of the CA bundle into the
+// webhook configurations, reporting. Only the leader writes; every replica
+// loads the Secret and hot-reloads its serving certificate. With
+// `manage: false` (cert-manager fills the Secret) nothing is issued, the
+// certificate is only loaded, checked and reported.
+import * as k8s from '@kubernetes/client-node';
+import { apiMessage, apiStatus } from '../../operator/kube.ts';
+import type { Logger } from '../../operator/log.ts';
+import type { WebhookMetrics } from '../metrics.ts';
+import { inspect, issueCa, issueServing, type KeyPair, type Names } from './certs.ts';
+import {
+  bundleFromSecretData,
+  caBundlePem,
+  certCondition,
+  planRenewal,
+  secretDataFromBundle,
+  type CertBundle,
+  type CertCondition,
+} from './plan.ts';
+
+// ---- constants (spec: Limits) -------------------------------------------------
+export const VALIDITY_DAYS = 365;
+export const CHECK_INTERVAL_MS = 24 * 3_600_000;
+export const RENEW_BEFORE_MS = 30 * 86_400_000;
+export const DRIFT_CHECK_INTERVAL_MS = 60_000;
+
+// ---- options --------------------------------------------------------------------
+export interface CertRotatorOptions {
+  core: k8s.CoreV1Api;
+  admission: k8s.AdmissionregistrationV1Api;
+  /** Where the CA and serving certificate live. */
+  secret: { namespace: string; name: string };
+  /** Names the apiserver uses to reach the webhook (Service DNS names, extra SANs such as 127.0.0.1). */
+  names: Names;
+  /** Webhook configurations whose `caBundle` this rotator owns (every webhook in each). */
+  mutatingConfig?: string;
+  validatingConfig?: string;
+  /** false: certificates come from elsewhere (cert-manager); load, check and report only. */
+  manage: boolean;
+  /** Only the leader writes the Secret and the configurations. */
+  isLeader: () => boolean;
+  /** Called with the serving certificate whenever it changes (hot reload). */
+  onServingCertificate: (pair: KeyPair) => void;
+  log: Logger;
+  metrics?: WebhookMetrics;
+  /** Injectable clock, for renewal tests. */
+  now?: () => Date;
+  checkIntervalMs?: number;
+  driftCheckIntervalMs?: number;
+}
+
+export interface RefreshResult {
+  condition: CertCondition;
+  /** Why certificates were issued in this refresh (empty when none were). */
+  renewed: string[];
+  /** Webhook configurations whose caBundle was written. */
+  patchedConfigs: string[];
+}
+
+// ---- the rotator ----------------------------------------------------------------
+export class CertRotator {
+  private bundle: CertBundle = {};
+  private servedPem = '';
+  private lastCondition: CertCondition = { type: 'CertificateValid', status: 'False', reason: 'Missing', message: 'not loaded yet' };
+  private timers: NodeJS.Timeout[] = [];
+  private readonly now: () => Date;
+
+  constructor(private readonly options: CertRotatorOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** First refresh now (so the server has a certificate), then every 24 h; caBundle drift every minute. */
+  async start(): Promise<RefreshResult> {
+    const first = await this.refresh();
+    const loop = (fn: () => Promise<unknown>, ms: number): void => {
+      const t = setInterval(() => void fn().catch((err: unknown) => this.options.log.error({ err: String(err) }, 'certificate check failed')), ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    loop(() => this.refresh(), this.options.checkIntervalMs ?? CHECK_INTERVAL_MS);
+    loop(() => this.repairDrift(), this.options.driftCheckIntervalMs ?? DRIFT_CHECK_INTERVAL_MS);
+    return first;
+  }
+
+  stop(): void {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+  }
+
+  condition(): CertCondition {
+    return this.lastCondition;
+  }
+
+  /** The serving certificate, when one is loaded. */
+  serving(): KeyPair | undefined {
+    return this.bundle.serving;
+  }
+
+  // ---- refresh: load, renew when due (leader), inject, report -------------------
+  async refresh(): Promise<RefreshResult> {
+    const now = this.now();
+    const secret = await this.readSecret();
+    this.bundle = bundleFromSecretData(secret?.data);
+    let renewed: string[] = [];
+    if (this.options.manage && this.options.isLeader()) {
+      const plan = planRenewal(this.bundle, this.options.names, now, RENEW_BEFORE_MS);
+      if (plan.reasons.length) {
+        const next = this.renew(plan, now);
+        if (await this.writeSecret(secret, next)) {
+          this.bundle = next;
+          renewed = plan.reasons;
+          this.options.log.info({ reasons: renewed, secret: this.secretRef() }, 'webhook certificate renewed');
+        }
+      }
+    }
+    const patchedConfigs = await this.repairDrift();
+    this.report(now);
+    return { condition: this.lastCondition, renewed, patchedConfigs };
+  }
+
+  private renew(plan: ReturnType<typeof planRenewal>, now: Date): CertBundle {
+    const ca = plan.renewCa ? issueCa(now, VALIDITY_DAYS) : (this.bundle.ca as KeyPair);
+    const previousCaPem = plan.renewCa ? this.bundle.ca?.certPem : plan.dropPreviousCa ? undefined : this.bundle.previousCaPem;
+    const serving = plan.renewServing ? issueServing(ca, this.options.names, now, VALIDITY_DAYS) : this.bundle.serving;
+    return { ca, ...(previousCaPem ? { previousCaPem } : {}), ...(serving ? { serving } : {}) };
+  }
+
+  // ---- the Secret -------------------------------------------------------------------
+  private secretRef(): string {
+    return `${this.options.secret.namespace}/${this.options.secret.name}`;
+  }
+
+  private async readSecret(): Promise<k8s.V1Secret | undefined> {
+    try {
+      return await this.options.core.readNamespacedSecret(this.options.secret);
+    } catch (err) {
+      if (apiStatus(err) === 404) return undefined;
+      throw new Error(`reading Secret ${this.secretRef()}: ${apiMessage(err)}`, { cause: err });
+    }
+  }
+
+  /** Create, or replace at the read resourceVersion; a conflict means another writer won: false. */
+  private async writeSecret(current: k8s.V1Secret | undefined, bundle: CertBundle): Promise<boolean> {
+    const { namespace, name } = this.options.secret;
+    const body: k8s.V1Secret = {
+      metadata: { name, namespace, resourceVersion: current?.metadata?.resourceVersion, labels: { 'app.kubernetes.io/component': 'webhook-tls' } },
+      type: 'kubernetes.io/tls',
+      data: secretDataFromBundle(bundle),
+    };
+    try {
+      if (current) await this.options.core.replaceNamespacedSecret({ namespace, name, body });
+      else await this.options.core.createNamespacedSecret({ namespace, body });
+      return true;
+    } catch (err) {
+      if (apiStatus(err) === 409) {
+        this.options.log.info({ secret: this.secretRef() }, 'certificate Secret changed concurrently; using it next time');
+        return false;
+      }
+      throw new Error(`writing Secret ${this.secretRef()}: ${apiMessage(err)}`, { cause: err });
+    }
+  }
+
+  // ---- inject the CA bundle into the webhook configurations (and repair drift) ---
+  async repairDrift(): Promise<string[]> {
+    if (!this.options.isLeader() || !this.bundle.ca) return [];
+    const caBundle = Buffer.from(caBundlePem(this.bundle, this.now())).toString('base64');
+    const adm = this.options.admission;
+    const { mutatingConfig: m, validatingConfig: v, log } = this.options;
+    const patched: string[] = [];
+    const mutating: ConfigTarget<k8s.V1MutatingWebhookConfiguration> = {
+      read: (name) => adm.readMutatingWebhookConfiguration({ name }),
+      write: (name, body) => adm.replaceMutatingWebhookConfiguration({ name, body }),
+    };
+    const validating: ConfigTarget<k8s.V1ValidatingWebhookConfiguration> = {
+      read: (name) => adm.readValidatingWebhookConfiguration({ name }),
+      write: (name, body) => adm.replaceValidatingWebhookConfiguration({ name, body }),
+    };
+    if (m && (await injectInto(m, mutating, caBundle, log))) patched.push(m);
+    if (v && (await injectInto(v, validating, caBundle, log))) patched.push(v);
+    if (patched.length) this.options.log.info({ configs: patched }, 'caBundle written to webhook configurations');
+    return patched;
+  }
+
+  // ---- report: hot reload, condition, metrics -----------------------------------
+  private report(now: Date): void {
+    const condition = certCondition(this.bundle, this.options.names, now);
+    if (condition.status === 'False' && condition.message !== this.lastCondition.message) {
+      this.options.log.error({ secret: this.secretRef(), reason: condition.reason }, `webhook certificate problem: ${condition.message}`);
+    }
+    this.lastCondition = condition;
+    const serving = this.bundle.serving;
+    if (serving && serving.certPem !== this.servedPem && condition.reason !== 'Missing') {
+      this.servedPem = serving.certPem;
+      this.options.onServingCertificate(serving);
+    }
+    for (const [label, pem] of [
+      ['ca', this.bundle.ca?.certPem],
+      ['serving', serving?.certPem],
+    ] as const) {
+      if (pem) this.options.metrics?.certExpiry.set({ certificate: label }, inspect(pem).notAfter.getTime() / 1000);
+    }
+  }
+}
+
+/** Sets `caBundle` on every webhook that lacks it; true when anything changed. */
+function withCaBundle(webhooks: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] | undefined, caBundle: string): boolean {
+  let changed = false;
+  for (const hook of webhooks ?? []) {
+    if (hook.clientConfig.caBundle !== caBundle) {
+      hook.clientConfig.caBundle = caBundle;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+interface ConfigTarget<T extends { webhooks?: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] }> {
+  read: (name: string) => Promise<T>;
+  write: (name: string, body: T) => Promise<unknown>;
+}
+
+/** Reads one configuration, sets the bundle where it differs, writes it back; a missing one is logged, not fatal. */
+async function injectInto<T extends { webhooks?: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] }>(
+  name: string,
+  target: ConfigTarget<T>,
+  caBundle: string,
+  log: Logger,
+): Promise<boolean> {
+  let config: T;
+  try {
+    config = await target.read(name);
+  } catch (err) {
+    if (apiStatus(err) !== 404) throw new Error(`reading webhook configuration ${name}: ${apiMessage(err)}`, { cause: err });
+    log.warn({ config: name }, 'webhook configuration not found; caBundle not injected');
+    return false;
+  }
+  if (!withCaBundle(config.webhooks, caBundle)) return false;
+  await target.write(name, config);
+  return true;
+}
