@@ -7,10 +7,12 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../hack/control-plane/control-plane.ts';
 import { HACK_DIR, REPO_ROOT, findBinary } from '../hack/control-plane/paths.ts';
-import { installCrds, loadKubeConfig, serverVersion } from './kube.ts';
+import { apiStatus, installCrds, k8s, loadKubeConfig, serverVersion } from './kube.ts';
 import { ROLES } from './roles.ts';
 
 const SYSTEM_ROLES = ['operator', 'webhook', 'api'] as const;
+/** The operator's own namespace, as `config/manager` deploys it. */
+const PLATFORM_NAMESPACE = process.env.PLATFORM_NAMESPACE ?? 'platform-system';
 const say = (line: string): void => void process.stdout.write(`[start] ${line}\n`);
 
 function ensureControlPlaneBinaries(): void {
@@ -26,7 +28,12 @@ function ensureControlPlaneBinaries(): void {
 
 function startRole(role: string, kubeconfigPath: string): ChildProcess {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'platform.js'), 'run', role], {
-    env: { ...process.env, KUBECONFIG: kubeconfigPath },
+    env: {
+      ...process.env,
+      KUBECONFIG: kubeconfigPath,
+      PLATFORM_NAMESPACE,
+      PLATFORM_LEADER_ELECTION_NAMESPACE: PLATFORM_NAMESPACE,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   child.on('exit', (code, signal) => {
@@ -60,6 +67,15 @@ async function stopAll(exitCode: number): Promise<void> {
   process.exit(exitCode);
 }
 
+async function ensureNamespace(kc: k8s.KubeConfig, name: string): Promise<void> {
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  try {
+    await core.createNamespace({ body: { metadata: { name } } });
+  } catch (err) {
+    if (apiStatus(err) !== 409) throw err;
+  }
+}
+
 async function main(): Promise<void> {
   process.once('SIGINT', () => void stopAll(0));
   process.once('SIGTERM', () => void stopAll(0));
@@ -80,6 +96,7 @@ async function main(): Promise<void> {
   say(`kube-apiserver ${await serverVersion(kc)}`);
   const crds = await installCrds(kc);
   say(`installed ${crds.length} CRDs`);
+  await ensureNamespace(kc, PLATFORM_NAMESPACE);
   const roles = SYSTEM_ROLES.filter((r) => r in ROLES);
   for (const role of roles) children.push(startRole(role, kubeconfigPath));
   say(`running roles: ${roles.join(', ')}`);

@@ -1,0 +1,69 @@
+// Typed HTTP errors and the one place that shapes every error response as
+// `{detail, code?}`. Handlers throw; this middleware answers. Anything that is
+// not an HttpError is a bug or an upstream failure: logged, never echoed.
+import type { Context, Next } from 'koa';
+import { apiMessage, apiStatus } from '../../operator/kube.ts';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly code?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (detail: string, code = 'invalid_request'): HttpError =>
+  new HttpError(400, detail, code);
+export const unauthorized = (detail: string): HttpError =>
+  new HttpError(401, detail, 'unauthenticated', { 'www-authenticate': 'Bearer' });
+export const forbidden = (detail: string): HttpError => new HttpError(403, detail, 'forbidden');
+export const notFound = (detail: string): HttpError => new HttpError(404, detail, 'not_found');
+export const conflict = (detail: string, code = 'conflict'): HttpError => new HttpError(409, detail, code);
+export const unprocessable = (detail: string, code = 'unprocessable'): HttpError =>
+  new HttpError(422, detail, code);
+
+/** Kubernetes API statuses a client can act on, passed through with the apiserver's message. */
+const PASS_THROUGH: Record<number, string> = {
+  404: 'not_found',
+  409: 'conflict',
+  422: 'rejected_by_cluster',
+};
+
+export function toHttpError(err: unknown): HttpError | undefined {
+  if (err instanceof HttpError) return err;
+  const status = apiStatus(err);
+  if (status !== undefined && PASS_THROUGH[status]) {
+    return new HttpError(status, apiMessage(err), PASS_THROUGH[status]);
+  }
+  // Errors thrown by Koa itself (ctx.throw, router 405/501) carry `status` and `expose`.
+  const e = err as { status?: unknown; expose?: unknown; message?: unknown };
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
+    return new HttpError(e.status, String(e.message), e.status === 405 ? 'method_not_allowed' : undefined);
+  }
+  return undefined;
+}
+
+export interface ErrorLogger {
+  error(obj: object, msg: string): void;
+}
+
+/** Outermost middleware: every thrown error becomes `{detail, code?}`. */
+export function errorShaper(log: ErrorLogger) {
+  return async function shapeErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw notFound(`no route for ${ctx.method} ${ctx.path}`);
+    } catch (err) {
+      const http = toHttpError(err);
+      if (!http) log.error({ err, requestId: ctx.state.requestId }, 'request failed');
+      const shaped = http ?? new HttpError(500, 'internal error; see the server log', 'internal');
+      ctx.status = shaped.status;
+      ctx.set(shaped.headers);
+      ctx.body = shaped.code ? { detail: shaped.detail, code: shaped.code } : { detail: shaped.detail };
+    }
+  };
+}

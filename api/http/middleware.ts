@@ -1,0 +1,94 @@
+// Small middleware, one job each: request ids, access logs with metrics, and
+// the JSON body reader (content type → 415, size → 413, syntax → 400).
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from '../../operator/log.ts';
+import type { ApiMetrics } from './metrics.ts';
+import { HttpError, badRequest } from './errors.ts';
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Uses a well-formed incoming `x-request-id` or mints one; echoes it on the response. */
+export async function requestId(ctx: Context, next: Next): Promise<void> {
+  const incoming = ctx.get('x-request-id');
+  const id = REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
+  ctx.state.requestId = id;
+  ctx.set('x-request-id', id);
+  await next();
+}
+
+/** One JSON line per request and the request metrics, after the error shaper ran. */
+export function accessLog(log: Logger, metrics: ApiMetrics) {
+  return async function logAccess(ctx: Context, next: Next): Promise<void> {
+    const startedNs = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - startedNs) / 1e6;
+      const route = (ctx.state.route as string | undefined) ?? 'unmatched';
+      metrics.observe(ctx.method, route, ctx.status, ms);
+      log.info(
+        {
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          route,
+          status: ctx.status,
+          ms: Math.round(ms * 100) / 100,
+          subject: (ctx.state.principal as { subject?: string } | undefined)?.subject,
+        },
+        'request',
+      );
+    }
+  };
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function hasBody(ctx: Context): boolean {
+  const length = ctx.get('content-length');
+  if (length !== '') return Number(length) > 0;
+  return ctx.get('transfer-encoding') !== '';
+}
+
+async function readLimited(ctx: Context, limitBytes: number): Promise<Buffer> {
+  const declared = Number(ctx.get('content-length') || '0');
+  if (declared > limitBytes) throw tooLarge(limitBytes);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limitBytes) throw tooLarge(limitBytes);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(limitBytes: number): HttpError {
+  return new HttpError(413, `request body larger than ${limitBytes} bytes`, 'body_too_large', {
+    connection: 'close',
+  });
+}
+
+/**
+ * Reads a JSON body into `ctx.state.body` (undefined when there is none).
+ * Only `application/json` (or `+json`) is accepted.
+ */
+export function jsonBody(limitBytes: number) {
+  return async function readJson(ctx: Context, next: Next): Promise<void> {
+    if (!BODY_METHODS.has(ctx.method) || !hasBody(ctx)) return next();
+    const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+    if (type !== 'application/json' && !type.endsWith('+json')) {
+      throw new HttpError(415, 'send the body as application/json', 'unsupported_media_type');
+    }
+    const raw = await readLimited(ctx, limitBytes);
+    if (raw.length > 0) {
+      try {
+        ctx.state.body = JSON.parse(raw.toString('utf8')) as unknown;
+      } catch (err) {
+        throw badRequest(`malformed JSON body: ${(err as Error).message}`, 'malformed_json');
+      }
+    }
+    await next();
+  };
+}
