@@ -9,16 +9,24 @@ import type { Logger } from '../operator/log.ts';
 import { newRegistry, startOpsServer } from '../operator/ops-server.ts';
 import { loadKubeConfig } from '../operator/kube.ts';
 import type { RoleRunner } from '../operator/roles.ts';
-import { agentInformer, createAgentController } from './agent/controller.ts';
+import { createAgentController } from './agent/controller.ts';
+import { allInformers, buildCaches } from './common/caches.ts';
+import type { ControllerContext } from './common/toolkit.ts';
+import { createConsentController, createGrantController } from './delegation/controller.ts';
+import { createEnvironmentController } from './environment/controller.ts';
+import { holdKeyring, type KeyringHolder } from './keyring.ts';
+import { createOrganizationController } from './organization/controller.ts';
 import type { Controller } from './runtime/controller.ts';
 import type { ResilientInformer } from './runtime/informer.ts';
 import { LeaderElector } from './runtime/leader-election.ts';
 import { ControllerMetrics } from './runtime/metrics.ts';
 import { loadOperatorSettings, type OperatorSettings } from './settings.ts';
+import { createWorkspaceController } from './workspace/controller.ts';
 
 interface Manager {
   informers: ResilientInformer<k8s.KubernetesObject>[];
   controllers: Controller[];
+  keyring: KeyringHolder;
 }
 
 function buildManager(
@@ -27,20 +35,42 @@ function buildManager(
   log: Logger,
   metrics: ControllerMetrics,
 ): Manager {
-  const timings = { relistIntervalMs: settings.relistIntervalMs, staleAfterMs: settings.staleAfterMs };
-  const agents = agentInformer(kc, log, timings, metrics, settings.watchNamespace);
+  const caches = buildCaches({
+    kc,
+    log,
+    metrics,
+    relistIntervalMs: settings.relistIntervalMs,
+    staleAfterMs: settings.staleAfterMs,
+    namespace: settings.watchNamespace,
+  });
+  const ctx: ControllerContext = {
+    kc,
+    caches,
+    log,
+    metrics,
+    identity: settings.identity,
+    workers: settings.workers,
+    resyncIntervalMs: settings.resyncIntervalMs,
+  };
+  const runtime = { image: settings.agentImage, runtimeClassName: settings.runtimeClassName };
+  const agents = { resync: (): void => undefined };
+  const keyring = holdKeyring(kc, settings, log, () => agents.resync());
+  const agentController = createAgentController(ctx, {
+    pod: { ...runtime, trustDomain: settings.trustDomain },
+    emailDomain: settings.agentEmailDomain ?? `agents.${settings.trustDomain}`,
+    staleAfterMs: settings.agentStaleAfterMs,
+    keyring: keyring.current,
+  });
+  agents.resync = () => agentController.resync();
   const controllers = [
-    createAgentController({
-      kc,
-      informer: agents,
-      log,
-      metrics,
-      identity: settings.identity,
-      workers: settings.workers,
-      resyncIntervalMs: settings.resyncIntervalMs,
-    }),
+    agentController,
+    createWorkspaceController(ctx),
+    createOrganizationController(ctx, settings.watchNamespace),
+    createEnvironmentController(ctx, { image: settings.modelServerImage, runtimeClassName: settings.runtimeClassName }),
+    createGrantController(ctx),
+    createConsentController(ctx, settings.consentTtlMs),
   ];
-  return { informers: [agents as ResilientInformer<k8s.KubernetesObject>], controllers };
+  return { informers: allInformers(caches), controllers, keyring };
 }
 
 function informerCheck(
@@ -85,6 +115,7 @@ function startLeaderElection(
 
 function registerStops(lifecycle: Lifecycle, manager: Manager, elector: LeaderElector | undefined): void {
   lifecycle.onStop('informers', async () => {
+    manager.keyring.stop();
     await Promise.all(manager.informers.map((i) => i.stop()));
   });
   if (elector) lifecycle.onStop('leader election', () => elector.stop());

@@ -101,6 +101,66 @@ export const OPERATOR_SETTINGS = {
     default: '15m',
     description: 'unready when an informer saw no event and no list for this long',
   },
+  trustDomain: {
+    env: 'PLATFORM_TRUST_DOMAIN',
+    flag: 'trust-domain',
+    type: 'string',
+    default: 'platform.local',
+    description: 'SPIFFE trust domain of agent identities (spiffe://<domain>/agent/<agent_id>)',
+  },
+  agentEmailDomain: {
+    env: 'PLATFORM_AGENT_EMAIL_DOMAIN',
+    flag: 'agent-email-domain',
+    type: 'string',
+    description: 'domain of agent email addresses when the agent names none (default: agents.<trust domain>)',
+  },
+  agentImage: {
+    env: 'PLATFORM_AGENT_IMAGE',
+    flag: 'agent-image',
+    type: 'string',
+    default: 'ghcr.io/agent-platform/agent-runtime:0.1.0',
+    description: 'runtime image of agent pods whose PlatformAgent names no image',
+  },
+  runtimeClassName: {
+    env: 'PLATFORM_AGENT_RUNTIME_CLASS',
+    flag: 'agent-runtime-class',
+    type: 'string',
+    description: 'runtimeClassName of agent and model pods (the TEE, e.g. kata-qemu-tdx); none when unset',
+  },
+  modelServerImage: {
+    env: 'PLATFORM_MODEL_SERVER_IMAGE',
+    flag: 'model-server-image',
+    type: 'string',
+    default: 'ghcr.io/agent-platform/model-server:0.1.0',
+    description: 'image of the model server a PlatformEnvironment with deploymentType model runs',
+  },
+  agentStaleAfterMs: {
+    env: 'PLATFORM_AGENT_STALE_AFTER',
+    flag: 'agent-stale-after',
+    type: 'duration',
+    default: '720h',
+    description: 'an agent without evidence or proxied access for this long gets the Stale condition',
+  },
+  consentTtlMs: {
+    env: 'PLATFORM_CONSENT_TTL',
+    flag: 'consent-ttl',
+    type: 'duration',
+    default: '1h',
+    description: 'a consent request nobody answered within this time resolves as denied',
+  },
+  keyringFile: {
+    env: 'PLATFORM_KEYRING_FILE',
+    flag: 'keyring-file',
+    type: 'string',
+    description: 'JSON keyring of key-encryption keys; when unset, the keyring Secret is used',
+  },
+  keyringSecret: {
+    env: 'PLATFORM_KEYRING_SECRET',
+    flag: 'keyring-secret',
+    type: 'string',
+    default: 'platform-system/platform-keyring',
+    description: '<namespace>/<name> of the keyring Secret (created with one key on first start)',
+  },
 } as const;
 
 export type OperatorSettings = Settings<typeof OPERATOR_SETTINGS> & { identity: string };
@@ -121,6 +181,9 @@ export function loadOperatorSettings(
   if (s.workers < 1) problems.push(`PLATFORM_CONTROLLER_WORKERS=${s.workers}: expected at least 1`);
   if (s.staleAfterMs <= s.relistIntervalMs) {
     problems.push('PLATFORM_INFORMER_STALE_AFTER must be longer than PLATFORM_INFORMER_RELIST_INTERVAL');
+  }
+  if (!/^[^/\s]+\/[^/\s]+$/.test(s.keyringSecret)) {
+    problems.push(`PLATFORM_KEYRING_SECRET=${s.keyringSecret}: expected <namespace>/<name>`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const identity = s.identity ?? `${hostname()}_${randomBytes(4).toString('hex')}`;

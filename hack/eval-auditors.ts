@@ -1,5 +1,6 @@
 // Evaluates an auditor over a labelled file in the formats of ../shared/data.
 //   npm run eval:auditors -- --kind injection|toxicity --file PATH [--url URL] [--split heldout|train]
+//     [--errors] [--layers]   (--layers: each injection layer on its own, in process)
 // With --url it POSTs each row to a started auditor's /claims; without, it
 // runs the auditor in process through audit(). Detection is read from
 // `<kind>_detected`. Prints precision, recall, F1, FPR and p50/p99 latency
@@ -127,17 +128,34 @@ export function metrics(outcomes: Outcome[]): Metrics {
 
 const fmt = (v: number): string => (Number.isNaN(v) ? '   -  ' : v.toFixed(3).padStart(6));
 
-function printTable(outcomes: Outcome[]): void {
-  console.log(
-    `| family | n | precision | recall | F1 | FPR | p50 ms | p99 ms |\n|---|---|---|---|---|---|---|---|`,
-  );
+function printTable(outcomes: Outcome[], latency = true): void {
+  const head = `| family | n | precision | recall | F1 | FPR |${latency ? ' p50 ms | p99 ms |' : ''}`;
+  console.log(`${head}\n${head.replace(/[^|]+/g, '---')}`);
   const families = [...new Set(outcomes.map((o) => o.row.family))].sort();
   const line = (name: string, m: Metrics): void =>
     console.log(
-      `| ${name} | ${m.n} | ${fmt(m.precision)} | ${fmt(m.recall)} | ${fmt(m.f1)} | ${fmt(m.fpr)} | ${m.p50.toFixed(2)} | ${m.p99.toFixed(2)} |`,
+      `| ${name} | ${m.n} | ${fmt(m.precision)} | ${fmt(m.recall)} | ${fmt(m.f1)} | ${fmt(m.fpr)} |${latency ? ` ${m.p50.toFixed(2)} | ${m.p99.toFixed(2)} |` : ''}`,
     );
   for (const f of families) line(f, metrics(outcomes.filter((o) => o.row.family === f)));
   line('**total**', metrics(outcomes));
+}
+
+/** Per-layer tables (injection only, in process): see hack/train/layers.ts. */
+async function printLayers(rows: LabelledRow[]): Promise<void> {
+  const layers = await import('./train/layers.ts');
+  const train = selectRows(loadInjection(), loadSplit().injection.train_ids);
+  const textOnly = layers.trainTextOnlyModel(train);
+  const threshold = Number(process.env.INJECTION_THRESHOLD ?? 0.8);
+  const scored = rows.map((row) => ({ row, layers: layers.scoreLayers(row.text, textOnly, threshold) }));
+  for (const layer of layers.LAYERS) {
+    const outcomes = scored.map((s) => ({ row: s.row, detected: s.layers[layer].detected, latencyMs: 0 }));
+    const a = layers.auc(
+      scored.map((s) => s.layers[layer].score),
+      scored.map((s) => s.row.positive),
+    );
+    console.log(`\n### ${layer} (AUC ${a.toFixed(3)}): ${layers.LAYER_DOC[layer]}\n`);
+    printTable(outcomes, false);
+  }
 }
 
 function loadRows(kind: string, file: string | undefined, split: string | undefined): LabelledRow[] {
@@ -150,6 +168,10 @@ function loadRows(kind: string, file: string | undefined, split: string | undefi
 async function main(): Promise<void> {
   const kind = arg('kind') ?? 'injection';
   const rows = loadRows(kind, arg('file'), arg('split'));
+  if (process.argv.includes('--layers')) {
+    if (kind !== 'injection' || arg('url')) throw new Error('--layers: injection, in process only');
+    return printLayers(rows);
+  }
   const outcomes = await run(kind, rows, arg('url'));
   console.log(
     `${kind}: ${rows.length} rows${arg('split') ? ` (${arg('split')} split)` : ''}, ${arg('url') ? `via ${arg('url')}/claims` : 'in process'}\n`,

@@ -6,9 +6,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { primaryView, textViews } from '../auditors/text/normalize.ts';
-import { injectionFeatures, INJECTION_DIMS } from '../auditors/injection/features.ts';
+import { injectionFeatures } from '../auditors/injection/features.ts';
+import { INJECTION_TRAIN_OPTIONS } from './train/layers.ts';
 import { scorePatterns } from '../auditors/injection/patterns.ts';
-import { analyseToxicity } from '../auditors/toxicity/analyse.ts';
+import { analyseToxicity, type ToxicityAnalysis } from '../auditors/toxicity/analyse.ts';
+import { categoryScores, DEFAULT_THRESHOLDS, TOXICITY_CATEGORIES } from '../auditors/toxicity/detect.ts';
 import { toxicityFeatures, TOXICITY_DIMS } from '../auditors/toxicity/features.ts';
 import { sigmoid, type LogisticWeights } from '../auditors/text/hashing.ts';
 import {
@@ -19,19 +21,12 @@ import {
   loadInjection,
   loadSplit,
   selectRows,
+  stripCorpusArtefacts,
+  type LabelledRow,
   type SplitFile,
 } from './train/data.ts';
 import { injectionSplit, toxicitySplit } from './train/split.ts';
 import { fitDetector, type Example } from './train/fit.ts';
-
-/**
- * Corpus artefacts the model must not learn: every attack row ends in
- * "Scenario PI1-A-…" and every benign row in "Reference PI1-B-…", followed
- * by a trace id. They are cut from the training text (in every view).
- */
-export function stripCorpusArtefacts(text: string): string {
-  return text.replace(/\b(scenario|reference)\b[\s\S]*$/, '').replace(/(scenario|reference)pii[\s\S]*$/, '');
-}
 
 function ensureSplit(write: boolean): SplitFile {
   if (!write && existsSync(SPLIT_FILE)) return loadSplit();
@@ -85,13 +80,9 @@ function trainInjection(split: SplitFile): void {
       group: r.group,
     };
   });
-  const { model, oof } = fitDetector(examples, {
-    dims: INJECTION_DIMS,
-    epochs: 400,
-    learningRate: 1,
-    l2: 1e-3,
-  });
+  const { model, oof } = fitDetector(examples, INJECTION_TRAIN_OPTIONS);
   report('injection', oof, examples, model.calibration, 0.8);
+  if (process.argv.includes('--no-write')) return;
   writeWeights(path.join(REPO_ROOT, 'auditors/injection/weights.json'), model, {
     method: 'hashed logistic regression',
     trained_on: 'injection train split',
@@ -99,10 +90,47 @@ function trainInjection(split: SplitFile): void {
   });
 }
 
+/** Full toxicity decision (all categories at default thresholds) from out-of-fold probabilities. */
+function reportToxicityPipeline(
+  rows: readonly LabelledRow[],
+  analyses: readonly ToxicityAnalysis[],
+  oof: readonly number[],
+  calibration: LogisticWeights['calibration'],
+): void {
+  const byFamily = new Map<string, { pos: number; tp: number; neg: number; fp: number }>();
+  const total = { pos: 0, tp: 0, neg: 0, fp: 0 };
+  rows.forEach((r, i) => {
+    const p = analyses[i]!.tokens.length === 0 ? 0 : sigmoid(calibration.a * oof[i]! + calibration.b);
+    const scores = categoryScores(analyses[i]!, p);
+    const hit = TOXICITY_CATEGORIES.some((c) => scores[c] >= DEFAULT_THRESHOLDS[c]);
+    const f = byFamily.get(r.family) ?? { pos: 0, tp: 0, neg: 0, fp: 0 };
+    for (const t of [f, total]) {
+      if (r.positive) {
+        t.pos++;
+        if (hit) t.tp++;
+      } else {
+        t.neg++;
+        if (hit) t.fp++;
+      }
+    }
+    byFamily.set(r.family, f);
+    if (process.argv.includes('--errors') && hit !== r.positive)
+      console.log(`  ${hit ? 'FP' : 'FN'} ${r.family} ${r.text.slice(0, 100)}`);
+  });
+  const fmt = (t: typeof total): string =>
+    t.pos > 0 ? `recall ${(t.tp / t.pos).toFixed(3)}` : `FPR ${(t.fp / t.neg).toFixed(3)}`;
+  console.log(
+    `toxicity pipeline, out of fold on train: recall ${(total.tp / total.pos).toFixed(3)} FPR ${(total.fp / total.neg).toFixed(3)}`,
+  );
+  if (process.argv.includes('--verbose'))
+    for (const [family, t] of [...byFamily].sort()) console.log(`  ${family}: ${fmt(t)}`);
+}
+
 function trainToxicity(split: SplitFile): void {
   const rows = selectRows(hateCheckFamilies(loadHateCheck()), split.toxicity.train_ids);
-  const examples: Example[] = rows.map((r) => ({
-    x: toxicityFeatures(analyseToxicity(r.text)),
+  const analyses = rows.map((r) => analyseToxicity(r.text));
+  const examples: Example[] = rows.map((r, i) => ({
+    x: toxicityFeatures(analyses[i]!),
     y: r.positive ? 1 : 0,
     group: r.group,
   }));
@@ -113,6 +141,8 @@ function trainToxicity(split: SplitFile): void {
     l2: 3e-3,
   });
   report('toxicity (identity attack)', oof, examples, model.calibration, 0.5);
+  reportToxicityPipeline(rows, analyses, oof, model.calibration);
+  if (process.argv.includes('--no-write')) return;
   writeWeights(path.join(REPO_ROOT, 'auditors/toxicity/weights.json'), model, {
     method: 'hashed logistic regression',
     trained_on: 'hatecheck train split',
@@ -121,5 +151,5 @@ function trainToxicity(split: SplitFile): void {
 }
 
 const split = ensureSplit(process.argv.includes('--write-split'));
-trainInjection(split);
+if (!process.argv.includes('--toxicity-only')) trainInjection(split);
 trainToxicity(split);

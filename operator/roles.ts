@@ -30,6 +30,10 @@ export const ROLES: Record<string, RoleEntry> = {
     description: 'a built-in auditor: platform run auditor <name>',
     load: async () => (await import('../auditors/run.ts')).runAuditor,
   },
+  api: {
+    description: 'the Verifier API: agents, shares, approvals, API keys, audit log, registry check',
+    load: async () => (await import('../api/run.ts')).runApi,
+  },
   webhook: {
     description: 'admission webhook: sidecar injection (/mutate) and notarization (/validate)',
     load: async () => (await import('../webhooks/run.ts')).runWebhook,
@@ -37,4 +41,4 @@ export const ROLES: Record<string, RoleEntry> = {
 };
 
 /** Roles the architecture names that a later release provides. */
-export const PLANNED_ROLES = ['api', 'gateway', 'proxy'] as const;
+export const PLANNED_ROLES = ['gateway', 'proxy'] as const;

@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../hack/control-plane/control-plane.ts';
 import { HACK_DIR, REPO_ROOT, findBinary } from '../hack/control-plane/paths.ts';
 import { apiStatus, installCrds, k8s, loadKubeConfig, serverVersion } from './kube.ts';
+import { registerLocalWebhooks } from './local-webhooks.ts';
 import { ROLES } from './roles.ts';
 
 const SYSTEM_ROLES = ['operator', 'webhook', 'api'] as const;
 /** The operator's own namespace, as `config/manager` deploys it. */
 const PLATFORM_NAMESPACE = process.env.PLATFORM_NAMESPACE ?? 'platform-system';
+const WEBHOOK_PORT = Number(process.env.PLATFORM_WEBHOOK_PORT ?? 9443);
 const say = (line: string): void => void process.stdout.write(`[start] ${line}\n`);
 
 function ensureControlPlaneBinaries(): void {
@@ -33,6 +35,11 @@ function startRole(role: string, kubeconfigPath: string): ChildProcess {
       KUBECONFIG: kubeconfigPath,
       PLATFORM_NAMESPACE,
       PLATFORM_LEADER_ELECTION_NAMESPACE: PLATFORM_NAMESPACE,
+      // The webhook is reached by URL on loopback, so its certificate names 127.0.0.1.
+      PLATFORM_WEBHOOK_PORT: String(WEBHOOK_PORT),
+      PLATFORM_WEBHOOK_EXTRA_SANS: '127.0.0.1,localhost',
+      // Locally, auditor images are not digest-pinned: warn instead of reject.
+      PLATFORM_STRICT_NOTARIZATION: process.env.PLATFORM_STRICT_NOTARIZATION ?? 'false',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -98,6 +105,10 @@ async function main(): Promise<void> {
   say(`installed ${crds.length} CRDs`);
   await ensureNamespace(kc, PLATFORM_NAMESPACE);
   const roles = SYSTEM_ROLES.filter((r) => r in ROLES);
+  if (roles.includes('webhook') && plane) {
+    const names = await registerLocalWebhooks(kc, join(REPO_ROOT, 'config'), WEBHOOK_PORT);
+    say(`registered ${names.join(', ')} at https://127.0.0.1:${WEBHOOK_PORT}`);
+  }
   for (const role of roles) children.push(startRole(role, kubeconfigPath));
   say(`running roles: ${roles.join(', ')}`);
   say(`kubectl:  kubectl --kubeconfig ${kubeconfigPath} get crds`);

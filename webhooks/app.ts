@@ -37,12 +37,12 @@ export interface WebhookApp {
 }
 
 export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp> {
-  let server: WebhookServer | undefined;
+  const holder: { server?: WebhookServer } = {};
   const rotator = new CertRotator({
     ...o.tls,
     core: o.kc.makeApiClient(k8s.CoreV1Api),
     admission: o.kc.makeApiClient(k8s.AdmissionregistrationV1Api),
-    onServingCertificate: (pair) => server?.reloadCertificate(pair),
+    onServingCertificate: (pair) => holder.server?.reloadCertificate(pair),
     log: o.log,
     metrics: o.metrics,
   });
@@ -50,7 +50,9 @@ export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
   const certificate = rotator.serving();
   if (!certificate) {
     rotator.stop();
-    throw new Error(`no serving certificate in Secret ${o.tls.secret.namespace}/${o.tls.secret.name}: ${rotator.condition().message}`);
+    throw new Error(
+      `no serving certificate in Secret ${o.tls.secret.namespace}/${o.tls.secret.name}: ${rotator.condition().message}`,
+    );
   }
   const mutateDeps: MutateDeps = {
     options: o.mutate,
@@ -65,7 +67,7 @@ export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
     log: o.log,
     metrics: o.metrics,
   };
-  server = await startWebhookServer({
+  const server = await startWebhookServer({
     host: o.host,
     port: o.port,
     certificate,
@@ -78,15 +80,15 @@ export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
       '/validate': (r) => handleValidate(r, validateDeps),
     },
   });
-  const started = server;
+  holder.server = server;
   return {
-    server: started,
+    server,
     rotator,
     mutateDeps,
     validateDeps,
     close: async () => {
       rotator.stop();
-      await started.close();
+      await server.close();
     },
   };
 }

@@ -69,7 +69,10 @@ export function kubeEventSink(kc: k8s.KubeConfig, log: Logger, instance: string)
     invalidAnnotations(namespace, podName, note) {
       const now = new Date();
       const body: k8s.CoreV1Event = {
-        metadata: { name: `${podName.replace(/[^a-z0-9.-]/g, '')}.${now.getTime().toString(16)}${randomBytes(2).toString('hex')}`, namespace },
+        metadata: {
+          name: `${podName.replace(/[^a-z0-9.-]/g, '')}.${now.getTime().toString(16)}${randomBytes(2).toString('hex')}`,
+          namespace,
+        },
         involvedObject: { kind: 'Pod', apiVersion: 'v1', namespace, name: podName },
         reason: 'InvalidAuditAnnotations',
         message: note.slice(0, 1024),

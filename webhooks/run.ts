@@ -8,7 +8,7 @@ import type { Logger } from '../operator/log.ts';
 import { newRegistry, startOpsServer } from '../operator/ops-server.ts';
 import type { RoleRunner } from '../operator/roles.ts';
 import { LeaderElector } from '../controllers/runtime/leader-election.ts';
-import { startWebhookApp } from './app.ts';
+import { startWebhookApp, type WebhookApp } from './app.ts';
 import { WebhookMetrics } from './metrics.ts';
 import { buildDirectory } from './mutate/directory.ts';
 import type { MutateOptions } from './mutate/inject.ts';
@@ -34,7 +34,9 @@ function mutateOptions(s: WebhookSettings, native: boolean): MutateOptions {
     verifierUrl: s.verifierUrl,
     teeProvider: s.teeProvider as 'COCO' | 'MOCK',
     nativeSidecars: native,
-    redirect: s.redirect ? { modelCidrs: s.modelCidrs, modelPorts: s.modelPorts.map(Number), excludeCidrs: s.excludeCidrs } : false,
+    redirect: s.redirect
+      ? { modelCidrs: s.modelCidrs, modelPorts: s.modelPorts.map(Number), excludeCidrs: s.excludeCidrs }
+      : false,
     apiKeySecret: { name: s.apiKeySecret, key: 'api-key' },
     excludedNamespaces: [s.namespace, 'kube-system'],
   };
@@ -46,6 +48,7 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
   const registry = newRegistry('webhook');
   const metrics = new WebhookMetrics(registry);
   const identity = `${hostname()}_${process.pid}`;
+  const holder: { app?: WebhookApp } = {};
   let elector: LeaderElector | undefined;
   if (s.leaderElection) {
     elector = new LeaderElector({
@@ -57,14 +60,16 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
       renewDeadlineMs: 10_000,
       retryPeriodMs: 2_000,
       log,
-      onStartedLeading: () => void app?.rotator.refresh().catch((err: unknown) => log.error({ err: String(err) }, 'refresh failed')),
+      onStartedLeading: () =>
+        void holder.app?.rotator
+          .refresh()
+          .catch((err: unknown) => log.error({ err: String(err) }, 'refresh failed')),
       onStoppedLeading: () => undefined,
     });
     elector.start();
     lifecycle.onStop('leader election', () => elector?.stop());
   }
-  let app: Awaited<ReturnType<typeof startWebhookApp>> | undefined;
-  app = await startWebhookApp({
+  const started = await startWebhookApp({
     kc,
     log,
     metrics,
@@ -73,7 +78,12 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
     bodyLimitBytes: s.bodyLimitBytes,
     mutate: mutateOptions(s, await nativeSidecars(s, kc, log)),
     strictNotarization: s.strictNotarization,
-    notary: { verifierUrl: s.verifierUrl, timeoutMs: s.verifierTimeoutMs, cacheTtlMs: s.notaryCacheTtlMs, negativeCacheTtlMs: 30_000 },
+    notary: {
+      verifierUrl: s.verifierUrl,
+      timeoutMs: s.verifierTimeoutMs,
+      cacheTtlMs: s.notaryCacheTtlMs,
+      negativeCacheTtlMs: 30_000,
+    },
     clusterCacheTtlMs: s.clusterCacheTtlMs,
     tls: {
       secret: { namespace: s.namespace, name: s.tlsSecret },
@@ -84,12 +94,15 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
       isLeader: () => elector?.isLeader() ?? true,
     },
   });
-  const started = app;
+  holder.app = started;
   const ops = await startOpsServer({
     port: s.metricsPort,
     registry,
     log,
-    readiness: { certificate: () => (started.rotator.condition().status === 'True' ? '' : started.rotator.condition().message) },
+    readiness: {
+      certificate: () =>
+        started.rotator.condition().status === 'True' ? '' : started.rotator.condition().message,
+    },
   });
   lifecycle.onStop('ops server', () => ops.close());
   lifecycle.onStop('webhook server', () => started.close());

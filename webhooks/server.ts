@@ -6,7 +6,13 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../operator/log.ts';
-import { BadRequestError, parseReview, reviewBody, type AdmissionRequest, type AdmissionResponse } from './admission/review.ts';
+import {
+  BadRequestError,
+  parseReview,
+  reviewBody,
+  type AdmissionRequest,
+  type AdmissionResponse,
+} from './admission/review.ts';
 import type { WebhookMetrics } from './metrics.ts';
 
 export type AdmissionHandler = (request: AdmissionRequest) => Promise<AdmissionResponse>;
@@ -47,7 +53,10 @@ class HttpError extends Error {
 
 function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > limitBytes) return Promise.reject(new HttpError(413, `body of ${declared} bytes exceeds the limit of ${limitBytes} bytes`));
+  if (declared > limitBytes)
+    return Promise.reject(
+      new HttpError(413, `body of ${declared} bytes exceeds the limit of ${limitBytes} bytes`),
+    );
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -68,7 +77,10 @@ function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HttpError(500, `admission handler did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () => reject(new HttpError(500, `admission handler did not answer within ${ms} ms`)),
+      ms,
+    );
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
@@ -82,10 +94,16 @@ function send(res: ServerResponse, status: number, body: string, close = false):
 async function answer(req: IncomingMessage, options: WebhookServerOptions): Promise<string> {
   const path = (req.url ?? '/').split('?')[0] as string;
   const handler = options.routes[path];
-  if (!handler) throw new HttpError(404, `no admission webhook at ${path}; serving ${Object.keys(options.routes).join(', ')}`);
-  if (req.method !== 'POST') throw new HttpError(405, `${req.method ?? ''} not allowed; POST an AdmissionReview`);
+  if (!handler)
+    throw new HttpError(
+      404,
+      `no admission webhook at ${path}; serving ${Object.keys(options.routes).join(', ')}`,
+    );
+  if (req.method !== 'POST')
+    throw new HttpError(405, `${req.method ?? ''} not allowed; POST an AdmissionReview`);
   const type = req.headers['content-type'] ?? '';
-  if (!/^application\/json\b/i.test(type)) throw new HttpError(415, `content-type ${JSON.stringify(type)}; expected application/json`);
+  if (!/^application\/json\b/i.test(type))
+    throw new HttpError(415, `content-type ${JSON.stringify(type)}; expected application/json`);
   const request = parseReview(await readBody(req, options.bodyLimitBytes));
   return reviewBody(await withDeadline(handler(request), options.handlerTimeoutMs));
 }
@@ -96,7 +114,10 @@ function onRequest(options: WebhookServerOptions): (req: IncomingMessage, res: S
     const path = (req.url ?? '/').split('?')[0] as string;
     const done = (status: number): void => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      options.metrics?.requestSeconds.observe({ path: options.routes[path] ? path : 'other', code: String(status) }, seconds);
+      options.metrics?.requestSeconds.observe(
+        { path: options.routes[path] ? path : 'other', code: String(status) },
+        seconds,
+      );
     };
     answer(req, options).then(
       (body) => {
@@ -107,7 +128,8 @@ function onRequest(options: WebhookServerOptions): (req: IncomingMessage, res: S
         const status = err instanceof HttpError ? err.status : err instanceof BadRequestError ? 400 : 500;
         if (status === 500) options.log.error({ err: String(err), path }, 'admission request failed');
         else options.log.warn({ status, path, detail: (err as Error).message }, 'admission request refused');
-        const detail = status === 500 && !(err instanceof HttpError) ? 'internal error' : (err as Error).message;
+        const detail =
+          status === 500 && !(err instanceof HttpError) ? 'internal error' : (err as Error).message;
         send(res, status, JSON.stringify({ detail }), status === 413);
         if (status === 413) res.once('finish', () => req.destroy());
         done(status);
@@ -134,7 +156,8 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   return {
     server,
     port,
-    reloadCertificate: (c) => server.setSecureContext({ cert: c.certPem, key: c.keyPem, minVersion: 'TLSv1.2' }),
+    reloadCertificate: (c) =>
+      server.setSecureContext({ cert: c.certPem, key: c.keyPem, minVersion: 'TLSv1.2' }),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

@@ -6,52 +6,225 @@ import { parseThirdParty, type ThirdPartyAuditor } from './mutate/directory.ts';
 import { checkRedirectOptions } from './mutate/redirect.ts';
 
 export const WEBHOOK_SETTINGS = {
-  port: { env: 'PLATFORM_WEBHOOK_PORT', flag: 'port', type: 'port', default: '9443', description: 'HTTPS port of /mutate and /validate' },
-  metricsPort: { env: 'PLATFORM_WEBHOOK_METRICS_PORT', flag: 'metrics-port', type: 'port', default: '8082', description: 'port of /healthz, /readyz and /metrics' },
-  kubeconfig: { env: 'KUBECONFIG', flag: 'kubeconfig', type: 'string', description: 'kubeconfig path; in-cluster when unset' },
-  namespace: { env: 'PLATFORM_NAMESPACE', flag: 'namespace', type: 'string', default: 'platform-system', description: "the operator's namespace (never injected; holds the TLS Secret)" },
-  serviceName: { env: 'PLATFORM_WEBHOOK_SERVICE', flag: 'service', type: 'string', default: 'platform-webhook', description: 'Service in front of the webhook (its DNS names go into the certificate)' },
-  extraSans: { env: 'PLATFORM_WEBHOOK_EXTRA_SANS', flag: 'extra-sans', type: 'list', default: '', description: 'extra certificate names: DNS names or IP addresses such as 127.0.0.1' },
-  tlsSecret: { env: 'PLATFORM_WEBHOOK_TLS_SECRET', flag: 'tls-secret', type: 'string', default: 'platform-webhook-tls', description: 'Secret with the CA and serving certificate' },
-  manageCertificates: { env: 'PLATFORM_WEBHOOK_MANAGE_CERTIFICATES', flag: 'manage-certificates', type: 'boolean', default: 'true', description: 'issue and rotate the certificates (false: cert-manager fills the Secret)' },
-  mutatingConfig: { env: 'PLATFORM_WEBHOOK_MUTATING_CONFIG', flag: 'mutating-config', type: 'string', default: 'platform-mutating-webhook', description: 'MutatingWebhookConfiguration whose caBundle is managed' },
-  validatingConfig: { env: 'PLATFORM_WEBHOOK_VALIDATING_CONFIG', flag: 'validating-config', type: 'string', default: 'platform-validating-webhook', description: 'ValidatingWebhookConfiguration whose caBundle is managed' },
-  bodyLimitBytes: { env: 'PLATFORM_WEBHOOK_BODY_LIMIT', flag: 'body-limit', type: 'integer', default: '4194304', description: 'largest AdmissionReview accepted, bytes' },
-  strictNotarization: { env: 'PLATFORM_STRICT_NOTARIZATION', flag: 'strict-notarization', type: 'boolean', default: 'true', description: 'reject auditor images without digest or notarization (false: warn, fail-open)' },
-  verifierUrl: { env: 'PLATFORM_VERIFIER_URL', flag: 'verifier-url', type: 'url', default: 'http://platform-verifier.platform-system.svc:8000', description: 'Verifier base URL (GET /registry/check)' },
-  verifierTimeoutMs: { env: 'PLATFORM_WEBHOOK_VERIFIER_TIMEOUT', flag: 'verifier-timeout', type: 'duration', default: '2s', description: 'bound on one registry check' },
-  notaryCacheTtlMs: { env: 'PLATFORM_WEBHOOK_NOTARY_CACHE_TTL', flag: 'notary-cache-ttl', type: 'duration', default: '10m', description: 'reuse of a notarized answer per digest' },
-  clusterCacheTtlMs: { env: 'PLATFORM_WEBHOOK_CLUSTER_CACHE_TTL', flag: 'cluster-cache-ttl', type: 'duration', default: '2s', description: 'reuse of namespace labels and the chain ConfigMap' },
-  platformImage: { env: 'PLATFORM_IMAGE', flag: 'image', type: 'string', default: 'ghcr.io/agent-platform/platform:0.1.0', description: 'image of built-in auditors, gateway, proxy and init container (pin by digest in production)' },
-  auditorRegistry: { env: 'PLATFORM_WEBHOOK_AUDITOR_REGISTRY', flag: 'auditor-registry', type: 'string', description: 'JSON file of third-party auditors [{id, image, port?}] (a mounted ConfigMap)' },
-  modelUrl: { env: 'PLATFORM_MODEL_URL', flag: 'model-url', type: 'url', default: 'https://api.openai.com/v1', description: 'the model URL of the last chain link and the gateway' },
-  modelCidrs: { env: 'PLATFORM_WEBHOOK_MODEL_CIDRS', flag: 'model-cidrs', type: 'list', default: '', description: 'destinations redirected to the gateway (IPv4 CIDRs)' },
-  modelPorts: { env: 'PLATFORM_WEBHOOK_MODEL_PORTS', flag: 'model-ports', type: 'list', default: '', description: 'destination ports redirected to the gateway' },
-  excludeCidrs: { env: 'PLATFORM_WEBHOOK_EXCLUDE_CIDRS', flag: 'exclude-cidrs', type: 'list', default: '', description: 'destinations never redirected (e.g. the API server)' },
-  redirect: { env: 'PLATFORM_WEBHOOK_REDIRECT', flag: 'redirect', type: 'boolean', default: 'true', description: 'add the iptables init container (false where NET_ADMIN is not allowed)' },
-  nativeSidecars: { env: 'PLATFORM_WEBHOOK_NATIVE_SIDECARS', flag: 'native-sidecars', type: 'string', choices: ['auto', 'true', 'false'], default: 'auto', description: 'sidecars as restartPolicy: Always init containers (auto: Kubernetes 1.29+)' },
-  teeProvider: { env: 'TEE_PROVIDER', flag: 'tee-provider', type: 'string', choices: ['COCO', 'MOCK'], default: 'MOCK', description: 'TEE provider passed to sidecars' },
-  apiKeySecret: { env: 'PLATFORM_API_KEY_SECRET', flag: 'api-key-secret', type: 'string', default: 'platform-api-key', description: 'Secret (key api-key) referenced as PLATFORM_API_KEY in each agent namespace' },
-  leaderElection: { env: 'PLATFORM_LEADER_ELECTION', flag: 'leader-election', type: 'boolean', default: 'true', description: 'only the leader writes certificates' },
+  port: {
+    env: 'PLATFORM_WEBHOOK_PORT',
+    flag: 'port',
+    type: 'port',
+    default: '9443',
+    description: 'HTTPS port of /mutate and /validate',
+  },
+  metricsPort: {
+    env: 'PLATFORM_WEBHOOK_METRICS_PORT',
+    flag: 'metrics-port',
+    type: 'port',
+    default: '8082',
+    description: 'port of /healthz, /readyz and /metrics',
+  },
+  kubeconfig: {
+    env: 'KUBECONFIG',
+    flag: 'kubeconfig',
+    type: 'string',
+    description: 'kubeconfig path; in-cluster when unset',
+  },
+  namespace: {
+    env: 'PLATFORM_NAMESPACE',
+    flag: 'namespace',
+    type: 'string',
+    default: 'platform-system',
+    description: "the operator's namespace (never injected; holds the TLS Secret)",
+  },
+  serviceName: {
+    env: 'PLATFORM_WEBHOOK_SERVICE',
+    flag: 'service',
+    type: 'string',
+    default: 'platform-webhook',
+    description: 'Service in front of the webhook (its DNS names go into the certificate)',
+  },
+  extraSans: {
+    env: 'PLATFORM_WEBHOOK_EXTRA_SANS',
+    flag: 'extra-sans',
+    type: 'list',
+    default: '',
+    description: 'extra certificate names: DNS names or IP addresses such as 127.0.0.1',
+  },
+  tlsSecret: {
+    env: 'PLATFORM_WEBHOOK_TLS_SECRET',
+    flag: 'tls-secret',
+    type: 'string',
+    default: 'platform-webhook-tls',
+    description: 'Secret with the CA and serving certificate',
+  },
+  manageCertificates: {
+    env: 'PLATFORM_WEBHOOK_MANAGE_CERTIFICATES',
+    flag: 'manage-certificates',
+    type: 'boolean',
+    default: 'true',
+    description: 'issue and rotate the certificates (false: cert-manager fills the Secret)',
+  },
+  mutatingConfig: {
+    env: 'PLATFORM_WEBHOOK_MUTATING_CONFIG',
+    flag: 'mutating-config',
+    type: 'string',
+    default: 'platform-mutating-webhook',
+    description: 'MutatingWebhookConfiguration whose caBundle is managed',
+  },
+  validatingConfig: {
+    env: 'PLATFORM_WEBHOOK_VALIDATING_CONFIG',
+    flag: 'validating-config',
+    type: 'string',
+    default: 'platform-validating-webhook',
+    description: 'ValidatingWebhookConfiguration whose caBundle is managed',
+  },
+  bodyLimitBytes: {
+    env: 'PLATFORM_WEBHOOK_BODY_LIMIT',
+    flag: 'body-limit',
+    type: 'integer',
+    default: '4194304',
+    description: 'largest AdmissionReview accepted, bytes',
+  },
+  strictNotarization: {
+    env: 'PLATFORM_STRICT_NOTARIZATION',
+    flag: 'strict-notarization',
+    type: 'boolean',
+    default: 'true',
+    description: 'reject auditor images without digest or notarization (false: warn, fail-open)',
+  },
+  verifierUrl: {
+    env: 'PLATFORM_VERIFIER_URL',
+    flag: 'verifier-url',
+    type: 'url',
+    default: 'http://platform-verifier.platform-system.svc:8000',
+    description: 'Verifier base URL (GET /registry/check)',
+  },
+  verifierTimeoutMs: {
+    env: 'PLATFORM_WEBHOOK_VERIFIER_TIMEOUT',
+    flag: 'verifier-timeout',
+    type: 'duration',
+    default: '2s',
+    description: 'bound on one registry check',
+  },
+  notaryCacheTtlMs: {
+    env: 'PLATFORM_WEBHOOK_NOTARY_CACHE_TTL',
+    flag: 'notary-cache-ttl',
+    type: 'duration',
+    default: '10m',
+    description: 'reuse of a notarized answer per digest',
+  },
+  clusterCacheTtlMs: {
+    env: 'PLATFORM_WEBHOOK_CLUSTER_CACHE_TTL',
+    flag: 'cluster-cache-ttl',
+    type: 'duration',
+    default: '2s',
+    description: 'reuse of namespace labels and the chain ConfigMap',
+  },
+  platformImage: {
+    env: 'PLATFORM_IMAGE',
+    flag: 'image',
+    type: 'string',
+    default: 'ghcr.io/agent-platform/platform:0.1.0',
+    description:
+      'image of built-in auditors, gateway, proxy and init container (pin by digest in production)',
+  },
+  auditorRegistry: {
+    env: 'PLATFORM_WEBHOOK_AUDITOR_REGISTRY',
+    flag: 'auditor-registry',
+    type: 'string',
+    description: 'JSON file of third-party auditors [{id, image, port?}] (a mounted ConfigMap)',
+  },
+  modelUrl: {
+    env: 'PLATFORM_MODEL_URL',
+    flag: 'model-url',
+    type: 'url',
+    default: 'https://api.openai.com/v1',
+    description: 'the model URL of the last chain link and the gateway',
+  },
+  modelCidrs: {
+    env: 'PLATFORM_WEBHOOK_MODEL_CIDRS',
+    flag: 'model-cidrs',
+    type: 'list',
+    default: '',
+    description: 'destinations redirected to the gateway (IPv4 CIDRs)',
+  },
+  modelPorts: {
+    env: 'PLATFORM_WEBHOOK_MODEL_PORTS',
+    flag: 'model-ports',
+    type: 'list',
+    default: '',
+    description: 'destination ports redirected to the gateway',
+  },
+  excludeCidrs: {
+    env: 'PLATFORM_WEBHOOK_EXCLUDE_CIDRS',
+    flag: 'exclude-cidrs',
+    type: 'list',
+    default: '',
+    description: 'destinations never redirected (e.g. the API server)',
+  },
+  redirect: {
+    env: 'PLATFORM_WEBHOOK_REDIRECT',
+    flag: 'redirect',
+    type: 'boolean',
+    default: 'true',
+    description: 'add the iptables init container (false where NET_ADMIN is not allowed)',
+  },
+  nativeSidecars: {
+    env: 'PLATFORM_WEBHOOK_NATIVE_SIDECARS',
+    flag: 'native-sidecars',
+    type: 'string',
+    choices: ['auto', 'true', 'false'],
+    default: 'auto',
+    description: 'sidecars as restartPolicy: Always init containers (auto: Kubernetes 1.29+)',
+  },
+  teeProvider: {
+    env: 'TEE_PROVIDER',
+    flag: 'tee-provider',
+    type: 'string',
+    choices: ['COCO', 'MOCK'],
+    default: 'MOCK',
+    description: 'TEE provider passed to sidecars',
+  },
+  apiKeySecret: {
+    env: 'PLATFORM_API_KEY_SECRET',
+    flag: 'api-key-secret',
+    type: 'string',
+    default: 'platform-api-key',
+    description: 'Secret (key api-key) referenced as PLATFORM_API_KEY in each agent namespace',
+  },
+  leaderElection: {
+    env: 'PLATFORM_LEADER_ELECTION',
+    flag: 'leader-election',
+    type: 'boolean',
+    default: 'true',
+    description: 'only the leader writes certificates',
+  },
 } as const;
 
 export type WebhookSettings = Settings<typeof WEBHOOK_SETTINGS> & { thirdParty: ThirdPartyAuditor[] };
 
-export function loadWebhookSettings(env: NodeJS.ProcessEnv, flags: Record<string, string | undefined>): WebhookSettings {
+export function loadWebhookSettings(
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string | undefined>,
+): WebhookSettings {
   const s = loadSettings(WEBHOOK_SETTINGS, env, flags);
   const problems: string[] = [];
   const modelPorts = s.modelPorts.map(Number);
   problems.push(
-    ...checkRedirectOptions({ gatewayPort: 8099, proxyPort: 8088, sidecarUid: 1337, modelCidrs: s.modelCidrs, modelPorts, excludeCidrs: s.excludeCidrs }).map(
-      (p) => `PLATFORM_WEBHOOK_MODEL_* / EXCLUDE_CIDRS: ${p}`,
-    ),
+    ...checkRedirectOptions({
+      gatewayPort: 8099,
+      proxyPort: 8088,
+      sidecarUid: 1337,
+      modelCidrs: s.modelCidrs,
+      modelPorts,
+      excludeCidrs: s.excludeCidrs,
+    }).map((p) => `PLATFORM_WEBHOOK_MODEL_* / EXCLUDE_CIDRS: ${p}`),
   );
   if (s.bodyLimitBytes < 1024) problems.push('PLATFORM_WEBHOOK_BODY_LIMIT: expected at least 1024 bytes');
   let thirdParty: ThirdPartyAuditor[] = [];
   if (s.auditorRegistry) {
     try {
       const parsed = parseThirdParty(readFileSync(s.auditorRegistry, 'utf8'));
-      problems.push(...parsed.problems.map((p) => `PLATFORM_WEBHOOK_AUDITOR_REGISTRY ${s.auditorRegistry}${p}`));
+      problems.push(
+        ...parsed.problems.map((p) => `PLATFORM_WEBHOOK_AUDITOR_REGISTRY ${s.auditorRegistry}${p}`),
+      );
       thirdParty = parsed.auditors;
     } catch (err) {
       problems.push(`PLATFORM_WEBHOOK_AUDITOR_REGISTRY: ${(err as Error).message}`);
@@ -62,9 +235,20 @@ export function loadWebhookSettings(env: NodeJS.ProcessEnv, flags: Record<string
 }
 
 /** DNS names of the Service plus the extra SANs, split into DNS names and IP addresses. */
-export function certificateNames(s: Pick<WebhookSettings, 'serviceName' | 'namespace' | 'extraSans'>): { dnsNames: string[]; ipAddresses: string[] } {
+export function certificateNames(s: Pick<WebhookSettings, 'serviceName' | 'namespace' | 'extraSans'>): {
+  dnsNames: string[];
+  ipAddresses: string[];
+} {
   const svc = s.serviceName;
-  const base = [svc, `${svc}.${s.namespace}`, `${svc}.${s.namespace}.svc`, `${svc}.${s.namespace}.svc.cluster.local`];
+  const base = [
+    svc,
+    `${svc}.${s.namespace}`,
+    `${svc}.${s.namespace}.svc`,
+    `${svc}.${s.namespace}.svc.cluster.local`,
+  ];
   const isIp = (x: string): boolean => /^[\d.]+$/.test(x) || x.includes(':');
-  return { dnsNames: [...base, ...s.extraSans.filter((x) => !isIp(x))], ipAddresses: s.extraSans.filter(isIp) };
+  return {
+    dnsNames: [...base, ...s.extraSans.filter((x) => !isIp(x))],
+    ipAddresses: s.extraSans.filter(isIp),
+  };
 }

@@ -41,6 +41,7 @@ export function toHttpError(err: unknown): HttpError | undefined {
   }
   // Errors thrown by Koa itself (ctx.throw, router 405/501) carry `status` and `expose`.
   const e = err as { status?: unknown; expose?: unknown; message?: unknown };
+  if (e?.status === 501) return new HttpError(405, 'method not allowed', 'method_not_allowed');
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
     return new HttpError(e.status, String(e.message), e.status === 405 ? 'method_not_allowed' : undefined);
   }

@@ -39,6 +39,20 @@ export interface InjectionAnalysis {
   language: string;
 }
 
+/** Normalised and compacted forms of configured phrases (the list rarely changes; bounded). */
+const NEEDLES = new Map<string, { needle: string; packed: string }>();
+
+function needleOf(phrase: string): { needle: string; packed: string } {
+  let n = NEEDLES.get(phrase);
+  if (!n) {
+    const needle = normalizeText(phrase).trim();
+    n = { needle, packed: compact(needle) };
+    if (NEEDLES.size >= 1000) NEEDLES.clear();
+    NEEDLES.set(phrase, n);
+  }
+  return n;
+}
+
 /** Banned substrings matched case- and spacing-insensitively; quoted mentions are reported but flagged. */
 export function matchBanned(
   views: readonly TextView[],
@@ -46,15 +60,19 @@ export function matchBanned(
 ): { matched: string[]; unquoted: boolean } {
   const matched: string[] = [];
   let unquoted = false;
+  let compacted: string[] | undefined;
   for (const phrase of banned) {
-    const needle = normalizeText(phrase).trim();
+    const { needle, packed } = needleOf(phrase);
     if (needle.length === 0) continue;
     const spaced = views.map((v) => ({ v, at: v.text.indexOf(needle) })).find((x) => x.at >= 0);
-    const packed = compact(needle);
     if (spaced) {
       matched.push(phrase);
       if (!isQuoted(spaced.v.text, spaced.at, spaced.at + needle.length)) unquoted = true;
-    } else if (packed.length >= 8 && views.some((v) => compact(v.text).includes(packed))) {
+      continue;
+    }
+    if (packed.length < 8) continue;
+    compacted ??= views.map((v) => compact(v.text));
+    if (compacted.some((c) => c.includes(packed))) {
       matched.push(phrase);
       unquoted = true;
     }

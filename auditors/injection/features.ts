@@ -39,12 +39,17 @@ function patternFeatures(patterns: PatternResult, text: string): SparseVector {
   return vec;
 }
 
+/**
+ * Features of one input. Without `patterns` only the text n-grams are used:
+ * the evaluation trains that ablation to measure the statistical layer alone.
+ */
 export function injectionFeatures(
   primary: TextView,
-  patterns: PatternResult,
+  patterns: PatternResult | undefined,
   clean: Cleaner = (t) => t,
 ): SparseVector {
   const words = wordFeatures(clean(primary.skeleton));
   const chars = charFeatures(clean(primary.compact));
-  return mergeInto(mergeInto(words, chars), patternFeatures(patterns, primary.text));
+  const text = mergeInto(words, chars);
+  return patterns ? mergeInto(text, patternFeatures(patterns, primary.text)) : text;
 }

@@ -4,7 +4,7 @@
 import type { AuditContext, AuditorDefinition, Claim, ClaimsRequest } from '../sdk/types.ts';
 import type { LogisticWeights } from '../text/hashing.ts';
 import { countTokensUpTo } from '../text/tokens.ts';
-import { detectToxicity, DEFAULT_THRESHOLDS } from '../toxicity/detect.ts';
+import { toxicityScores } from '../toxicity/detect.ts';
 import toxicityWeights from '../toxicity/weights.json' with { type: 'json' };
 import { analyseInjection } from './detect.ts';
 import { INJECTION_CATALOG, INJECTION_VOCABULARY } from './vocabulary.ts';
@@ -33,7 +33,7 @@ export function auditInjection(request: ClaimsRequest, context: AuditContext): C
   const toxicityThreshold = set<number>('injection.toxicity_score', 'toxicity_threshold');
   const a = analyseInjection(text, { threshold, banSubstrings, invisibleCharCheck }, INJECTION_MODEL);
   const tokens = countTokensUpTo(text, maxTokens);
-  const toxicity = detectToxicity(text, TOXICITY_MODEL, DEFAULT_THRESHOLDS).scores.toxicity;
+  const toxicity = toxicityScores(text, TOXICITY_MODEL).scores.toxicity;
   const provenance = { threshold, block_on_detection: blockOnDetection, method: METHOD };
   const claim = (name: string, type: Claim['type'], value: unknown, extra: Partial<Claim> = {}): Claim => ({
     name,

@@ -34,6 +34,12 @@ const ZWJ = 0x200d;
 const BLACK_FLAG = 0x1f3f4;
 const CANCEL_TAG = 0xe007f;
 
+const hex = (cp: number): string => `\\u{${cp.toString(16)}}`;
+/** Any character of the pinned ranges, as one regex (a fast exact pre-check). */
+const ANY_INVISIBLE_SOURCE = `[${INVISIBLE_RANGES.map((r) => `${hex(r.from)}-${hex(r.to)}`).join('')}]`;
+const ANY_INVISIBLE = new RegExp(ANY_INVISIBLE_SOURCE, 'u');
+const ALL_INVISIBLE = new RegExp(ANY_INVISIBLE_SOURCE, 'gu');
+
 export function invisibleKind(cp: number): InvisibleKind | undefined {
   for (const r of INVISIBLE_RANGES) if (cp >= r.from && cp <= r.to) return r.kind;
   return undefined;
@@ -82,6 +88,7 @@ const MAX_SMUGGLED = 512;
 
 /** One pass over the code points: O(n), no allocation per character beyond the array. */
 export function scanInvisible(text: string): InvisibleReport {
+  if (!ANY_INVISIBLE.test(text)) return { count: 0, legitimate: 0, kinds: [], longestRun: 0, smuggled: '' };
   const cps = Array.from(text, (c) => c.codePointAt(0)!);
   const kinds = new Set<InvisibleKind>();
   let count = 0;
@@ -118,9 +125,5 @@ export function scanInvisible(text: string): InvisibleReport {
 
 /** Removes every character in the pinned ranges (used to build matching views). */
 export function stripInvisible(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    if (invisibleKind(ch.codePointAt(0)!) === undefined) out += ch;
-  }
-  return out;
+  return text.replace(ALL_INVISIBLE, '');
 }

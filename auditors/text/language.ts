@@ -178,16 +178,43 @@ function words(text: string): string[] {
 
 /** Number of words that are stopwords in any supported Latin-script language. */
 export function stopwordCount(text: string): number {
-  let n = 0;
-  for (const w of words(text)) if (ALL_STOPWORDS.has(w)) n++;
-  return n;
+  return stopwordCounts(text).plain;
 }
+
+function rot13Word(w: string): string {
+  return w.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 13) % 26) + 97));
+}
+/** Stopwords as they read after rot13: a word counts when its rot13 is a stopword. */
+const ROT13_STOPWORDS = new Set([...ALL_STOPWORDS].map(rot13Word));
+
+/**
+ * Stopwords in `text` (lower case) and in its rot13, in one pass. rot13 maps
+ * ASCII letters to letters and leaves the rest, so word boundaries are the same.
+ */
+export function stopwordCounts(text: string): { plain: number; rot13: number } {
+  let plain = 0;
+  let rot13 = 0;
+  for (const w of words(text)) {
+    if (ALL_STOPWORDS.has(w)) plain++;
+    if (ROT13_STOPWORDS.has(w)) rot13++;
+  }
+  return { plain, rot13 };
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 function dominantScript(text: string): string | undefined {
   const sample = text.slice(0, 2000);
+  // Only non-Latin scripts are returned, and every ASCII letter is Latin.
+  if (!NON_ASCII.test(sample)) return undefined;
   const counts = new Map<string, number>();
   let letters = 0;
   for (const ch of sample) {
+    const code = ch.charCodeAt(0);
+    if (code < 0x80) {
+      if ((code | 0x20) >= 97 && (code | 0x20) <= 122) letters++;
+      continue;
+    }
     if (!/\p{L}/u.test(ch)) continue;
     letters++;
     for (const [lang, re] of SCRIPTS) {
@@ -205,7 +232,7 @@ function dominantScript(text: string): string | undefined {
 export function detectLanguage(text: string): string {
   const script = dominantScript(text);
   if (script) return script;
-  const ws = words(text.normalize('NFD').replace(/\p{Mn}+/gu, ''));
+  const ws = words(NON_ASCII.test(text) ? text.normalize('NFD').replace(/\p{Mn}+/gu, '') : text);
   let best = 'und';
   let bestVotes = 0;
   for (const [lang, set] of Object.entries(STOP_SETS)) {

@@ -4,7 +4,7 @@
 // and de-spaced / leetspeak "skeleton" views. Every step is linear in the
 // input and capped, so the work per byte is bounded.
 import { stripInvisible } from './invisible.ts';
-import { stopwordCount } from './language.ts';
+import { stopwordCounts } from './language.ts';
 
 /** Characters looked at; the rest of a longer input is not normalised. */
 export const MAX_SCAN_CHARS = 256 * 1024;
@@ -74,16 +74,24 @@ const LEET: Record<string, string> = {
   '|': 'i',
 };
 
-function mapChars(text: string, table: Record<string, string>): string {
-  let out = '';
-  for (const ch of text) out += table[ch] ?? ch;
-  return out;
+const escapeClass = (ch: string): string => ch.replace(/[\\\]^$-]/g, '\\$&');
+/** One regex per table: only the characters that change are visited. */
+const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).map(escapeClass).join('')}]`, 'gu');
+const LEET_RE = new RegExp(`[${Object.keys(LEET).map(escapeClass).join('')}l]`, 'g');
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Whether every code unit is ASCII (the common case, for which most steps are identities). */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
 }
 
 /** NFKC, invisible characters removed, confusables folded, diacritics dropped, lower case. */
 export function normalizeText(text: string): string {
-  const nfkc = stripInvisible(text.slice(0, MAX_SCAN_CHARS).normalize('NFKC')).toLowerCase();
-  const folded = mapChars(nfkc, CONFUSABLES);
+  const capped = text.slice(0, MAX_SCAN_CHARS);
+  // ASCII is unchanged by NFKC/NFD/NFC, holds no invisible, confusable or combining character.
+  if (isAscii(capped)) return capped.toLowerCase();
+  const nfkc = stripInvisible(capped.normalize('NFKC')).toLowerCase();
+  const folded = nfkc.replace(CONFUSABLE_RE, (ch) => CONFUSABLES[ch]!);
   return folded
     .normalize('NFD')
     .replace(/\p{Mn}+/gu, '')
@@ -96,12 +104,12 @@ export function normalizeText(text: string): string {
  * skeleton fold their own `l`s the same way.
  */
 export function skeleton(normalized: string): string {
-  return mapChars(normalized, LEET).replace(/l/g, 'i');
+  return normalized.replace(LEET_RE, (ch) => LEET[ch] ?? 'i');
 }
 
 /** Letters and digits only: undoes letter-spacing, dotted separators and compaction alike. */
 export function compact(text: string): string {
-  return text.replace(/[^\p{L}\p{N}]+/gu, '');
+  return isAscii(text) ? text.replace(/[^a-zA-Z0-9]+/g, '') : text.replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /**
@@ -187,6 +195,8 @@ export interface TextView {
   skeleton: string;
   /** Skeleton with every non-alphanumeric removed. */
   compact: string;
+  /** Stopwords in `text` and in `skeleton` (computed once, for primaryView). */
+  stopwords?: number;
 }
 
 function view(label: DecodingLabel, raw: string): TextView {
@@ -207,17 +217,19 @@ export function textViews(input: string): TextView[] {
   const html = decodeHtmlEntities(raw);
   if (html !== undefined) views.push(view('html', html));
   for (const decoded of decodeBase64Spans(raw)) views.push(view('base64', decoded));
-  const r13 = rot13(base.text);
-  if (stopwordCount(r13) > Math.max(1, stopwordCount(base.text))) views.push(view('rot13', r13));
+  // Stopwords of the rot13 view are counted without building it (rot13 maps words to words).
+  const counts = stopwordCounts(base.text);
+  base.stopwords = counts.plain;
+  if (counts.rot13 > Math.max(1, counts.plain)) views.push(view('rot13', rot13(base.text)));
   return views;
 }
 
 /** The view that reads most like natural language (most stopwords), for the statistical layer. */
 export function primaryView(views: readonly TextView[]): TextView {
   let best = views[0]!;
-  let bestScore = stopwordCount(best.text);
+  let bestScore = best.stopwords ?? stopwordCounts(best.text).plain;
   for (const v of views.slice(1)) {
-    const s = Math.max(stopwordCount(v.text), stopwordCount(v.skeleton));
+    const s = Math.max(stopwordCounts(v.text).plain, stopwordCounts(v.skeleton).plain);
     if (s > bestScore) {
       best = v;
       bestScore = s;

@@ -11,7 +11,11 @@ export const MAX_TOKENS = 2000;
 export interface LexHit extends LexEntry {
   word: string;
   index: number;
-  /** A negator occurs within the three preceding tokens. */
+  /**
+   * A negator occurs within the four preceding tokens, or the hit follows a
+   * denial ("never said that ..."), or it is a threat word describing what
+   * happens to victims ("are getting murdered") rather than a call to act.
+   */
   negated: boolean;
 }
 
@@ -28,6 +32,10 @@ export interface ToxicityAnalysis {
   thirdPersonIndividual: boolean;
   /** Count of plainly positive words (admire, wonderful, respect, ...). */
   positive: number;
+  /** Positive words under negation ("no compassion", "not human", "do not matter"). */
+  negatedPositive: number;
+  /** The text denies saying or believing something ("I never said that ..."). */
+  denial: boolean;
 }
 
 const LEET: Record<string, string> = {
@@ -62,12 +70,18 @@ const NEGATORS = new Set([
   'none',
   'less',
 ]);
+/** Tokens that end a negation's scope ("not ... but", a new clause). */
+const SCOPE_BREAK = new Set(['but', 'and', 'because', 'while', 'when', 'yet', 'so', 'though', 'although']);
+const DENIAL =
+  /\b(never|not|n't|didn'?t|don'?t|doesn'?t) (said|say|says|claimed|claim|think|thought|believe|believed|meant|mean)\b/;
+/** Auxiliaries before a past participle that describe victims, not intent ("are being killed"). */
+const VICTIM_AUX = new Set(['getting', 'being', 'got', 'get', 'gets', 'were', 'was']);
 const COUNTER_CUES =
-  /\b(report(ed|ing)?|bigot(ed|s|ry)?|hateful|racist|sexist|homophobic|transphobic|islamophobic|ableist|offensive|not ok(ay)?|unacceptable|tolerate|disgusting thing to say|how dare|stop (saying|calling)|you said|call(ed|ing)? me an?|why would you|lost (all )?respect|shows how|so wrong|has to stop|should be ashamed|can'?t believe you|saying things like|statements like|posts like|comments? like|words like)\b/;
+  /\b((people|someone|somebody|anyone|those|they) (who )?(say|saying|says|claim|claiming|think)|your opinion|it hurts|for (saying|writing|posting|tweeting)|dehumani[sz]ing|obvious hate|hate like|get (you )?banned|thing to say|report(ed|ing)?|bigot(ed|s|ry)?|hateful|racist|sexist|homophobic|transphobic|islamophobic|ableist|offensive|not ok(ay)?|unacceptable|tolerate|disgusting thing to say|how dare|stop (saying|calling)|you said|call(ed|ing)? me an?|why would you|lost (all )?respect|shows how|so wrong|has to stop|should be ashamed|can'?t believe you|saying things like|statements like|posts like|comments? like|words like)\b/;
 const RECLAIM_CUES =
-  /\b(my|me and my|we|us|our|i'?m an?|proud|as an?|fellow|love (you|my)|happy birthday|bestie|sis|queen)\b/;
+  /\b(my|myself|being an?|i'?m (the|a|an)|me and my|like me|we|us|our|i'?m an?|proud|as an?|fellow|love (you|my)|happy birthday|bestie|sis|queen)\b/;
 const HOMONYM_CUES =
-  /\b(ate|eat|dinner|meatballs?|pan-fried|butcher|recipe|sticks|firewood|bundle|garden|gardening|shed|tools?|soil|weeds?|notion|strange|odd|peculiar|feeling|dogs?|puppies|breeder|embankment|dam|river)\b/;
+  /\b(ate|eat|eaten|smoke|smoking|cigarettes?|dinner|cooked|cooking|delicious|tasty|oven|canines?|meatballs?|pan-fried|butcher|recipe|sticks|firewood|bundle|garden|gardening|shed|tools?|soil|weeds?|notion|strange|odd|peculiar|feeling|dogs?|puppies|breeder|embankment|dam|river)\b/;
 const POSITIVE = new Set([
   'love',
   'loved',
@@ -125,6 +139,19 @@ const POSITIVE = new Set([
   'worthy',
   'trust',
   'trusted',
+  'compassion',
+  'sympathy',
+  'empathy',
+  'human',
+  'humans',
+  'alive',
+  'dignity',
+  'worth',
+  'decent',
+  'honest',
+  'clever',
+  'civilised',
+  'civilized',
 ]);
 const SECOND_PERSON = new Set([
   'you',
@@ -208,6 +235,21 @@ export function resolveWord(
   return fuzzy ? { word: fuzzy, entry: LEXICON.get(fuzzy)! } : undefined;
 }
 
+type Resolved = { word: string; entry: LexEntry } | undefined;
+/** Lookups repeat across requests (the same words recur); the cache is bounded by clearing it. */
+const RESOLVE_CACHE = new Map<string, Resolved | null>();
+const RESOLVE_CACHE_LIMIT = 50_000;
+
+function cachedResolve(token: string, multilingual: boolean): Resolved {
+  const key = `${multilingual ? 'm' : 'e'}${token}`;
+  const cached = RESOLVE_CACHE.get(key);
+  if (cached !== undefined) return cached ?? undefined;
+  const found = resolveWord(token, multilingual);
+  if (RESOLVE_CACHE.size >= RESOLVE_CACHE_LIMIT) RESOLVE_CACHE.clear();
+  RESOLVE_CACHE.set(key, found ?? null);
+  return found;
+}
+
 const PLACEHOLDER: Record<LexCategory, string> = {
   slur: '<slur>',
   dehumanizing: '<dehum>',
@@ -220,10 +262,35 @@ const PLACEHOLDER: Record<LexCategory, string> = {
 
 /** Idioms whose negation expresses hostility rather than denying it. */
 function rewriteIdioms(text: string): string {
-  return text.replace(
-    /\b(can'?t|cannot|can not) (stand|bear|tolerate) (?!(posts|comments|people saying|it when))/g,
-    'loathe ',
-  );
+  return text
+    .replace(
+      /\b(can'?t|cannot|can not) (stand|bear|tolerate) (?!(posts|comments|people saying|it when))/g,
+      'loathe ',
+    )
+    .replace(/\bnothing (but|except) /g, 'only ')
+    .replace(/\b(there is |there's )?(really )?nothing (worse|more disgusting|lower) than\b/g, 'loathe')
+    .replace(/\bput an end to\b/g, 'eliminate')
+    .replace(/\b(not|n't) worth (any )?less\b/g, ' equally worth');
+}
+
+/** Whether a negator governs the token at `index` (within four tokens, not across a clause break). */
+function negatedAt(tokens: readonly string[], index: number): boolean {
+  for (let j = index - 1; j >= Math.max(0, index - 4); j--) {
+    const p = tokens[j]!;
+    if (SCOPE_BREAK.has(p)) return false;
+    if (NEGATORS.has(p) || p.endsWith("n't")) return true;
+  }
+  return false;
+}
+
+/** A threat word preceded by a victim auxiliary ("are getting murdered"), with no modal call to act. */
+function victimUse(tokens: readonly string[], index: number, entry: LexEntry): boolean {
+  if (entry.category !== 'threat') return false;
+  const prev = tokens[index - 1] ?? '';
+  const before = tokens.slice(Math.max(0, index - 4), index);
+  if (before.some((t) => /^(should|must|will|deserve|deserves|ought|gonna|let's|lets)$/.test(t)))
+    return false;
+  return VICTIM_AUX.has(prev);
 }
 
 export function analyseToxicity(input: string, multilingual = true): ToxicityAnalysis {
@@ -232,12 +299,17 @@ export function analyseToxicity(input: string, multilingual = true): ToxicityAna
     .slice(0, MAX_TOKENS)
     .map((t) => t.replace(/^['-]+|['-]+$/g, ''));
   const hits: LexHit[] = [];
+  const denialMatch = DENIAL.exec(text);
+  const denialFrom = denialMatch
+    ? (text.slice(0, denialMatch.index).match(/[\p{L}\p{N}'@$-]+/gu) ?? []).length
+    : -1;
   const canonical = tokens.map((t, index) => {
-    const found = resolveWord(t, multilingual);
+    const found = cachedResolve(t, multilingual);
     if (!found) return t;
-    const negated = tokens
-      .slice(Math.max(0, index - 3), index)
-      .some((p) => NEGATORS.has(p) || p.endsWith("n't"));
+    const negated =
+      negatedAt(tokens, index) ||
+      (denialFrom >= 0 && index > denialFrom) ||
+      victimUse(tokens, index, found.entry);
     hits.push({ ...found.entry, word: found.word, index, negated });
     return PLACEHOLDER[found.entry.category];
   });
@@ -252,5 +324,7 @@ export function analyseToxicity(input: string, multilingual = true): ToxicityAna
     secondPerson: tokens.some((t) => SECOND_PERSON.has(t)),
     thirdPersonIndividual: tokens.some((t) => THIRD_INDIVIDUAL.has(t)),
     positive: tokens.filter((t) => POSITIVE.has(t)).length,
+    negatedPositive: tokens.filter((t, i) => POSITIVE.has(t) && negatedAt(tokens, i)).length,
+    denial: denialFrom >= 0,
   };
 }

@@ -58,21 +58,31 @@ export const NO_EVIDENCE_FACTOR = 0.75;
 
 export function categoryScores(a: ToxicityAnalysis, pModel: number): Record<ToxicityCategory, number> {
   const f = contextFlags(a);
-  const negatedPositive =
-    a.positive > 0 && a.tokens.some((t) => t === 'not' || t === 'never' || t.endsWith("n't"));
-  const pHate = f.any_attack! > 0 || negatedPositive ? pModel : pModel * NO_EVIDENCE_FACTOR;
+  const pHate = f.any_attack! > 0 || a.negatedPositive > 0 ? pModel : pModel * NO_EVIDENCE_FACTOR;
   const d = discount(f);
   const gate = 0.5 + 0.5 * pHate;
   const targeted = f.id || f.you || f.he_she ? 1 : 0.6;
   const threat = clamp(f.threat! * targeted * d * gate);
-  const insult = clamp(
-    Math.max(f.insult!, f.dehum!, f.slur! * (f.homonym || f.reclaim ? 0.4 : 1)) * targeted * d * gate,
-  );
+  // A slur names its target, so it is not gated by the model; homonym and
+  // reclaimed-use context still discount it.
+  const slurInsult = f.slur! * (f.homonym || f.reclaim ? 0.4 : 1) * d;
+  const insult = clamp(Math.max(Math.max(f.insult!, f.dehum!) * targeted * d * gate, slurInsult));
   const severe = clamp(
     Math.max(f.slur! >= 0.9 && !f.homonym && !f.reclaim ? f.slur! * d : 0, f.id ? f.threat! * d : 0) * pHate,
   );
   const toxicity = clamp(Math.max(pHate, 0.85 * insult, 0.85 * threat, 0.6 * f.prof!));
   return { toxicity, severe_toxicity: severe, threat, insult, identity_attack: pHate };
+}
+
+/** Per-category scores without language detection (the injection auditor needs only these). */
+export function toxicityScores(
+  input: string,
+  model: LogisticWeights,
+  multilingual = true,
+): { scores: Record<ToxicityCategory, number>; analysis: ToxicityAnalysis } {
+  const analysis = analyseToxicity(input, multilingual);
+  const pHate = analysis.tokens.length === 0 ? 0 : predict(model, toxicityFeatures(analysis));
+  return { scores: categoryScores(analysis, pHate), analysis };
 }
 
 export function detectToxicity(
@@ -81,9 +91,7 @@ export function detectToxicity(
   thresholds: ToxicityThresholds,
   multilingual = true,
 ): ToxicityResult {
-  const analysis = analyseToxicity(input, multilingual);
-  const pHate = analysis.tokens.length === 0 ? 0 : predict(model, toxicityFeatures(analysis));
-  const scores = categoryScores(analysis, pHate);
+  const { scores, analysis } = toxicityScores(input, model, multilingual);
   const flagged = TOXICITY_CATEGORIES.filter((c) => scores[c] >= thresholds[c]);
   return {
     scores,

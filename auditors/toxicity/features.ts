@@ -51,6 +51,8 @@ export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
     you: a.secondPerson ? 1 : 0,
     he_she: a.thirdPersonIndividual ? 1 : 0,
     positive: Math.min(1, a.positive / 2),
+    neg_pos: Math.min(1, a.negatedPositive),
+    denial: a.denial ? 1 : 0,
   };
   flags.any_attack = Math.max(attack, flags.threat!, flags.prof!, slur);
   flags.id_no_attack = hasId && flags.any_attack === 0 ? 1 : 0;
@@ -74,6 +76,9 @@ export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
     ['id', 'positive'],
     ['id', 'any_attack'],
     ['negated_attack', 'positive'],
+    ['id', 'neg_pos'],
+    ['id', 'denial'],
+    ['neg_pos', 'counter'],
   ];
   for (const [x, y] of conj) flags[`${x}&${y}`] = flags[x]! * flags[y]!;
   return flags;

@@ -148,6 +148,13 @@ const DEHUMANIZING: Record<string, number> = {
 };
 
 const INSULTS: Record<string, number> = {
+  brainless: 0.75,
+  uncivilised: 0.75,
+  uncivilized: 0.75,
+  barbaric: 0.75,
+  barbarians: 0.8,
+  subhumans: 1,
+  mindless: 0.6,
   stupid: 0.7,
   idiot: 0.8,
   idiots: 0.8,
@@ -195,6 +202,10 @@ const INSULTS: Record<string, number> = {
 };
 
 const NEGATIVE_EMOTION: Record<string, number> = {
+  disdain: 0.8,
+  pissed: 0.5,
+  hostility: 0.6,
+  abhor: 0.85,
   hate: 0.8,
   hatred: 0.8,
   detest: 0.85,
@@ -212,6 +223,17 @@ const NEGATIVE_EMOTION: Record<string, number> = {
 };
 
 const THREATS: Record<string, number> = {
+  burned: 0.7,
+  burnt: 0.6,
+  attack: 0.5,
+  attacking: 0.6,
+  attacked: 0.5,
+  beaten: 0.6,
+  stabbed: 0.8,
+  shooting: 0.75,
+  slaughtered: 0.85,
+  murdering: 0.85,
+  eliminated: 0.7,
   kill: 0.9,
   killed: 0.8,
   killing: 0.8,
@@ -257,6 +279,8 @@ const THREATS: Record<string, number> = {
 };
 
 const PROFANITY: Record<string, number> = {
+  shithead: 0.7,
+  shitheads: 0.7,
   fuck: 0.8,
   fucking: 0.7,
   fucked: 0.7,
@@ -342,41 +366,6 @@ const IDENTITY: readonly string[] = [
   'sikhs',
 ];
 
-const MULTILINGUAL: Record<string, [LexCategory, number]> = {
-  // French
-  connard: ['insult', 0.8],
-  connards: ['insult', 0.8],
-  salope: ['slur', 0.8],
-  pute: ['slur', 0.7],
-  encule: ['slur', 0.9],
-  pede: ['slur', 0.9],
-  bougnoule: ['slur', 1],
-  merde: ['profanity', 0.6],
-  putain: ['profanity', 0.6],
-  tuer: ['threat', 0.9],
-  deteste: ['negative_emotion', 0.8],
-  vermine: ['dehumanizing', 0.95],
-  ordure: ['dehumanizing', 0.85],
-  // Spanish
-  maricon: ['slur', 0.9],
-  puta: ['slur', 0.7],
-  pendejo: ['insult', 0.8],
-  mierda: ['profanity', 0.6],
-  matar: ['threat', 0.9],
-  odio: ['negative_emotion', 0.8],
-  basura: ['dehumanizing', 0.8],
-  sudaca: ['slur', 0.9],
-  // German
-  schwuchtel: ['slur', 0.9],
-  hure: ['slur', 0.7],
-  arschloch: ['insult', 0.8],
-  scheisse: ['profanity', 0.6],
-  toten: ['threat', 0.9],
-  hasse: ['negative_emotion', 0.8],
-  ungeziefer: ['dehumanizing', 0.95],
-  abschaum: ['dehumanizing', 0.9],
-};
-
 function table(words: Record<string, number>, category: LexCategory): [string, LexEntry][] {
   return Object.entries(words).map(([w, severity]) => [
     w,
@@ -400,9 +389,7 @@ export const LEXICON: ReadonlyMap<string, LexEntry> = new Map([
   ...IDENTITY.map((w): [string, LexEntry] => [w, { category: 'identity', severity: 0 }]),
 ]);
 
-export const MULTILINGUAL_LEXICON: ReadonlyMap<string, LexEntry> = new Map(
-  Object.entries(MULTILINGUAL).map(([w, [category, severity]]) => [w, { category, severity }]),
-);
+export { MULTILINGUAL_LEXICON } from './lexicon-multilingual.ts';
 
 /** Words of at least 4 letters worth fuzzy-matching (typos, swapped or dropped letters). */
 export const FUZZY_TARGETS: readonly string[] = [...LEXICON.keys()].filter((w) => w.length >= 4);

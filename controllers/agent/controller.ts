@@ -1,93 +1,88 @@
-// Wiring of the agent controller: the PlatformAgent informer (cluster-wide or
-// one namespace) and the controller that runs AgentReconciler on its keys.
+// Wiring of the agent controller: the reconciler on PlatformAgent keys, fed
+// by the agent informer and by everything an agent's result depends on
+// (its pod, ServiceAccount and Secret; its workspace and organization; the
+// registered auditors; rival agents for email and handle).
 import * as k8s from '@kubernetes/client-node';
-import type { Logger } from '../../operator/log.ts';
+import type { Keyring } from '../../operator/crypto/envelope.ts';
+import { BUILTIN_AUDITOR_IDS } from '../../crds/definitions/rules.ts';
+import { inNamespace } from '../common/caches.ts';
+import { AGENT_LABEL } from '../common/meta.ts';
+import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
 import { Controller } from '../runtime/controller.ts';
-import { EventRecorder } from '../runtime/events.ts';
-import { informerFactory, ResilientInformer } from '../runtime/informer.ts';
-import type { ControllerMetrics } from '../runtime/metrics.ts';
-import { StatusWriter, type CustomResourceRef } from '../runtime/status-writer.ts';
-import { AgentReconciler } from './reconciler.ts';
+import { objectKey } from '../runtime/keys.ts';
+import { AgentObjects } from './owned.ts';
+import type { PodSettings } from './pod.ts';
+import { AgentReconciler, type AgentContextReader } from './reconciler.ts';
 import { AGENT_RESOURCE, type PlatformAgent } from './types.ts';
 
 export const AGENT_CONTROLLER = 'platformagent';
 
-export interface InformerTimings {
-  relistIntervalMs: number;
+export interface AgentControllerOptions {
+  pod: PodSettings;
+  emailDomain: string;
   staleAfterMs: number;
+  keyring: () => { keyring?: Keyring; error: string };
 }
 
-/** Watch path and list call for a custom resource, cluster-wide or in one namespace. */
-export function customResourceSource<T extends k8s.KubernetesObject>(
-  kc: k8s.KubeConfig,
-  ref: CustomResourceRef,
-  namespace?: string,
-): { watchPath: string; list: k8s.ListPromise<T> } {
-  const api = kc.makeApiClient(k8s.CustomObjectsApi);
-  const base = `/apis/${ref.group}/${ref.version}`;
-  if (namespace) {
-    return {
-      watchPath: `${base}/namespaces/${namespace}/${ref.plural}`,
-      list: () =>
-        api.listNamespacedCustomObject({ ...ref, namespace }) as Promise<k8s.KubernetesListObject<T>>,
-    };
-  }
+function reader(ctx: ControllerContext): AgentContextReader {
+  const c = ctx.caches;
   return {
-    watchPath: `${base}/${ref.plural}`,
-    list: () => api.listClusterCustomObject({ ...ref }) as Promise<k8s.KubernetesListObject<T>>,
+    agent: (key) => c.agents.get(key),
+    agents: () => c.agents.list(),
+    workspace: (namespace, name) => c.workspaces.get(`${namespace}/${name}`),
+    organization: (name) => c.organizations.get(name),
+    knownAuditors: () => new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]),
   };
 }
 
-export function agentInformer(
-  kc: k8s.KubeConfig,
-  log: Logger,
-  timings: InformerTimings,
-  metrics?: ControllerMetrics,
-  namespace?: string,
-): ResilientInformer<PlatformAgent> {
-  const { watchPath, list } = customResourceSource<PlatformAgent>(kc, AGENT_RESOURCE, namespace);
-  return new ResilientInformer<PlatformAgent>({
-    resource: `${AGENT_RESOURCE.plural}.${AGENT_RESOURCE.group}`,
-    factory: informerFactory(kc, watchPath, list),
-    log,
-    metrics,
-    ...timings,
+export function createAgentController(ctx: ControllerContext, options: AgentControllerOptions): Controller {
+  const c = ctx.caches;
+  const kit = toolkit(ctx, AGENT_CONTROLLER, AGENT_RESOURCE);
+  const objects = new AgentObjects(
+    ctx.kc.makeApiClient(k8s.CoreV1Api),
+    { pods: c.pods, serviceAccounts: c.serviceAccounts, secrets: c.secrets },
+    kit.writer,
+    options.pod,
+  );
+  const reconciler = new AgentReconciler({
+    read: reader(ctx),
+    objects,
+    keyring: options.keyring,
+    statusWriter: kit.statusWriter,
+    events: kit.events,
+    log: ctx.log,
+    trustDomain: options.pod.trustDomain,
+    emailDomain: options.emailDomain,
+    staleAfterMs: options.staleAfterMs,
   });
-}
-
-export interface AgentControllerOptions {
-  kc: k8s.KubeConfig;
-  informer: ResilientInformer<PlatformAgent>;
-  log: Logger;
-  metrics?: ControllerMetrics;
-  identity: string;
-  workers: number;
-  resyncIntervalMs: number;
-}
-
-export function createAgentController(options: AgentControllerOptions): Controller {
-  const { kc, informer, log, metrics } = options;
-  const statusWriter = new StatusWriter({
-    api: kc.makeApiClient(k8s.CustomObjectsApi),
-    resource: AGENT_RESOURCE,
-    controller: AGENT_CONTROLLER,
-    metrics,
-  });
-  const events = new EventRecorder({
-    api: kc.makeApiClient(k8s.EventsV1Api),
-    controller: AGENT_CONTROLLER,
-    instance: options.identity,
-    log,
-    metrics,
-  });
-  const reconciler = new AgentReconciler({ getAgent: (key) => informer.get(key), statusWriter, events, log });
+  const allAgents = (): string[] => c.agents.keys();
+  const conflicted = (): string[] =>
+    c.agents
+      .list()
+      .filter((a) => a.status?.conditions?.some((x) => x.type === 'IdentityConflict' && x.status === 'True'))
+      .map((a) => objectKey(a));
   return new Controller({
     name: AGENT_CONTROLLER,
-    primary: informer,
+    primary: c.agents,
+    watches: [
+      { informer: c.pods, mapToKeys: byLabel(AGENT_LABEL) },
+      { informer: c.serviceAccounts, mapToKeys: byLabel(AGENT_LABEL) },
+      { informer: c.secrets, mapToKeys: byLabel(AGENT_LABEL) },
+      {
+        informer: c.workspaces,
+        mapToKeys: (ws) =>
+          inNamespace(c.agents, ws.metadata?.namespace ?? '')
+            .filter((a: PlatformAgent) => a.spec.workspace === ws.metadata?.name)
+            .map((a) => objectKey(a)),
+      },
+      { informer: c.organizations, mapToKeys: allAgents },
+      { informer: c.auditors, mapToKeys: allAgents },
+      { informer: c.agents, mapToKeys: conflicted },
+    ],
     reconcile: reconciler.reconcile,
-    log,
-    metrics,
-    workers: options.workers,
-    resyncIntervalMs: options.resyncIntervalMs,
+    log: ctx.log,
+    metrics: ctx.metrics,
+    workers: ctx.workers,
+    resyncIntervalMs: ctx.resyncIntervalMs,
   });
 }

@@ -1,21 +1,47 @@
-// The PlatformAgent reconciler: a thin shell around computeAgentStatus. It
-// reads the agent from the informer cache, observes the cluster (the pod,
-// ServiceAccount and Secret steps of the controllers issue join `observe`
-// and `apply`), writes status only when it changed and records an Event on
-// every phase change.
+// The PlatformAgent reconciler: reads the agent and its context (workspace,
+// organization, registered auditors) from informer caches, asks the pure
+// modules what should be (chain, identity, settings, stale, status), brings
+// the owned objects in line, writes status only when it changed and records
+// an Event on every phase and condition change.
+import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
+import type { Keyring } from '../../operator/crypto/envelope.ts';
 import type { Logger } from '../../operator/log.ts';
+import { lockViolations, resolveSettings } from '../cascade/settings.ts';
 import type { ReconcileResult } from '../runtime/controller.ts';
+import type { Condition, DesiredCondition } from '../runtime/conditions.ts';
 import type { EventRecorder } from '../runtime/events.ts';
 import type { StatusWriter } from '../runtime/status-writer.ts';
-import { computeAgentStatus, type AgentObservation, type AgentStatusResult } from './status.ts';
+import { staleVerdict } from '../review/stale.ts';
+import { agentChain, chainCondition, chainUsable, type AgentChain } from './chain.ts';
+import { conditionEvents } from './condition-events.ts';
+import { claimIdentity, identityCondition, spiffeId } from './identity.ts';
+import type { AgentObjects, PodObservation } from './owned.ts';
+import { passportSummary } from './passport.ts';
+import { computeAgentStatus, hasOwner, type AgentStatusResult } from './status.ts';
 import { AGENT_API_VERSION, AGENT_KIND, type PlatformAgent } from './types.ts';
 
+/** Requeue limit: Node timers overflow past ~24.8 days, and resync covers longer waits. */
+const MAX_REQUEUE_MS = 3_600_000;
+const POD_RETRY_MS = 30_000;
+
+export interface AgentContextReader {
+  agent(key: string): PlatformAgent | undefined;
+  agents(): PlatformAgent[];
+  workspace(namespace: string, name: string): PlatformWorkspace | undefined;
+  organization(name: string): Organization | undefined;
+  knownAuditors(): ReadonlySet<string>;
+}
+
 export interface AgentReconcilerDeps {
-  /** The informer cache: the agent as last seen. */
-  getAgent: (key: string) => PlatformAgent | undefined;
+  read: AgentContextReader;
+  objects: AgentObjects;
+  keyring: () => { keyring?: Keyring; error: string };
   statusWriter: StatusWriter;
   events: EventRecorder;
   log: Logger;
+  trustDomain: string;
+  emailDomain: string;
+  staleAfterMs: number;
   clock?: () => Date;
 }
 
@@ -27,38 +53,116 @@ export class AgentReconciler {
   }
 
   readonly reconcile = async (key: string): Promise<ReconcileResult | void> => {
-    const agent = this.deps.getAgent(key);
-    if (!agent) return; // deleted: owner references garbage-collect what it owned
-    if (agent.metadata?.deletionTimestamp) return;
-    const observed = await this.observe(agent);
-    const result = computeAgentStatus(agent, observed, this.clock());
-    await this.apply(agent, result);
-    const subject = { apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, ...agent };
-    const written = await this.deps.statusWriter.write(subject, result.status);
-    if (written && agent.status?.phase !== result.phase) await this.recordPhaseChange(agent, result);
+    const agent = this.deps.read.agent(key);
+    if (!agent || agent.metadata.deletionTimestamp) return; // owner references garbage-collect the rest
+    const now = this.clock();
+    const { ws, org } = this.context(agent);
+    const chain = agentChain(agent, ws, org, this.deps.read.knownAuditors());
+    const claim = claimIdentity(agent, this.deps.read.agents(), this.deps.emailDomain);
+    await this.deps.objects.ensureServiceAccount(agent);
+    const { keyring, error } = this.deps.keyring();
+    const credentials = await this.deps.objects.ensureOAuthClient(agent, keyring, error);
+    const pod = await this.syncPod(agent, chain);
+    const stale = staleVerdict(agent, now, this.deps.staleAfterMs);
+    const g = agent.metadata.generation;
+    const result = computeAgentStatus(
+      agent,
+      {
+        ...pod,
+        fields: {
+          spiffeId: spiffeId(this.deps.trustDomain, agent),
+          oauthClientId: credentials.clientId ?? agent.status?.oauthClientId,
+          email: claim.email,
+          handle: claim.handle,
+          chain: chainUsable(chain) ? chain.ids : agent.status?.chain,
+          passport: passportSummary(agent, chain.ids),
+        },
+        conditions: [
+          identityCondition(claim, g),
+          chainCondition(chain, g),
+          stale.condition,
+          settingsCondition(agent, ws, org, g),
+          { ...credentials.condition, ...(g !== undefined ? { observedGeneration: g } : {}) },
+        ],
+      },
+      now,
+    );
+    await this.writeStatus(agent, result);
+    return requeue(stale.becomesStaleInMs, pod.podError !== undefined);
   };
 
-  /** What exists in the cluster for this agent. No pod is created yet, so nothing to observe. */
-  private async observe(_agent: PlatformAgent): Promise<AgentObservation> {
-    return {};
+  private context(agent: PlatformAgent): { ws?: PlatformWorkspace; org?: Organization } {
+    const wsName = agent.spec.workspace;
+    const ws = wsName ? this.deps.read.workspace(agent.metadata.namespace ?? '', wsName) : undefined;
+    const orgName = ws?.spec.organization;
+    return { ws, org: orgName ? this.deps.read.organization(orgName) : undefined };
   }
 
-  /** Brings owned objects (pod, ServiceAccount, Secret) in line with the result. Nothing yet. */
-  private async apply(_agent: PlatformAgent, _result: AgentStatusResult): Promise<void> {}
+  /** Suspended agents lose their pod; an unusable chain keeps whatever runs; otherwise build it. */
+  private async syncPod(agent: PlatformAgent, chain: AgentChain): Promise<PodObservation> {
+    if (!hasOwner(agent) || agent.spec.suspend === true) {
+      await this.deps.objects.removePod(agent);
+      return {};
+    }
+    if (!chainUsable(chain)) {
+      const existing = this.deps.objects.existingPod(agent);
+      return {
+        podPhase: existing?.status?.phase,
+        podBlocked: 'the auditor chain names unknown auditors or frameworks; see condition ChainValid',
+      };
+    }
+    return this.deps.objects.syncPod(agent, chain.ids);
+  }
 
-  private async recordPhaseChange(agent: PlatformAgent, result: AgentStatusResult): Promise<void> {
+  private async writeStatus(agent: PlatformAgent, result: AgentStatusResult): Promise<void> {
+    const subject = { ...agent, apiVersion: AGENT_API_VERSION, kind: AGENT_KIND };
+    const written = await this.deps.statusWriter.write(subject, result.status);
+    if (!written) return;
     const from = agent.status?.phase ?? 'none';
-    const subject = { apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata };
-    const warning = result.reason === 'NoOwner';
-    this.deps.log.info(
-      { agent: agent.metadata?.name, namespace: agent.metadata?.namespace, from, to: result.phase },
-      'agent phase changed',
-    );
-    await this.deps.events.emit(subject, {
-      type: warning ? 'Warning' : 'Normal',
-      reason: warning ? 'OwnersMissing' : 'PhaseChanged',
-      action: 'UpdateStatus',
-      note: `phase ${from} → ${result.phase}: ${result.message}`,
-    });
+    if (from !== result.phase) {
+      this.deps.log.info(
+        { agent: agent.metadata.name, namespace: agent.metadata.namespace, from, to: result.phase },
+        'agent phase changed',
+      );
+      const warning = result.reason === 'NoOwner';
+      await this.deps.events.emit(subject, {
+        type: warning ? 'Warning' : 'Normal',
+        reason: warning ? 'OwnersMissing' : 'PhaseChanged',
+        action: 'UpdateStatus',
+        note: `phase ${from} → ${result.phase}: ${result.message}`,
+      });
+    }
+    for (const event of conditionEvents(
+      agent.status?.conditions as Condition[] | undefined,
+      result.status.conditions as Condition[],
+    )) {
+      await this.deps.events.emit(subject, event);
+    }
   }
+}
+
+function settingsCondition(
+  agent: PlatformAgent,
+  ws: PlatformWorkspace | undefined,
+  org: Organization | undefined,
+  generation: number | undefined,
+): DesiredCondition {
+  const g = generation !== undefined ? { observedGeneration: generation } : {};
+  const violations = lockViolations(
+    resolveSettings({
+      org: org?.spec.defaults?.auditorSettings,
+      workspace: ws?.spec.defaults?.auditorSettings,
+      agent: agent.spec.auditorSettings,
+    }),
+  );
+  if (violations.length === 0) {
+    return { type: 'SettingsLocked', status: 'False', reason: 'NoLockedOverride', ...g };
+  }
+  return { type: 'SettingsLocked', status: 'True', reason: 'LockedSettingOverridden', message: violations.join('; '), ...g };
+}
+
+function requeue(staleInMs: number | undefined, podFailed: boolean): ReconcileResult | undefined {
+  const waits = [staleInMs, podFailed ? POD_RETRY_MS : undefined].filter((x): x is number => x !== undefined);
+  if (waits.length === 0) return undefined;
+  return { requeueAfterMs: Math.min(MAX_REQUEUE_MS, ...waits.map((w) => Math.max(w, 0) + 50)) };
 }

@@ -7,7 +7,12 @@ const now = new Date('2026-03-01T12:00:00Z');
 const later = new Date('2026-03-01T13:00:00Z');
 
 function agent(owners: AgentOwner[]): PlatformAgent {
-  return { metadata: { name: 'bot', namespace: 'team', generation: 3 }, spec: { owners } };
+  return {
+    apiVersion: 'platform.io/v1alpha1',
+    kind: 'PlatformAgent',
+    metadata: { name: 'bot', namespace: 'team', generation: 3 },
+    spec: { owners },
+  };
 }
 
 describe('computeAgentStatus', () => {
@@ -82,6 +87,19 @@ describe('computeAgentStatus', () => {
     const first = computeAgentStatus(a, {}, now).status;
     const second = computeAgentStatus({ ...a, status: first }, {}, later).status;
     expect(jsonEqual(first, second)).toBe(true);
+  });
+
+  it('reports a pod that admission refused as pending with reason PodCreateFailed', () => {
+    const { status, phase } = computeAgentStatus(
+      agent([{ subject: 'alice', role: 'Owner' }]),
+      { podError: 'RuntimeClass "tee" not found' },
+      now,
+    );
+    expect(phase).toBe('pending');
+    expect(findCondition(status.conditions, 'Ready')).toMatchObject({
+      reason: 'PodCreateFailed',
+      message: 'RuntimeClass "tee" not found',
+    });
   });
 
   it('keeps status fields it does not compute', () => {

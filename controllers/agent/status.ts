@@ -4,18 +4,36 @@
 // - `spec.suspend` (the suspend operation): `suspended`, reason SuspendRequested;
 // - otherwise `running` when the agent's pod runs, else `pending`;
 // - Ready=True only when running.
+// Identity, chain and stale conditions and the identity fields come from
+// their own pure modules through the observation.
 import { mergeConditions, type Condition, type DesiredCondition } from '../runtime/conditions.ts';
 import type { AgentPhase, PlatformAgent, PlatformAgentStatus } from './types.ts';
 
 export const CONDITION_OWNERS_MISSING = 'OwnersMissing';
 export const CONDITION_READY = 'Ready';
 /** Condition types this controller owns (others in status are left alone). */
-export const AGENT_CONDITIONS = [CONDITION_OWNERS_MISSING, CONDITION_READY] as const;
+export const AGENT_CONDITIONS = [
+  CONDITION_OWNERS_MISSING,
+  CONDITION_READY,
+  'IdentityConflict',
+  'ChainValid',
+  'Stale',
+  'SettingsLocked',
+  'CredentialsReady',
+] as const;
 
-/** What the reconciler saw in the cluster for this agent. Grows with pods, ServiceAccounts, Secrets. */
+/** What the reconciler saw in the cluster for this agent, and what the pure modules decided. */
 export interface AgentObservation {
   /** The agent pod's phase (`Pending`, `Running`, …); undefined while no pod exists. */
   podPhase?: string;
+  /** Why the pod could not be created (admission refused it, e.g. a missing RuntimeClass). */
+  podError?: string;
+  /** Why no pod is built although the agent may run (e.g. an unknown auditor); an existing pod is kept. */
+  podBlocked?: string;
+  /** Status fields computed elsewhere (spiffeId, oauthClientId, email, handle, chain, passport). */
+  fields?: Partial<PlatformAgentStatus>;
+  /** Further conditions (identity, chain, stale, settings). */
+  conditions?: DesiredCondition[];
 }
 
 export interface AgentStatusResult {
@@ -28,7 +46,7 @@ export interface AgentStatusResult {
 
 /** Owners with role Owner and a non-empty subject. */
 export function ownerCount(agent: PlatformAgent): number {
-  const owners = agent.spec?.owners ?? [];
+  const owners = agent.spec.owners ?? [];
   return owners.filter((o) => o.role === 'Owner' && typeof o.subject === 'string' && o.subject.trim() !== '')
     .length;
 }
@@ -51,7 +69,7 @@ function decidePhase(agent: PlatformAgent, observed: AgentObservation): PhaseDec
       message: 'the agent has no owner with role Owner; add one to reactivate it',
     };
   }
-  if (agent.spec?.suspend === true) {
+  if (agent.spec.suspend === true) {
     return {
       phase: 'suspended',
       reason: 'SuspendRequested',
@@ -62,6 +80,8 @@ function decidePhase(agent: PlatformAgent, observed: AgentObservation): PhaseDec
     return { phase: 'running', reason: 'PodRunning', message: 'the agent pod is running' };
   }
   if (observed.podPhase === undefined) {
+    if (observed.podError) return { phase: 'pending', reason: 'PodCreateFailed', message: observed.podError };
+    if (observed.podBlocked) return { phase: 'pending', reason: 'PodBlocked', message: observed.podBlocked };
     return { phase: 'pending', reason: 'PodNotCreated', message: 'the agent pod does not exist yet' };
   }
   return {
@@ -100,16 +120,17 @@ export function computeAgentStatus(
   now: Date,
 ): AgentStatusResult {
   const decision = decidePhase(agent, observed);
-  const generation = agent.metadata?.generation;
+  const generation = agent.metadata.generation;
   const previous = agent.status ?? {};
   const conditions: Condition[] = mergeConditions(
-    previous.conditions,
-    desiredConditions(decision, generation),
+    previous.conditions as Condition[] | undefined,
+    [...desiredConditions(decision, generation), ...(observed.conditions ?? [])],
     now,
     AGENT_CONDITIONS,
   );
   const status: PlatformAgentStatus = {
     ...previous,
+    ...observed.fields,
     phase: decision.phase,
     ownerCount: ownerCount(agent),
     conditions,

@@ -1,43 +1,27 @@
-// The PlatformAgent shape the controller reads and writes. Mirrors the schema
-// in crds/kinds/platform-agent.ts; switch to the generated types once the
-// resources issue publishes them.
-import type { V1ObjectMeta } from '@kubernetes/client-node';
-import { API_VERSION, GROUP, VERSION } from '../../crds/kit.ts';
-import type { Condition } from '../runtime/conditions.ts';
-import type { CustomResourceRef } from '../runtime/status-writer.ts';
+// The PlatformAgent shape the controller reads and writes: the generated types
+// of crds/kinds/platform-agent.ts, plus the names the controller uses.
+import { API_VERSION } from '../../crds/kit.ts';
+import type { PlatformAgent, PlatformAgentSpec, PlatformAgentStatus } from '../../crds/generated/types.ts';
+import { RESOURCES } from '../common/meta.ts';
 
-export type OwnerRole = 'Owner' | 'Editor' | 'Viewer';
-export type AgentPhase = 'pending' | 'running' | 'suspended';
-
-export interface AgentOwner {
-  subject: string;
-  role: OwnerRole;
-}
-
-export interface PlatformAgentSpec {
-  owners?: AgentOwner[];
-  model?: { id?: string };
-  /** Set by the suspend operation, cleared by reactivate. */
-  suspend?: boolean;
-  [key: string]: unknown;
-}
-
-export interface PlatformAgentStatus {
-  phase?: AgentPhase;
-  observedGeneration?: number;
-  conditions?: Condition[];
-  ownerCount?: number;
-  [key: string]: unknown;
-}
-
-export interface PlatformAgent {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: V1ObjectMeta;
-  spec?: PlatformAgentSpec;
-  status?: PlatformAgentStatus;
-}
+export type { PlatformAgent, PlatformAgentSpec, PlatformAgentStatus };
+export type AgentOwner = NonNullable<PlatformAgentSpec['owners']>[number];
+export type OwnerRole = AgentOwner['role'];
+export type AgentPhase = NonNullable<PlatformAgentStatus['phase']>;
+export type TrustTier = NonNullable<PlatformAgentStatus['trustTier']>;
 
 export const AGENT_KIND = 'PlatformAgent';
 export const AGENT_API_VERSION = API_VERSION;
-export const AGENT_RESOURCE: CustomResourceRef = { group: GROUP, version: VERSION, plural: 'platformagents' };
+export const AGENT_RESOURCE = RESOURCES.agent;
+
+/** `agent_id` is `<namespace>.<name>` (CLARIFICATIONS: agent ids). */
+export function agentId(agent: { metadata?: { namespace?: string; name?: string } }): string {
+  return `${agent.metadata?.namespace ?? ''}.${agent.metadata?.name ?? ''}`;
+}
+
+/** Names of the objects an agent owns. */
+export const ownedNames = (name: string): { serviceAccount: string; pod: string; secret: string } => ({
+  serviceAccount: `agent-${name}`,
+  pod: `agent-${name}`,
+  secret: `agent-${name}-oauth-client`,
+});

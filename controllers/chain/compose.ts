@@ -95,14 +95,17 @@ export function removeAuditors(chain: readonly ChainEntry[], ids: readonly strin
  * An explicit chain (for example the `platform.computing/auditor-chain`
  * annotation on a PlatformAgent) states the user's selection in full: the
  * user-selected auditors it omits are removed, required ones it omits are
- * kept and reported, auditors it adds become user-selected.
+ * kept and reported, auditors it adds become user-selected, system auditors
+ * are kept silently.
  */
 export function applyExplicitChain(input: ChainInput, explicit: readonly string[]): RemovalResult {
   const composed = composeChain({ ...input, userSelected: [...(input.userSelected ?? []), ...explicit] });
   const wanted = new Set(explicit);
+  // System auditors are appended when an explicit chain omits them (CLARIFICATIONS), not removed.
+  const omitted = composed.filter((e) => !wanted.has(e.auditorId) && e.scope !== 'system');
   return removeAuditors(
     composed,
-    composed.filter((e) => !wanted.has(e.auditorId)).map((e) => e.auditorId),
+    omitted.map((e) => e.auditorId),
   );
 }
 

@@ -20,6 +20,7 @@ export class ControllerMetrics {
   readonly reconcileDuration: Histogram<'controller'>;
   readonly statusWrites: Counter<'controller' | 'outcome'>;
   readonly events: Counter<'controller' | 'reason'>;
+  readonly objectWrites: Counter<'controller' | 'kind' | 'verb'>;
   readonly informerRestarts: Counter<'resource' | 'cause'>;
   readonly leaderTransitions: Counter;
   private readonly leaderGauge: Gauge;
@@ -57,6 +58,12 @@ export class ControllerMetrics {
       name: 'platform_controller_events_total',
       help: 'Kubernetes Events emitted by reason.',
       labelNames: ['controller', 'reason'],
+      registers,
+    });
+    this.objectWrites = new Counter({
+      name: 'platform_controller_object_writes_total',
+      help: 'Creates, patches and deletes of owned objects (pods, ServiceAccounts, Secrets, ConfigMaps, agents…).',
+      labelNames: ['controller', 'kind', 'verb'],
       registers,
     });
     this.informerRestarts = new Counter({

@@ -55,17 +55,20 @@ export class StatusWriter {
     }
     const { group, version, plural } = this.options.resource;
     const meta = obj.metadata ?? {};
-    await this.options.api.patchNamespacedCustomObjectStatus(
-      {
-        group,
-        version,
-        plural,
-        namespace: meta.namespace ?? '',
-        name: meta.name ?? '',
-        body: { metadata: { resourceVersion: meta.resourceVersion }, status: patch },
-      },
-      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
-    );
+    const body = { metadata: { resourceVersion: meta.resourceVersion }, status: patch };
+    const options = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+    if (meta.namespace) {
+      await this.options.api.patchNamespacedCustomObjectStatus(
+        { group, version, plural, namespace: meta.namespace, name: meta.name ?? '', body },
+        options,
+      );
+    } else {
+      // Cluster-scoped kinds (Organization).
+      await this.options.api.patchClusterCustomObjectStatus(
+        { group, version, plural, name: meta.name ?? '', body },
+        options,
+      );
+    }
     this.writes++;
     this.options.metrics?.statusWrites.inc({ controller, outcome: 'written' });
     return true;

@@ -8,6 +8,7 @@ export const DEFINITION_KINDS = ['PlatformWorkspace', 'PlatformAgent', 'Platform
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 /** Top-level sections a definition file may hold; any other is a free-form block, kept and not applied. */
 export const KNOWN_SECTIONS = ['apiVersion', 'kind', 'metadata', 'spec', 'abilities', 'environment'] as const;
+/** Label the workspace controller puts on the agents it creates. */
 export const WORKSPACE_LABEL = 'platform.io/workspace';
 
 type Obj = Record<string, unknown>;
@@ -113,63 +114,17 @@ function metadataOf(file: Obj, namespace: string | undefined): Obj {
   return out;
 }
 
-type Owner = { subject: string; role: string };
-
-/** Workspace default owners and the agent's own, unique by subject; the agent's entry wins. */
-export function mergeOwners(defaults: unknown, own: unknown): Owner[] {
-  const out = new Map<string, Owner>();
-  for (const list of [defaults, own]) {
-    if (!Array.isArray(list)) continue;
-    for (const o of list) if (isObj(o) && typeof o.subject === 'string') out.set(o.subject, o as Owner);
-  }
-  return [...out.values()];
-}
-
-function workspaceAgents(spec: Obj, wsMeta: Obj): ConvertedResource[] {
-  if (!Array.isArray(spec.agents)) return [];
-  const defaults = isObj(spec.defaults) ? spec.defaults : {};
-  return spec.agents.filter(isObj).map((agent, i) => {
-    const from: Path = ['spec', 'agents', i];
-    const agentSpec: Obj = { workspace: wsMeta.name };
-    const owners = mergeOwners(defaults.owners, agent.owners);
-    if (owners.length > 0) agentSpec.owners = owners;
-    for (const key of ['model', 'auditorSettings', 'abilities', 'environment'] as const) {
-      if (agent[key] !== undefined) agentSpec[key] = agent[key];
-    }
-    const labels = { ...(isObj(wsMeta.labels) ? wsMeta.labels : {}), [WORKSPACE_LABEL]: String(wsMeta.name) };
-    const metadata: Obj = { ...wsMeta, name: agent.name, labels };
-    delete metadata.annotations;
-    return {
-      resource: { apiVersion: API_VERSION, kind: 'PlatformAgent', metadata, spec: agentSpec },
-      renames: [
-        [
-          ['metadata', 'name'],
-          [...from, 'name'],
-        ],
-        [
-          ['spec', 'owners'],
-          agent.owners !== undefined ? [...from, 'owners'] : ['spec', 'defaults', 'owners'],
-        ],
-        [['spec'], from],
-      ],
-    };
-  });
-}
-
 /**
- * The resources a definition file stands for: the resource of its own kind,
- * and for a workspace one PlatformAgent per `spec.agents[]` entry (owners
- * merged from the workspace defaults, labelled with the workspace).
+ * The resource a definition file stands for, of its own kind. A workspace's
+ * `spec.agents[]` stay inside the workspace: the workspace controller creates
+ * one PlatformAgent per entry, so `kubectl apply` and GitOps of a workspace
+ * work without this library (docs/decisions.md).
  */
 export function toResources(file: Obj, namespace?: string): ConvertedResource[] {
   const renames: Rename[] = [];
   const spec = normalizeSpec(file, renames);
   const metadata = metadataOf(file, namespace);
-  const own: ConvertedResource = {
-    resource: { apiVersion: API_VERSION, kind: String(file.kind), metadata, spec },
-    renames,
-  };
-  return file.kind === 'PlatformWorkspace' ? [own, ...workspaceAgents(spec, metadata)] : [own];
+  return [{ resource: { apiVersion: API_VERSION, kind: String(file.kind), metadata, spec }, renames }];
 }
 
 /** The file path of a resource path, through the longest matching rename. */

@@ -15,30 +15,24 @@ function errorsOf(text: string, knownAuditors?: string[]): ReturnType<typeof for
 }
 
 describe('loading definition files', () => {
-  it('turns a workspace into the workspace plus one agent per entry, owners merged', () => {
+  it('turns a workspace into the workspace alone; its agents stay in spec.agents for the controller', () => {
     const r = loadDefinitionFile(fixture('workspace-top-level.yaml'), { namespace: 'team' });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const [ws, planner, coder] = r.resources as {
-      spec: Record<string, unknown>;
-      metadata: Record<string, unknown>;
-    }[];
-    expect(ws!.spec.abilities).toMatchObject({ soul: { identity: { name: 'Planner' } } });
-    expect(ws!.spec.environment).toMatchObject({
+    expect(r.resources.map((x) => x.kind)).toEqual(['PlatformWorkspace']);
+    const ws = r.resources[0] as { spec: Record<string, unknown>; metadata: Record<string, unknown> };
+    expect(ws.metadata).toMatchObject({ namespace: 'team' });
+    expect(ws.spec.abilities).toMatchObject({ soul: { identity: { name: 'Planner' } } });
+    expect(ws.spec.environment).toMatchObject({
       credentialRouting: [
         { destination: '*.github.com', injectionMethod: 'client_credentials', approval: 'auto' },
       ],
     });
     expect(ws).not.toHaveProperty('x-team-notes');
-    expect(planner!.spec.owners).toEqual([{ subject: 'alice@example.com', role: 'Owner' }]);
-    expect(coder!.spec.owners).toEqual([
-      { subject: 'alice@example.com', role: 'Owner' },
-      { subject: 'bob@example.com', role: 'Editor' },
+    expect(ws.spec.agents).toMatchObject([
+      { name: 'planner' },
+      { name: 'coder', owners: [{ subject: 'bob@example.com', role: 'Editor' }] },
     ]);
-    expect(coder!.metadata).toMatchObject({
-      namespace: 'team',
-      labels: { 'platform.io/workspace': 'platform-team' },
-    });
   });
 
   it('accepts abilities and environment under spec, and deployment_type on an environment', () => {

@@ -239,6 +239,13 @@ export type PlatformAgentStatus = {
   handle?: string;
   ownerCount?: number;
   lastActivityTime?: string;
+  chain?: string[];
+  passport?: {
+    owners?: string[];
+    trustTiers?: Record<string, "tee_attested" | "mtls_verified" | "key_authenticated" | "unverified">;
+    lastAttestationTime?: string;
+    accessCount?: number;
+  };
 };
 export interface PlatformAgent {
   apiVersion: "platform.io/v1alpha1";

@@ -13,6 +13,7 @@ import {
   environment,
   id,
   int,
+  mapOf,
   obj,
   oneOf,
   owners,
@@ -52,6 +53,13 @@ export const platformAgent: KindDefinition = {
     handle: str({ maxLength: 63 }),
     ownerCount: int({ minimum: 0 }),
     lastActivityTime: time(),
+    chain: stringSet(id(), 64),
+    passport: obj({
+      owners: stringSet(str({ maxLength: 256 }), 64),
+      trustTiers: mapOf(oneOf(TRUST_TIERS), 64),
+      lastAttestationTime: time(),
+      accessCount: int({ minimum: 0 }),
+    }),
   }),
   printerColumns: [
     { name: 'Phase', type: 'string', jsonPath: '.status.phase' },

@@ -11,6 +11,15 @@ export const INJECTION_FILE = path.join(DATA_ROOT, 'injection/injection-dev.json
 export const HATECHECK_FILE = path.join(DATA_ROOT, 'toxicity/hatecheck-dev.csv');
 export const SPLIT_FILE = path.join(REPO_ROOT, 'auditors/data-split.json');
 
+/**
+ * Corpus artefacts the model must not learn: every attack row ends in
+ * "Scenario PI1-A-…" and every benign row in "Reference PI1-B-…", followed
+ * by a trace id. They are cut from the training text (in every view).
+ */
+export function stripCorpusArtefacts(text: string): string {
+  return text.replace(/\b(scenario|reference)\b[\s\S]*$/, '').replace(/(scenario|reference)pii[\s\S]*$/, '');
+}
+
 /** One labelled example in either corpus. */
 export interface LabelledRow {
   id: string;
@@ -43,7 +52,7 @@ export function loadInjection(file = INJECTION_FILE): LabelledRow[] {
       return {
         id: String(r.id ?? i),
         text: String(r.text ?? ''),
-        positive: cls !== 'benign',
+        positive: !cls.startsWith('benign'),
         family: cls,
         group: injectionGroup(groupId),
         upstreamSplit: String(r.split ?? ''),

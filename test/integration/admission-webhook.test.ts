@@ -21,10 +21,16 @@ const plainNs = (): string => `${ns.name}-plain`;
 const core = (): k8s.CoreV1Api => kubeConfig().makeApiClient(k8s.CoreV1Api);
 const configName = (i: number): string => `test-${ns.fileId}-${i}`;
 
-function securedPod(name: string, annotations: Record<string, string> = {}, labels = { 'platform.io/secured': 'true' }): k8s.V1Pod {
+function securedPod(
+  name: string,
+  annotations: Record<string, string> = {},
+  labels = { 'platform.io/secured': 'true' },
+): k8s.V1Pod {
   return {
     metadata: { name, labels, annotations },
-    spec: { containers: [{ name: 'agent', image: 'registry.example/agent:1.0', ports: [{ containerPort: 3000 }] }] },
+    spec: {
+      containers: [{ name: 'agent', image: 'registry.example/agent:1.0', ports: [{ containerPort: 3000 }] }],
+    },
   };
 }
 
@@ -47,7 +53,9 @@ const status = (pod: k8s.V1Pod): { source: string; chain: string[]; ports: Recor
 
 beforeAll(async () => {
   verifier = await startFakeVerifier([DIGEST_A, `sha256:${'b'.repeat(64)}`]);
-  await core().createNamespace({ body: { metadata: { name: plainNs(), labels: { [TEST_FILE_LABEL]: ns.fileId } } } });
+  await core().createNamespace({
+    body: { metadata: { name: plainNs(), labels: { [TEST_FILE_LABEL]: ns.fileId } } },
+  });
   app = await startWebhookApp({
     kc: kubeConfig(),
     log: quietLogger(),
@@ -70,7 +78,10 @@ beforeAll(async () => {
     },
   });
   const base = `https://127.0.0.1:${app.server.port}`;
-  const caPem = Buffer.from((await core().readNamespacedSecret({ namespace: ns.name, name: 'webhook-tls' })).data?.['ca.crt'] ?? '', 'base64').toString();
+  const caPem = Buffer.from(
+    (await core().readNamespacedSecret({ namespace: ns.name, name: 'webhook-tls' })).data?.['ca.crt'] ?? '',
+    'base64',
+  ).toString();
   unregister = await registerWebhooks(ns, [
     {
       kind: 'mutating',
@@ -82,12 +93,23 @@ beforeAll(async () => {
       kind: 'validating',
       url: `${base}/validate`,
       caBundlePem: caPem,
-      rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods', 'pods/ephemeralcontainers'] }],
+      rules: [
+        {
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          operations: ['CREATE', 'UPDATE'],
+          resources: ['pods', 'pods/ephemeralcontainers'],
+        },
+      ],
     },
   ]);
   // Registration takes effect asynchronously: wait until a dry-run pod comes back injected.
   await eventually(async () => {
-    const probe = await core().createNamespacedPod({ namespace: ns.name, body: securedPod('probe'), dryRun: 'All' });
+    const probe = await core().createNamespacedPod({
+      namespace: ns.name,
+      body: securedPod('probe'),
+      dryRun: 'All',
+    });
     return status(probe) ? true : undefined;
   }, 'the webhooks to take effect');
 });
@@ -96,7 +118,9 @@ afterAll(async () => {
   await unregister?.();
   await app?.close();
   await verifier?.close();
-  await core().deleteNamespace({ name: plainNs() }).catch(() => undefined);
+  await core()
+    .deleteNamespace({ name: plainNs() })
+    .catch(() => undefined);
 });
 
 describe('/mutate on a real apiserver', () => {
@@ -114,13 +138,31 @@ describe('/mutate on a real apiserver', () => {
     ]);
     const env = (name: string): Record<string, string> =>
       Object.fromEntries((init.find((c) => c.name === name)?.env ?? []).map((e) => [e.name, e.value ?? '']));
-    expect(env('auditor-injection')).toMatchObject({ PLATFORM_AUDITOR_ID: 'injection', PLATFORM_CHAIN_NEXT: 'http://127.0.0.1:8093', PORT: '8090' });
-    expect(env('auditor-llm-judge')).toMatchObject({ PLATFORM_CHAIN_NEXT: 'https://models.example/v1', PORT: '8095' });
-    expect(env('platform-gateway')).toMatchObject({ PORT: '8099', PLATFORM_AGENT_ID: `${ns.name}.wired`, PLATFORM_AUDIT_MODE: 'enforce' });
+    expect(env('auditor-injection')).toMatchObject({
+      PLATFORM_AUDITOR_ID: 'injection',
+      PLATFORM_CHAIN_NEXT: 'http://127.0.0.1:8093',
+      PORT: '8090',
+    });
+    expect(env('auditor-llm-judge')).toMatchObject({
+      PLATFORM_CHAIN_NEXT: 'https://models.example/v1',
+      PORT: '8095',
+    });
+    expect(env('platform-gateway')).toMatchObject({
+      PORT: '8099',
+      PLATFORM_AGENT_ID: `${ns.name}.wired`,
+      PLATFORM_AUDIT_MODE: 'enforce',
+    });
     const auditor = init[1] as k8s.V1Container;
     expect(auditor.restartPolicy).toBe('Always');
-    expect(auditor.resources).toEqual({ requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } });
-    expect(auditor.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1337, allowPrivilegeEscalation: false });
+    expect(auditor.resources).toEqual({
+      requests: { cpu: '100m', memory: '128Mi' },
+      limits: { cpu: '500m', memory: '256Mi' },
+    });
+    expect(auditor.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      runAsUser: 1337,
+      allowPrivilegeEscalation: false,
+    });
     expect(init[0]?.command?.[2]).toContain('--uid-owner 1337 -j RETURN');
     expect(pod.spec?.containers.map((c) => c.name)).toEqual(['agent']);
   });
@@ -129,22 +171,43 @@ describe('/mutate on a real apiserver', () => {
     expect(status((await createPod(securedPod('src-default'))).pod).source).toBe('default');
     await core().createNamespacedConfigMap({
       namespace: ns.name,
-      body: { metadata: { name: 'platform-auditor-chain' }, data: { preRequest: 'toxicity', postResponse: 'injection' } },
+      body: {
+        metadata: { name: 'platform-auditor-chain' },
+        data: { preRequest: 'toxicity', postResponse: 'injection' },
+      },
     });
     const fromMap = status((await createPod(securedPod('src-configmap'))).pod);
-    expect(fromMap).toMatchObject({ source: 'configmap', chain: ['toxicity', 'injection', 'model-context', 'llm-judge'] });
-    const fromAuditors = status((await createPod(securedPod('src-auditors', { 'platform.computing/auditors': 'injection' }))).pod);
-    expect(fromAuditors).toMatchObject({ source: 'annotation:auditors', chain: ['injection', 'model-context', 'llm-judge'] });
-    const chainAnn = { 'platform.computing/auditors': 'injection', 'platform.computing/auditor-chain': 'llm-judge,toxicity' };
+    expect(fromMap).toMatchObject({
+      source: 'configmap',
+      chain: ['toxicity', 'injection', 'model-context', 'llm-judge'],
+    });
+    const fromAuditors = status(
+      (await createPod(securedPod('src-auditors', { 'platform.computing/auditors': 'injection' }))).pod,
+    );
+    expect(fromAuditors).toMatchObject({
+      source: 'annotation:auditors',
+      chain: ['injection', 'model-context', 'llm-judge'],
+    });
+    const chainAnn = {
+      'platform.computing/auditors': 'injection',
+      'platform.computing/auditor-chain': 'llm-judge,toxicity',
+    };
     const fromChain = status((await createPod(securedPod('src-chain', chainAnn))).pod);
-    expect(fromChain).toMatchObject({ source: 'annotation:auditor-chain', chain: ['llm-judge', 'toxicity', 'model-context'] });
+    expect(fromChain).toMatchObject({
+      source: 'annotation:auditor-chain',
+      chain: ['llm-judge', 'toxicity', 'model-context'],
+    });
     await core().deleteNamespacedConfigMap({ namespace: ns.name, name: 'platform-auditor-chain' });
   });
 
   it('gives two third-party auditors that both register port 8080 distinct ports', async () => {
-    const { pod } = await createPod(securedPod('ports', { 'platform.computing/auditors': 'acme-pii,acme-secrets' }));
+    const { pod } = await createPod(
+      securedPod('ports', { 'platform.computing/auditors': 'acme-pii,acme-secrets' }),
+    );
     expect(status(pod).ports).toMatchObject({ 'acme-pii': 8080, 'acme-secrets': 8101 });
-    const ports = (pod.spec?.initContainers ?? []).flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
+    const ports = (pod.spec?.initContainers ?? []).flatMap((c) =>
+      (c.ports ?? []).map((p) => p.containerPort),
+    );
     expect(new Set(ports).size).toBe(ports.length);
   });
 
@@ -162,13 +225,20 @@ describe('/mutate on a real apiserver', () => {
   });
 
   it('creates a pod with an invalid annotation unchanged, shows the client a warning and records an Event', async () => {
-    const { pod, warning } = await createPod(securedPod('invalid', { 'platform.computing/auditors': 'injection,nope', 'platform.computing/audit-mode': 'loud' }));
+    const { pod, warning } = await createPod(
+      securedPod('invalid', {
+        'platform.computing/auditors': 'injection,nope',
+        'platform.computing/audit-mode': 'loud',
+      }),
+    );
     expect(pod.spec?.initContainers ?? []).toEqual([]);
     expect(warning).toContain('unknown auditor nope');
     expect(warning).toContain('platform.computing/audit-mode: expected enforce or observe');
     const event = await eventually(async () => {
       const events = await core().listNamespacedEvent({ namespace: ns.name });
-      return events.items.find((e) => e.reason === 'InvalidAuditAnnotations' && e.involvedObject.name === 'invalid');
+      return events.items.find(
+        (e) => e.reason === 'InvalidAuditAnnotations' && e.involvedObject.name === 'invalid',
+      );
     }, 'the InvalidAuditAnnotations Event');
     expect(event.message).toContain('unknown auditor nope');
   });
@@ -187,7 +257,10 @@ describe('/validate on a real apiserver', () => {
       expect(await rejection(createPod(securedPod('strict-unnotarized', unNotarized)))).toMatch(
         /acme-legacy@sha256:c{64} is not notarized/,
       );
-      expect((await createPod(securedPod('strict-ok', { 'platform.computing/auditors': 'acme-pii' }))).pod.metadata?.name).toBe('strict-ok');
+      expect(
+        (await createPod(securedPod('strict-ok', { 'platform.computing/auditors': 'acme-pii' }))).pod.metadata
+          ?.name,
+      ).toBe('strict-ok');
     } finally {
       app.validateDeps.strictNotarization = false;
     }
@@ -202,7 +275,12 @@ describe('/validate on a real apiserver', () => {
 
   it('admits with a warning when the Verifier is unreachable (non-strict, fail-open)', async () => {
     const notary = app.validateDeps.notary;
-    app.validateDeps.notary = httpNotary({ verifierUrl: 'http://127.0.0.1:1', timeoutMs: 500, cacheTtlMs: 0, negativeCacheTtlMs: 0 });
+    app.validateDeps.notary = httpNotary({
+      verifierUrl: 'http://127.0.0.1:1',
+      timeoutMs: 500,
+      cacheTtlMs: 0,
+      negativeCacheTtlMs: 0,
+    });
     try {
       const { pod, warning } = await createPod(securedPod('verifier-down'));
       expect(pod.metadata?.name).toBe('verifier-down');
@@ -216,8 +294,13 @@ describe('/validate on a real apiserver', () => {
     const { pod } = await createPod(securedPod('debugged'));
     app.validateDeps.strictNotarization = true;
     try {
-      const body = { ...pod, spec: { ...pod.spec, ephemeralContainers: [{ name: 'debugger', image: 'busybox:1.36' }] } } as k8s.V1Pod;
-      const message = await rejection(core().replaceNamespacedPodEphemeralcontainers({ namespace: ns.name, name: 'debugged', body }));
+      const body = {
+        ...pod,
+        spec: { ...pod.spec, ephemeralContainers: [{ name: 'debugger', image: 'busybox:1.36' }] },
+      } as k8s.V1Pod;
+      const message = await rejection(
+        core().replaceNamespacedPodEphemeralcontainers({ namespace: ns.name, name: 'debugged', body }),
+      );
       expect(message).toContain('busybox:1.36 is not pinned by digest');
     } finally {
       app.validateDeps.strictNotarization = false;
@@ -246,7 +329,11 @@ describe('self-managed TLS', () => {
     expect(after.data?.['tls.crt']).not.toBe(before.data?.['tls.crt']);
     expect(after.data?.['ca-previous.crt']).toBe(before.data?.['ca.crt']);
     const adm = kubeConfig().makeApiClient(k8s.AdmissionregistrationV1Api);
-    const bundle = Buffer.from((await adm.readMutatingWebhookConfiguration({ name: configName(0) })).webhooks?.[0]?.clientConfig.caBundle ?? '', 'base64').toString();
+    const bundle = Buffer.from(
+      (await adm.readMutatingWebhookConfiguration({ name: configName(0) })).webhooks?.[0]?.clientConfig
+        .caBundle ?? '',
+      'base64',
+    ).toString();
     expect(bundle.match(/BEGIN CERTIFICATE/g)).toHaveLength(2);
     const servingPem = Buffer.from(after.data?.['tls.crt'] ?? '', 'base64').toString();
     expect(await servedSerial(app.server.port)).toBe(inspect(servingPem).serial.toLowerCase());
@@ -258,7 +345,8 @@ describe('self-managed TLS', () => {
     const adm = kubeConfig().makeApiClient(k8s.AdmissionregistrationV1Api);
     const config = await adm.readValidatingWebhookConfiguration({ name: configName(1) });
     const good = config.webhooks?.[0]?.clientConfig.caBundle;
-    (config.webhooks?.[0] as k8s.V1ValidatingWebhook).clientConfig.caBundle = Buffer.from('drifted').toString('base64');
+    (config.webhooks?.[0] as k8s.V1ValidatingWebhook).clientConfig.caBundle =
+      Buffer.from('drifted').toString('base64');
     await adm.replaceValidatingWebhookConfiguration({ name: configName(1), body: config });
     expect(await app.rotator.repairDrift()).toEqual([configName(1)]);
     const repaired = await adm.readValidatingWebhookConfiguration({ name: configName(1) });

@@ -44,7 +44,16 @@ const inNs = (...args: string[]): Promise<{ stdout: string }> => run('ip', ['net
 
 /** Connects from inside the namespace as `uid`; returns the name of the server that answered. */
 async function reach(uid: number, host: string, port: number): Promise<string> {
-  const { stdout } = await inNs('setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', process.execPath, clientScript, host, String(port));
+  const { stdout } = await inNs(
+    'setpriv',
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
+    '--clear-groups',
+    process.execPath,
+    clientScript,
+    host,
+    String(port),
+  );
   return stdout;
 }
 
@@ -64,7 +73,9 @@ beforeAll(async () => {
   // The "remote" hosts are local addresses: locally generated traffic to them still passes nat OUTPUT.
   await inNs('ip', 'addr', 'add', `${MODEL}/32`, 'dev', 'lo');
   await inNs('ip', 'addr', 'add', `${ELSEWHERE}/32`, 'dev', 'lo');
-  servers = spawn('ip', ['netns', 'exec', NETNS, process.execPath, serverScript], { stdio: ['ignore', 'pipe', 'inherit'] });
+  servers = spawn('ip', ['netns', 'exec', NETNS, process.execPath, serverScript], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     servers?.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
     servers?.once('exit', (code) => reject(new Error(`servers exited with ${code}`)));

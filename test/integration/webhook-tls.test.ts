@@ -13,7 +13,10 @@ const ns = useNamespace('webhook-tls');
 const names = { dnsNames: ['platform-webhook.platform-system.svc'], ipAddresses: ['127.0.0.1'] };
 const core = (): k8s.CoreV1Api => kubeConfig().makeApiClient(k8s.CoreV1Api);
 
-function rotator(secretName: string, overrides: Partial<CertRotatorOptions> = {}): { r: CertRotator; served: KeyPair[] } {
+function rotator(
+  secretName: string,
+  overrides: Partial<CertRotatorOptions> = {},
+): { r: CertRotator; served: KeyPair[] } {
   const served: KeyPair[] = [];
   const r = new CertRotator({
     core: core(),
@@ -45,7 +48,11 @@ describe('webhook certificate names', () => {
     const { r, served } = rotator('external-tls', { manage: false });
     const result = await r.refresh();
     expect(result.renewed).toEqual([]);
-    expect(result.condition).toMatchObject({ type: 'CertificateValid', status: 'False', reason: 'NameMismatch' });
+    expect(result.condition).toMatchObject({
+      type: 'CertificateValid',
+      status: 'False',
+      reason: 'NameMismatch',
+    });
     expect(result.condition.message).toBe(
       'name mismatch: the serving certificate covers DNS:wrong.example but the webhook is reached as ' +
         'DNS:platform-webhook.platform-system.svc, IP:127.0.0.1 (missing DNS:platform-webhook.platform-system.svc, IP:127.0.0.1)',
@@ -69,7 +76,9 @@ describe('webhook certificate names', () => {
     const follower = rotator('fresh-tls', { isLeader: () => false });
     const waiting = await follower.r.refresh();
     expect(waiting.condition).toMatchObject({ status: 'False', reason: 'Missing' });
-    await expect(core().readNamespacedSecret({ namespace: ns.name, name: 'fresh-tls' })).rejects.toMatchObject({ code: 404 });
+    await expect(
+      core().readNamespacedSecret({ namespace: ns.name, name: 'fresh-tls' }),
+    ).rejects.toMatchObject({ code: 404 });
     const leader = rotator('fresh-tls');
     expect((await leader.r.refresh()).renewed).toEqual(['no usable CA (certificate and key)']);
     const loaded = await follower.r.refresh();

@@ -33,7 +33,8 @@ export class BadRequestError extends Error {
   readonly status = 400;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function describe(v: unknown): string {
   return JSON.stringify(v)?.slice(0, 80) ?? String(v);
@@ -49,12 +50,16 @@ export function parseReview(body: string): AdmissionRequest {
   }
   if (!isObject(review)) throw new BadRequestError('expected an AdmissionReview object');
   if (review.apiVersion !== ADMISSION_API_VERSION) {
-    throw new BadRequestError(`expected apiVersion ${ADMISSION_API_VERSION}, got ${describe(review.apiVersion)}`);
+    throw new BadRequestError(
+      `expected apiVersion ${ADMISSION_API_VERSION}, got ${describe(review.apiVersion)}`,
+    );
   }
-  if (review.kind !== 'AdmissionReview') throw new BadRequestError(`expected kind AdmissionReview, got ${describe(review.kind)}`);
+  if (review.kind !== 'AdmissionReview')
+    throw new BadRequestError(`expected kind AdmissionReview, got ${describe(review.kind)}`);
   const request = review.request;
   if (!isObject(request)) throw new BadRequestError('AdmissionReview has no request');
-  if (typeof request.uid !== 'string' || request.uid === '') throw new BadRequestError('request.uid is missing');
+  if (typeof request.uid !== 'string' || request.uid === '')
+    throw new BadRequestError('request.uid is missing');
   if (!isObject(request.kind) || !isObject(request.resource)) {
     throw new BadRequestError('request.kind and request.resource are required');
   }
@@ -110,7 +115,11 @@ export function diffPatch(original: unknown, mutated: unknown): fastJsonPatch.Op
   return compare(withoutManagedFields(original as object), withoutManagedFields(mutated as object));
 }
 
-export function patchResponse(uid: string, ops: fastJsonPatch.Operation[], warnings?: string[]): AdmissionResponse {
+export function patchResponse(
+  uid: string,
+  ops: fastJsonPatch.Operation[],
+  warnings?: string[],
+): AdmissionResponse {
   if (ops.length === 0) return allow(uid, warnings);
   return {
     ...allow(uid, warnings),

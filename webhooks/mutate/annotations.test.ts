@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { testMutateOptions } from '../testing/fixtures.ts';
-import { ANNOTATION_VALIDATORS, cpuMillis, memoryBytes, parseAuditorList, validateAnnotations } from './annotations.ts';
+import {
+  ANNOTATION_VALIDATORS,
+  cpuMillis,
+  memoryBytes,
+  parseAuditorList,
+  validateAnnotations,
+} from './annotations.ts';
 import { assignPorts, configMapChain, resolveChain } from './chain.ts';
 
 const dir = testMutateOptions().directory;
@@ -59,8 +65,19 @@ describe('annotation validation table', () => {
   });
 
   it('parses Kubernetes quantities', () => {
-    expect([cpuMillis('100m'), cpuMillis('0.5'), cpuMillis('2'), cpuMillis('0'), cpuMillis('1.5m')]).toEqual([100, 500, 2000, undefined, undefined]);
-    expect([memoryBytes('128Mi'), memoryBytes('1G'), memoryBytes('12'), memoryBytes('1.5Gi')]).toEqual([134217728, 1e9, 12, undefined]);
+    expect([cpuMillis('100m'), cpuMillis('0.5'), cpuMillis('2'), cpuMillis('0'), cpuMillis('1.5m')]).toEqual([
+      100,
+      500,
+      2000,
+      undefined,
+      undefined,
+    ]);
+    expect([memoryBytes('128Mi'), memoryBytes('1G'), memoryBytes('12'), memoryBytes('1.5Gi')]).toEqual([
+      134217728,
+      1e9,
+      12,
+      undefined,
+    ]);
   });
 });
 
@@ -68,7 +85,9 @@ describe('chain resolution and ports', () => {
   const settings = validateAnnotations({}, dir).settings;
 
   it('uses the ordered union of the ConfigMap lists', () => {
-    expect(configMapChain({ preRequest: 'toxicity,injection', postResponse: 'injection,acme-pii' }, dir)).toEqual({
+    expect(
+      configMapChain({ preRequest: 'toxicity,injection', postResponse: 'injection,acme-pii' }, dir),
+    ).toEqual({
       ids: ['toxicity', 'injection', 'acme-pii'],
     });
   });
@@ -91,6 +110,8 @@ describe('chain resolution and ports', () => {
   });
 
   it('refuses a pod whose own port is a fixed platform port', () => {
-    expect(assignPorts(['injection'], dir, [8090]).error).toBe("the pod's port 8090 collides with auditor injection");
+    expect(assignPorts(['injection'], dir, [8090]).error).toBe(
+      "the pod's port 8090 collides with auditor injection",
+    );
   });
 });

@@ -25,7 +25,17 @@ type Validator = (value: string, out: PodSettings, dir: AuditorDirectory) => str
 const ID_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const CPU_RE = /^(\d{1,6})(\.\d{1,3})?$|^(\d{1,9})m$/;
 const MEMORY_RE = /^(\d{1,12})(Ki|Mi|Gi|Ti|k|M|G|T)?$/;
-const MEMORY_UNIT: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
+const MEMORY_UNIT: Record<string, number> = {
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+};
 
 /** CPU quantity in millicores (`100m`, `0.5`, `2`), undefined when malformed or zero. */
 export function cpuMillis(q: string): number | undefined {
@@ -49,11 +59,13 @@ export function parseAuditorList(value: string, dir: AuditorDirectory): { ids: s
   if (value.trim() === '') return { ids: [] };
   if (items.some((s) => s === '')) return { ids: [], error: 'malformed list (empty item); expected a,b,c' };
   const bad = items.filter((s) => !ID_RE.test(s) || s.length > 50);
-  if (bad.length) return { ids: [], error: `malformed auditor id ${bad.map((b) => JSON.stringify(b)).join(', ')}` };
+  if (bad.length)
+    return { ids: [], error: `malformed auditor id ${bad.map((b) => JSON.stringify(b)).join(', ')}` };
   const dupes = items.filter((s, i) => items.indexOf(s) !== i);
   if (dupes.length) return { ids: [], error: `auditor listed twice: ${[...new Set(dupes)].join(', ')}` };
   const unknown = items.filter((s) => !dir.has(s));
-  if (unknown.length) return { ids: [], error: `unknown auditor ${unknown.join(', ')}; known: ${[...dir.keys()].join(', ')}` };
+  if (unknown.length)
+    return { ids: [], error: `unknown auditor ${unknown.join(', ')}; known: ${[...dir.keys()].join(', ')}` };
   return { ids: items };
 }
 
@@ -69,7 +81,10 @@ const quantity =
   (kind: 'requests' | 'limits', resource: 'cpu' | 'memory'): Validator =>
   (value, out) => {
     const ok = resource === 'cpu' ? cpuMillis(value) : memoryBytes(value);
-    if (ok === undefined) return resource === 'cpu' ? 'expected a CPU quantity such as 100m or 0.5' : 'expected a memory quantity such as 128Mi';
+    if (ok === undefined)
+      return resource === 'cpu'
+        ? 'expected a CPU quantity such as 100m or 0.5'
+        : 'expected a memory quantity such as 128Mi';
     out.resources[kind][resource] = value;
     return undefined;
   };
@@ -93,7 +108,8 @@ export const ANNOTATION_VALIDATORS: Record<string, Validator> = {
   [ANNOTATION.cpuLimit]: quantity('limits', 'cpu'),
   [ANNOTATION.memoryLimit]: quantity('limits', 'memory'),
   [ANNOTATION.policyId]: (v, out) => {
-    if (!/^[A-Za-z0-9][-A-Za-z0-9_.:/]{0,252}$/.test(v)) return 'expected a policy id ([A-Za-z0-9._:/-], at most 253)';
+    if (!/^[A-Za-z0-9][-A-Za-z0-9_.:/]{0,252}$/.test(v))
+      return 'expected a policy id ([A-Za-z0-9._:/-], at most 253)';
     out.policyId = v;
     return undefined;
   },
@@ -127,7 +143,9 @@ export function validateAnnotations(
   for (const [name, validate] of Object.entries(ANNOTATION_VALIDATORS)) {
     const value = annotations?.[name];
     if (value === undefined) continue;
-    const error = CONTROL_RE.test(value) ? 'contains control characters' : validate(value.trim(), settings, dir);
+    const error = CONTROL_RE.test(value)
+      ? 'contains control characters'
+      : validate(value.trim(), settings, dir);
     if (error) errors.push(`${name}: ${error}`);
   }
   if (errors.length === 0) errors.push(...crossChecks(settings.resources));

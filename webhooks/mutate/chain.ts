@@ -18,7 +18,10 @@ export interface ChainResolution {
 export type ChainConfigData = Record<string, string> | undefined;
 
 /** The ordered union of the ConfigMap's lists, or an error naming the key. */
-export function configMapChain(data: ChainConfigData, dir: AuditorDirectory): { ids: string[]; error?: string } {
+export function configMapChain(
+  data: ChainConfigData,
+  dir: AuditorDirectory,
+): { ids: string[]; error?: string } {
   const ids: string[] = [];
   for (const key of CHAIN_CONFIGMAP_KEYS) {
     const value = data?.[key];
@@ -36,12 +39,15 @@ export function resolveChain(
   dir: AuditorDirectory,
 ): { chain?: ChainResolution; error?: string } {
   let picked: ChainResolution;
-  if (settings.auditorChain?.length) picked = { ids: settings.auditorChain, source: 'annotation:auditor-chain' };
+  if (settings.auditorChain?.length)
+    picked = { ids: settings.auditorChain, source: 'annotation:auditor-chain' };
   else if (settings.auditors?.length) picked = { ids: settings.auditors, source: 'annotation:auditors' };
   else {
     const fromMap = configMapChain(configData, dir);
     if (fromMap.error) return { error: fromMap.error };
-    picked = fromMap.ids.length ? { ids: fromMap.ids, source: 'configmap' } : { ids: [...DEFAULT_CHAIN], source: 'default' };
+    picked = fromMap.ids.length
+      ? { ids: fromMap.ids, source: 'configmap' }
+      : { ids: [...DEFAULT_CHAIN], source: 'default' };
   }
   const ids = [...picked.ids];
   for (const system of SYSTEM_AUDITORS) if (!ids.includes(system)) ids.push(system);
@@ -73,7 +79,8 @@ export function assignPorts(
   ]);
   for (const e of entries) if (e.builtin) fixed.set(e.port, `auditor ${e.id}`);
   const clash = podPorts.find((p) => fixed.has(p));
-  if (clash !== undefined) return { placed: [], error: `the pod's port ${clash} collides with ${fixed.get(clash)}` };
+  if (clash !== undefined)
+    return { placed: [], error: `the pod's port ${clash} collides with ${fixed.get(clash)}` };
   const used = new Set<number>([...RESERVED, ...podPorts, ...fixed.keys()]);
   const placed: PlacedAuditor[] = [];
   for (const e of entries) {
@@ -81,7 +88,8 @@ export function assignPorts(
     if (!e.builtin && (used.has(port) || isBuiltinRange(port))) {
       port = PORT.thirdPartyFirst;
       while (port <= PORT.thirdPartyLast && used.has(port)) port++;
-      if (port > PORT.thirdPartyLast) return { placed: [], error: `no free port in 8101-8199 for auditor ${e.id}` };
+      if (port > PORT.thirdPartyLast)
+        return { placed: [], error: `no free port in 8101-8199 for auditor ${e.id}` };
     }
     used.add(port);
     placed.push({ ...e, assignedPort: port });

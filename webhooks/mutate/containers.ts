@@ -55,12 +55,19 @@ function apiKeyEnv(config: InjectionConfig): V1EnvVar {
   return { name: 'PLATFORM_API_KEY', valueFrom: { secretKeyRef: { name, key, optional: true } } };
 }
 
-function sidecar(name: string, image: string, port: number, vars: V1EnvVar[], wiring: PodWiring, native: boolean): V1Container {
+interface SidecarSpec {
+  name: string;
+  image: string;
+  port: number;
+  env: V1EnvVar[];
+}
+
+function sidecar(spec: SidecarSpec, wiring: PodWiring, native: boolean): V1Container {
   return {
-    name,
-    image,
-    env: vars,
-    ports: [{ containerPort: port, protocol: 'TCP' }],
+    name: spec.name,
+    image: spec.image,
+    env: spec.env,
+    ports: [{ containerPort: spec.port, protocol: 'TCP' }],
     resources: {
       requests: { ...wiring.resources.requests },
       limits: { ...wiring.resources.limits },
@@ -81,7 +88,12 @@ export function auditorContainers(config: InjectionConfig, wiring: PodWiring): V
       PLATFORM_GATEWAY_URL: localUrl(PORT.gateway),
       TEE_PROVIDER: config.teeProvider,
     });
-    const c = sidecar(`${CONTAINER.auditorPrefix}${a.id}`, a.image, a.assignedPort, vars, wiring, config.nativeSidecars);
+    const name = `${CONTAINER.auditorPrefix}${a.id}`;
+    const c = sidecar(
+      { name, image: a.image, port: a.assignedPort, env: vars },
+      wiring,
+      config.nativeSidecars,
+    );
     return a.args ? { ...c, args: [...a.args] } : c;
   });
 }
@@ -99,7 +111,13 @@ export function gatewayContainer(config: InjectionConfig, wiring: PodWiring): V1
     TEE_PROVIDER: config.teeProvider,
     PLATFORM_SESSION_ID: config.sessionId ?? DEFAULT_SESSION_ID,
   });
-  const c = sidecar(CONTAINER.gateway, config.images.gateway, PORT.gateway, [...vars, apiKeyEnv(config)], wiring, config.nativeSidecars);
+  const spec = {
+    name: CONTAINER.gateway,
+    image: config.images.gateway,
+    port: PORT.gateway,
+    env: [...vars, apiKeyEnv(config)],
+  };
+  const c = sidecar(spec, wiring, config.nativeSidecars);
   return { ...c, args: ['run', 'gateway'] };
 }
 
@@ -110,15 +128,35 @@ export function credentialProxyContainer(config: InjectionConfig, wiring: PodWir
     PLATFORM_WORKSPACE_ID: wiring.workspaceId,
     PLATFORM_VERIFIER_URL: config.verifierUrl,
   });
-  const c = sidecar(CONTAINER.credentialProxy, config.images.proxy, PORT.credentialProxy, [...vars, apiKeyEnv(config)], wiring, config.nativeSidecars);
+  const spec = {
+    name: CONTAINER.credentialProxy,
+    image: config.images.proxy,
+    port: PORT.credentialProxy,
+    env: [...vars, apiKeyEnv(config)],
+  };
+  const c = sidecar(spec, wiring, config.nativeSidecars);
   return { ...c, args: ['run', 'proxy'] };
 }
 
-/** Root with NET_ADMIN/NET_RAW only, for the few milliseconds the rules take to install. */
+const initCache = new WeakMap<InjectionConfig, V1Container>();
+
+/** Root with NET_ADMIN/NET_RAW only, for the few milliseconds the rules take to install. Built once per config. */
 export function initContainer(config: InjectionConfig): V1Container | undefined {
   if (config.redirect === false) return undefined;
+  let built = initCache.get(config);
+  if (!built) {
+    built = buildInitContainer(config, config.redirect);
+    initCache.set(config, built);
+  }
+  return structuredClone(built);
+}
+
+function buildInitContainer(
+  config: InjectionConfig,
+  redirect: Exclude<InjectionConfig['redirect'], false>,
+): V1Container {
   const script = redirectScript({
-    ...config.redirect,
+    ...redirect,
     gatewayPort: PORT.gateway,
     proxyPort: PORT.credentialProxy,
     sidecarUid: SIDECAR_UID,

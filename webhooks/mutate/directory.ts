@@ -28,7 +28,10 @@ export function builtinPorts(): Map<string, number> {
 }
 
 /** The directory: every built-in on `platformImage`, then the registered third-party auditors. */
-export function buildDirectory(platformImage: string, thirdParty: readonly ThirdPartyAuditor[] = []): AuditorDirectory {
+export function buildDirectory(
+  platformImage: string,
+  thirdParty: readonly ThirdPartyAuditor[] = [],
+): AuditorDirectory {
   const dir = new Map<string, AuditorImage>();
   for (const [id, port] of builtinPorts()) {
     dir.set(id, { id, image: platformImage, port, builtin: true, args: ['run', 'auditor', id] });
@@ -56,7 +59,8 @@ export function parseThirdParty(text: string): { auditors: ThirdPartyAuditor[]; 
     const validPort = e.port === undefined || (Number.isInteger(e.port) && e.port > 0 && e.port < 65536);
     if (typeof e.id !== 'string' || !/^[a-z0-9]([-a-z0-9]{0,48}[a-z0-9])?$/.test(e.id)) {
       problems.push(`[${i}].id: expected a DNS label of at most 50 characters`);
-    } else if (typeof e.image !== 'string' || e.image === '') problems.push(`[${i}].image: expected an image reference`);
+    } else if (typeof e.image !== 'string' || e.image === '')
+      problems.push(`[${i}].image: expected an image reference`);
     else if (!validPort) problems.push(`[${i}].port: expected a port number`);
     else auditors.push({ id: e.id, image: e.image, ...(e.port !== undefined ? { port: e.port } : {}) });
   });

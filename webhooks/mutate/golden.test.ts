@@ -32,7 +32,9 @@ async function render(fixture: MutateFixture): Promise<unknown> {
     events,
     log: quietLogger(),
   });
-  const patch = response.patch ? (JSON.parse(Buffer.from(response.patch, 'base64').toString()) as fastJsonPatch.Operation[]) : [];
+  const patch = response.patch
+    ? (JSON.parse(Buffer.from(response.patch, 'base64').toString()) as fastJsonPatch.Operation[])
+    : [];
   const patched = fastJsonPatch.applyPatch(structuredClone(fixture.pod), patch, true, false).newDocument;
   return {
     allowed: response.allowed,
@@ -50,7 +52,9 @@ describe('golden files for /mutate', () => {
     it(`${name}: ${fixture.description}`, async () => {
       const actual = `${JSON.stringify(await render(fixture), null, 2)}\n`;
       if (UPDATE) writeFileSync(goldenPath(name), actual);
-      expect(existsSync(goldenPath(name)), `missing ${name}.golden.json (run with UPDATE_GOLDEN=1)`).toBe(true);
+      expect(existsSync(goldenPath(name)), `missing ${name}.golden.json (run with UPDATE_GOLDEN=1)`).toBe(
+        true,
+      );
       expect(actual, `stale ${name}.golden.json (run with UPDATE_GOLDEN=1 and review the diff)`).toBe(
         readFileSync(goldenPath(name), 'utf8'),
       );
@@ -68,13 +72,17 @@ describe('golden files for /mutate', () => {
     const outcomes = await Promise.all([...fixtures.values()].map(render));
     const sources = new Set(
       outcomes.flatMap((o) => {
-        const status = (o as { pod: { metadata?: { annotations?: Record<string, string> } } }).pod.metadata?.annotations?.[
-          'platform.computing/injection-status'
-        ];
+        const status = (o as { pod: { metadata?: { annotations?: Record<string, string> } } }).pod.metadata
+          ?.annotations?.['platform.computing/injection-status'];
         return status ? [(JSON.parse(status) as { source: string }).source] : [];
       }),
     );
-    expect([...sources].sort()).toEqual(['annotation:auditor-chain', 'annotation:auditors', 'configmap', 'default']);
+    expect([...sources].sort()).toEqual([
+      'annotation:auditor-chain',
+      'annotation:auditors',
+      'configmap',
+      'default',
+    ]);
     expect(outcomes.some((o) => (o as { warnings: string[] }).warnings.length > 0)).toBe(true);
   });
 });

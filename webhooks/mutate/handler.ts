@@ -4,10 +4,17 @@
 // unchanged with a warning and an Event.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from '../../operator/log.ts';
-import { allow, deny, diffPatch, patchResponse, type AdmissionRequest, type AdmissionResponse } from '../admission/review.ts';
+import {
+  allow,
+  deny,
+  diffPatch,
+  patchResponse,
+  type AdmissionRequest,
+  type AdmissionResponse,
+} from '../admission/review.ts';
 import type { ClusterView, PodEventSink } from '../cluster.ts';
 import type { WebhookMetrics } from '../metrics.ts';
-import { decideMutation, type MutateOptions } from './inject.ts';
+import { decideMutation, type MutateDecision, type MutateOptions } from './inject.ts';
 
 export interface MutateDeps {
   options: MutateOptions;
@@ -22,6 +29,39 @@ const isPodCreate = (r: AdmissionRequest): boolean =>
 
 function podName(pod: V1Pod): string {
   return pod.metadata?.name ?? `${pod.metadata?.generateName ?? ''}<generated>`;
+}
+
+function respond(
+  request: AdmissionRequest,
+  pod: V1Pod,
+  namespace: string,
+  decision: MutateDecision,
+  deps: MutateDeps,
+): AdmissionResponse {
+  const name = podName(pod);
+  switch (decision.kind) {
+    case 'skip':
+      deps.metrics?.mutations.inc({ result: 'skipped', reason: decision.code });
+      deps.log.debug({ namespace, pod: name, reason: decision.reason }, 'mutate: not injected');
+      return allow(request.uid);
+    case 'invalid': {
+      deps.metrics?.mutations.inc({ result: 'invalid', reason: 'invalid-annotation' });
+      deps.log.warn(
+        { namespace, pod: name, errors: decision.errors },
+        'mutate: invalid annotations, admitted without injection',
+      );
+      const note = `not injected: ${decision.errors.join('; ')}`;
+      if (!request.dryRun) deps.events.invalidAnnotations(namespace, name, note);
+      return allow(
+        request.uid,
+        decision.errors.map((e) => `platform: pod not injected: ${e}`),
+      );
+    }
+    case 'inject':
+      deps.metrics?.mutations.inc({ result: 'injected', reason: decision.status.source });
+      deps.log.info({ namespace, pod: name, ...decision.status }, 'mutate: injected');
+      return patchResponse(request.uid, diffPatch(pod, decision.pod));
+  }
 }
 
 export async function handleMutate(request: AdmissionRequest, deps: MutateDeps): Promise<AdmissionResponse> {
@@ -42,25 +82,12 @@ export async function handleMutate(request: AdmissionRequest, deps: MutateDeps):
   } catch (err) {
     deps.metrics?.mutations.inc({ result: 'error', reason: 'cluster-read' });
     deps.log.error({ err: String(err), namespace }, 'mutate: cannot read namespace or chain ConfigMap');
-    return deny(request.uid, `platform webhook cannot read namespace ${namespace}: ${(err as Error).message}`, 500);
+    return deny(
+      request.uid,
+      `platform webhook cannot read namespace ${namespace}: ${(err as Error).message}`,
+      500,
+    );
   }
   const decision = decideMutation({ namespace, pod, namespaceLabels, chainConfig }, deps.options);
-  const name = podName(pod);
-  switch (decision.kind) {
-    case 'skip':
-      deps.metrics?.mutations.inc({ result: 'skipped', reason: decision.code });
-      deps.log.debug({ namespace, pod: name, reason: decision.reason }, 'mutate: not injected');
-      return allow(request.uid);
-    case 'invalid': {
-      deps.metrics?.mutations.inc({ result: 'invalid', reason: 'invalid-annotation' });
-      deps.log.warn({ namespace, pod: name, errors: decision.errors }, 'mutate: invalid annotations, admitted without injection');
-      const note = `not injected: ${decision.errors.join('; ')}`;
-      if (!request.dryRun) deps.events.invalidAnnotations(namespace, name, note);
-      return allow(request.uid, decision.errors.map((e) => `platform: pod not injected: ${e}`));
-    }
-    case 'inject':
-      deps.metrics?.mutations.inc({ result: 'injected', reason: decision.status.source });
-      deps.log.info({ namespace, pod: name, ...decision.status }, 'mutate: injected');
-      return patchResponse(request.uid, diffPatch(pod, decision.pod));
-  }
+  return respond(request, pod, namespace, decision, deps);
 }

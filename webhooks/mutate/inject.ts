@@ -48,7 +48,10 @@ type Predicate = (input: MutateInput, options: MutateOptions) => string;
  * a stable code for metrics. The first that answers wins.
  */
 export const SKIP_PREDICATES: readonly (readonly [string, Predicate])[] = [
-  ['excluded-namespace', (i, o) => (o.excludedNamespaces.includes(i.namespace) ? `namespace ${i.namespace} is excluded` : '')],
+  [
+    'excluded-namespace',
+    (i, o) => (o.excludedNamespaces.includes(i.namespace) ? `namespace ${i.namespace} is excluded` : ''),
+  ],
   [
     'namespace-not-enabled',
     (i) =>
@@ -56,7 +59,11 @@ export const SKIP_PREDICATES: readonly (readonly [string, Predicate])[] = [
         ? ''
         : `namespace ${i.namespace} is not labelled ${LABEL.namespaceEnabled}=true`,
   ],
-  ['pod-not-secured', (i) => (i.pod.metadata?.labels?.[LABEL.secured] === 'true' ? '' : `pod is not labelled ${LABEL.secured}=true`)],
+  [
+    'pod-not-secured',
+    (i) =>
+      i.pod.metadata?.labels?.[LABEL.secured] === 'true' ? '' : `pod is not labelled ${LABEL.secured}=true`,
+  ],
   [
     'already-injected',
     (i) =>
@@ -123,7 +130,8 @@ export function decideMutation(input: MutateInput, options: MutateOptions): Muta
   const { chain, error } = resolveChain(settings, input.chainConfig, options.directory);
   if (!chain) return { kind: 'invalid', errors: [error as string] };
   const clash = allContainers(input.pod).find((c) => isReservedName(c.name));
-  if (clash) return { kind: 'invalid', errors: [`container name ${clash.name} is reserved for injected sidecars`] };
+  if (clash)
+    return { kind: 'invalid', errors: [`container name ${clash.name} is reserved for injected sidecars`] };
   const ports = assignPorts(chain.ids, options.directory, podPorts(input.pod));
   if (ports.error) return { kind: 'invalid', errors: [ports.error] };
   const wiring: PodWiring = {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkRedirectOptions, redirectRules, redirectScript } from './redirect.ts';
 
-const options = { gatewayPort: 8099, proxyPort: 8088, sidecarUid: 1337, modelCidrs: ['10.0.0.0/8'], modelPorts: [11434] };
+const options = {
+  gatewayPort: 8099,
+  proxyPort: 8088,
+  sidecarUid: 1337,
+  modelCidrs: ['10.0.0.0/8'],
+  modelPorts: [11434],
+};
 
 describe('redirect rules', () => {
   it('exempts the sidecar UID first and sends everything else to the proxy last', () => {
@@ -13,7 +19,9 @@ describe('redirect rules', () => {
   });
 
   it('refuses values that are not CIDRs, ports or a non-root UID, so nothing odd reaches the shell', () => {
-    expect(checkRedirectOptions({ ...options, modelCidrs: ['10.0.0.0/8; rm -rf /'], sidecarUid: 0 })).toHaveLength(2);
+    expect(
+      checkRedirectOptions({ ...options, modelCidrs: ['10.0.0.0/8; rm -rf /'], sidecarUid: 0 }),
+    ).toHaveLength(2);
     expect(() => redirectScript({ ...options, modelPorts: [70000] })).toThrow(/70000 is not a port/);
   });
 });

@@ -35,7 +35,8 @@ export function checkRedirectOptions(o: RedirectOptions): string[] {
   for (const p of [o.gatewayPort, o.proxyPort, ...o.modelPorts]) {
     if (!Number.isInteger(p) || p < 1 || p > 65535) problems.push(`${p} is not a port`);
   }
-  if (!Number.isInteger(o.sidecarUid) || o.sidecarUid < 1) problems.push(`sidecar UID ${o.sidecarUid} must be a non-root UID`);
+  if (!Number.isInteger(o.sidecarUid) || o.sidecarUid < 1)
+    problems.push(`sidecar UID ${o.sidecarUid} must be a non-root UID`);
   return problems;
 }
 

@@ -49,7 +49,10 @@ export interface RecordedEvent {
 
 export function recordingEvents(): PodEventSink & { recorded: RecordedEvent[] } {
   const recorded: RecordedEvent[] = [];
-  return { recorded, invalidAnnotations: (namespace, podName, note) => void recorded.push({ namespace, podName, note }) };
+  return {
+    recorded,
+    invalidAnnotations: (namespace, podName, note) => void recorded.push({ namespace, podName, note }),
+  };
 }
 
 export function quietLogger(): Logger {
@@ -69,8 +72,13 @@ export interface MutateFixture {
 /** Every `<case>.input.json` under the fixture directory, by case name. */
 export function loadMutateFixtures(dir = FIXTURE_DIR): Map<string, MutateFixture> {
   const out = new Map<string, MutateFixture>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.input.json')).sort()) {
-    out.set(file.replace(/\.input\.json$/, ''), JSON.parse(readFileSync(join(dir, file), 'utf8')) as MutateFixture);
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.input.json'))
+    .sort()) {
+    out.set(
+      file.replace(/\.input\.json$/, ''),
+      JSON.parse(readFileSync(join(dir, file), 'utf8')) as MutateFixture,
+    );
   }
   return out;
 }

@@ -73,13 +73,24 @@ export function issueCa(now: Date, validDays: number, commonName = 'platform-web
 }
 
 export function issueServing(ca: KeyPair, names: Names, now: Date, validDays: number): KeyPair {
-  return issue({ commonName: names.dnsNames[0] ?? names.ipAddresses[0] ?? 'platform-webhook', names, isCA: false, validDays, now }, ca);
+  return issue(
+    {
+      commonName: names.dnsNames[0] ?? names.ipAddresses[0] ?? 'platform-webhook',
+      names,
+      isCA: false,
+      validDays,
+      now,
+    },
+    ca,
+  );
 }
 
 /** Parses a PEM certificate; throws with a short reason when it is not one. */
 export function inspect(certPem: string): CertInfo {
   const cert = forge.pki.certificateFromPem(certPem);
-  const san = cert.getExtension('subjectAltName') as { altNames?: { type: number; value?: string; ip?: string }[] } | null;
+  const san = cert.getExtension('subjectAltName') as {
+    altNames?: { type: number; value?: string; ip?: string }[];
+  } | null;
   const alt = san?.altNames ?? [];
   const basic = cert.getExtension('basicConstraints') as { cA?: boolean } | null;
   return {
@@ -107,7 +118,9 @@ export function keyMatches(pair: KeyPair): boolean {
   try {
     const fromKey = createPublicKey(createPrivateKey(pair.keyPem)).export({ type: 'spki', format: 'pem' });
     const fromCert = forge.pki.publicKeyToPem(forge.pki.certificateFromPem(pair.certPem).publicKey);
-    return createPublicKey(fromCert).export({ type: 'spki', format: 'pem' }).toString() === fromKey.toString();
+    return (
+      createPublicKey(fromCert).export({ type: 'spki', format: 'pem' }).toString() === fromKey.toString()
+    );
   } catch {
     return false;
   }

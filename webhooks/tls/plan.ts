@@ -1,7 +1,16 @@
 // Pure decisions of the certificate rotation: what the Secret holds, whether
 // the CA or the serving certificate must be renewed (and why, in words an
 // operator understands), and the CA bundle the webhook configurations carry.
-import { describeNames, inspect, keyMatches, missingNames, signedBy, type CertInfo, type KeyPair, type Names } from './certs.ts';
+import {
+  describeNames,
+  inspect,
+  keyMatches,
+  missingNames,
+  signedBy,
+  type CertInfo,
+  type KeyPair,
+  type Names,
+} from './certs.ts';
 
 export const SECRET_KEYS = {
   caCert: 'ca.crt',
@@ -31,7 +40,8 @@ export interface CertCondition {
   message: string;
 }
 
-const decode = (v: string | undefined): string | undefined => (v ? Buffer.from(v, 'base64').toString('utf8') : undefined);
+const decode = (v: string | undefined): string | undefined =>
+  v ? Buffer.from(v, 'base64').toString('utf8') : undefined;
 
 /** The bundle from a Secret's base64 `data`. */
 export function bundleFromSecretData(data: Record<string, string> | undefined): CertBundle {
@@ -41,7 +51,9 @@ export function bundleFromSecretData(data: Record<string, string> | undefined): 
   const key = decode(data?.[SECRET_KEYS.key]);
   return {
     ...(caCert ? { ca: { certPem: caCert, keyPem: caKey ?? '' } } : {}),
-    ...(decode(data?.[SECRET_KEYS.previousCaCert]) ? { previousCaPem: decode(data?.[SECRET_KEYS.previousCaCert]) } : {}),
+    ...(decode(data?.[SECRET_KEYS.previousCaCert])
+      ? { previousCaPem: decode(data?.[SECRET_KEYS.previousCaCert]) }
+      : {}),
     ...(cert && key ? { serving: { certPem: cert, keyPem: key } } : {}),
   };
 }
@@ -84,12 +96,14 @@ export function servingProblem(b: CertBundle, required: Names, now: Date, renewB
   const info = tryInspect(b.serving?.certPem);
   if (!b.serving || !info) return 'no serving certificate';
   if (!keyMatches(b.serving)) return 'the serving key does not belong to the serving certificate';
-  if (b.ca && !signedBy(b.serving.certPem, b.ca.certPem)) return 'the serving certificate is not signed by the CA';
+  if (b.ca && !signedBy(b.serving.certPem, b.ca.certPem))
+    return 'the serving certificate is not signed by the CA';
   const missing = missingNames(info, required);
   if (missing.length) {
     return `name mismatch: the serving certificate covers ${describeNames(info)} but the webhook is reached as ${describeNames(required)} (missing ${missing.join(', ')})`;
   }
-  if (info.notAfter.getTime() - now.getTime() < renewBeforeMs) return `the serving certificate expires on ${day(info.notAfter)}`;
+  if (info.notAfter.getTime() - now.getTime() < renewBeforeMs)
+    return `the serving certificate expires on ${day(info.notAfter)}`;
   return '';
 }
 
@@ -118,7 +132,12 @@ export function certCondition(b: CertBundle, required: Names, now: Date): CertCo
   const problem = servingProblem(b, required, now, 0);
   if (!problem) {
     const info = inspect((b.serving as KeyPair).certPem);
-    return { type: 'CertificateValid', status: 'True', reason: 'Valid', message: `valid until ${info.notAfter.toISOString()}` };
+    return {
+      type: 'CertificateValid',
+      status: 'True',
+      reason: 'Valid',
+      message: `valid until ${info.notAfter.toISOString()}`,
+    };
   }
   const reason = problem.startsWith('name mismatch')
     ? 'NameMismatch'

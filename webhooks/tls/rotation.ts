@@ -4,7 +4,7 @@
 // loads the Secret and hot-reloads its serving certificate. With
 // `manage: false` (cert-manager fills the Secret) nothing is issued, the
 // certificate is only loaded, checked and reported.
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
 import { apiMessage, apiStatus } from '../../operator/kube.ts';
 import type { Logger } from '../../operator/log.ts';
 import type { WebhookMetrics } from '../metrics.ts';
@@ -62,7 +62,12 @@ export interface RefreshResult {
 export class CertRotator {
   private bundle: CertBundle = {};
   private servedPem = '';
-  private lastCondition: CertCondition = { type: 'CertificateValid', status: 'False', reason: 'Missing', message: 'not loaded yet' };
+  private lastCondition: CertCondition = {
+    type: 'CertificateValid',
+    status: 'False',
+    reason: 'Missing',
+    message: 'not loaded yet',
+  };
   private timers: NodeJS.Timeout[] = [];
   private readonly now: () => Date;
 
@@ -74,7 +79,13 @@ export class CertRotator {
   async start(): Promise<RefreshResult> {
     const first = await this.refresh();
     const loop = (fn: () => Promise<unknown>, ms: number): void => {
-      const t = setInterval(() => void fn().catch((err: unknown) => this.options.log.error({ err: String(err) }, 'certificate check failed')), ms);
+      const t = setInterval(
+        () =>
+          void fn().catch((err: unknown) =>
+            this.options.log.error({ err: String(err) }, 'certificate check failed'),
+          ),
+        ms,
+      );
       t.unref();
       this.timers.push(t);
     };
@@ -110,7 +121,10 @@ export class CertRotator {
         if (await this.writeSecret(secret, next)) {
           this.bundle = next;
           renewed = plan.reasons;
-          this.options.log.info({ reasons: renewed, secret: this.secretRef() }, 'webhook certificate renewed');
+          this.options.log.info(
+            { reasons: renewed, secret: this.secretRef() },
+            'webhook certificate renewed',
+          );
         }
       }
     }
@@ -121,8 +135,14 @@ export class CertRotator {
 
   private renew(plan: ReturnType<typeof planRenewal>, now: Date): CertBundle {
     const ca = plan.renewCa ? issueCa(now, VALIDITY_DAYS) : (this.bundle.ca as KeyPair);
-    const previousCaPem = plan.renewCa ? this.bundle.ca?.certPem : plan.dropPreviousCa ? undefined : this.bundle.previousCaPem;
-    const serving = plan.renewServing ? issueServing(ca, this.options.names, now, VALIDITY_DAYS) : this.bundle.serving;
+    const previousCaPem = plan.renewCa
+      ? this.bundle.ca?.certPem
+      : plan.dropPreviousCa
+        ? undefined
+        : this.bundle.previousCaPem;
+    const serving = plan.renewServing
+      ? issueServing(ca, this.options.names, now, VALIDITY_DAYS)
+      : this.bundle.serving;
     return { ca, ...(previousCaPem ? { previousCaPem } : {}), ...(serving ? { serving } : {}) };
   }
 
@@ -144,7 +164,12 @@ export class CertRotator {
   private async writeSecret(current: k8s.V1Secret | undefined, bundle: CertBundle): Promise<boolean> {
     const { namespace, name } = this.options.secret;
     const body: k8s.V1Secret = {
-      metadata: { name, namespace, resourceVersion: current?.metadata?.resourceVersion, labels: { 'app.kubernetes.io/component': 'webhook-tls' } },
+      metadata: {
+        name,
+        namespace,
+        resourceVersion: current?.metadata?.resourceVersion,
+        labels: { 'app.kubernetes.io/component': 'webhook-tls' },
+      },
       type: 'kubernetes.io/tls',
       data: secretDataFromBundle(bundle),
     };
@@ -154,7 +179,10 @@ export class CertRotator {
       return true;
     } catch (err) {
       if (apiStatus(err) === 409) {
-        this.options.log.info({ secret: this.secretRef() }, 'certificate Secret changed concurrently; using it next time');
+        this.options.log.info(
+          { secret: this.secretRef() },
+          'certificate Secret changed concurrently; using it next time',
+        );
         return false;
       }
       throw new Error(`writing Secret ${this.secretRef()}: ${apiMessage(err)}`, { cause: err });
@@ -178,7 +206,8 @@ export class CertRotator {
     };
     if (m && (await injectInto(m, mutating, caBundle, log))) patched.push(m);
     if (v && (await injectInto(v, validating, caBundle, log))) patched.push(v);
-    if (patched.length) this.options.log.info({ configs: patched }, 'caBundle written to webhook configurations');
+    if (patched.length)
+      this.options.log.info({ configs: patched }, 'caBundle written to webhook configurations');
     return patched;
   }
 
@@ -186,7 +215,10 @@ export class CertRotator {
   private report(now: Date): void {
     const condition = certCondition(this.bundle, this.options.names, now);
     if (condition.status === 'False' && condition.message !== this.lastCondition.message) {
-      this.options.log.error({ secret: this.secretRef(), reason: condition.reason }, `webhook certificate problem: ${condition.message}`);
+      this.options.log.error(
+        { secret: this.secretRef(), reason: condition.reason },
+        `webhook certificate problem: ${condition.message}`,
+      );
     }
     this.lastCondition = condition;
     const serving = this.bundle.serving;
@@ -198,13 +230,17 @@ export class CertRotator {
       ['ca', this.bundle.ca?.certPem],
       ['serving', serving?.certPem],
     ] as const) {
-      if (pem) this.options.metrics?.certExpiry.set({ certificate: label }, inspect(pem).notAfter.getTime() / 1000);
+      if (pem)
+        this.options.metrics?.certExpiry.set({ certificate: label }, inspect(pem).notAfter.getTime() / 1000);
     }
   }
 }
 
 /** Sets `caBundle` on every webhook that lacks it; true when anything changed. */
-function withCaBundle(webhooks: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] | undefined, caBundle: string): boolean {
+function withCaBundle(
+  webhooks: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] | undefined,
+  caBundle: string,
+): boolean {
   let changed = false;
   for (const hook of webhooks ?? []) {
     if (hook.clientConfig.caBundle !== caBundle) {
@@ -215,23 +251,23 @@ function withCaBundle(webhooks: { clientConfig: k8s.AdmissionregistrationV1Webho
   return changed;
 }
 
-interface ConfigTarget<T extends { webhooks?: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] }> {
+interface ConfigTarget<
+  T extends { webhooks?: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] },
+> {
   read: (name: string) => Promise<T>;
   write: (name: string, body: T) => Promise<unknown>;
 }
 
 /** Reads one configuration, sets the bundle where it differs, writes it back; a missing one is logged, not fatal. */
-async function injectInto<T extends { webhooks?: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] }>(
-  name: string,
-  target: ConfigTarget<T>,
-  caBundle: string,
-  log: Logger,
-): Promise<boolean> {
+async function injectInto<
+  T extends { webhooks?: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] },
+>(name: string, target: ConfigTarget<T>, caBundle: string, log: Logger): Promise<boolean> {
   let config: T;
   try {
     config = await target.read(name);
   } catch (err) {
-    if (apiStatus(err) !== 404) throw new Error(`reading webhook configuration ${name}: ${apiMessage(err)}`, { cause: err });
+    if (apiStatus(err) !== 404)
+      throw new Error(`reading webhook configuration ${name}: ${apiMessage(err)}`, { cause: err });
     log.warn({ config: name }, 'webhook configuration not found; caBundle not injected');
     return false;
   }

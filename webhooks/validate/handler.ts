@@ -57,26 +57,35 @@ const isPodRequest = (r: AdmissionRequest): boolean =>
   (!r.subResource || r.subResource === 'ephemeralcontainers') &&
   (r.operation === 'CREATE' || r.operation === 'UPDATE');
 
-export async function handleValidate(request: AdmissionRequest, deps: ValidateDeps): Promise<AdmissionResponse> {
+function podRef(request: AdmissionRequest, pod: V1Pod): string {
+  const name = request.name ?? pod.metadata?.name ?? pod.metadata?.generateName ?? 'pod';
+  return `${request.namespace ?? ''}/${name}`;
+}
+
+export async function handleValidate(
+  request: AdmissionRequest,
+  deps: ValidateDeps,
+): Promise<AdmissionResponse> {
   const pod = request.object as V1Pod | undefined;
   if (!isPodRequest(request) || typeof pod !== 'object' || pod === null) return allow(request.uid);
   const images = imagesToVerify(pod);
-  if (images.length === 0) {
-    deps.metrics?.validations.inc({ result: 'allowed' });
-    return allow(request.uid);
-  }
-  const problems = await findProblems(images, deps.notary);
-  const where = `${request.namespace ?? ''}/${request.name ?? pod.metadata?.name ?? pod.metadata?.generateName ?? 'pod'}`;
+  const problems = images.length ? await findProblems(images, deps.notary) : [];
   if (problems.length === 0) {
     deps.metrics?.validations.inc({ result: 'allowed' });
     return allow(request.uid);
   }
   if (deps.strictNotarization) {
     deps.metrics?.validations.inc({ result: 'denied' });
-    deps.log.warn({ pod: where, problems }, 'validate: rejected (strict notarization)');
+    deps.log.warn({ pod: podRef(request, pod), problems }, 'validate: rejected (strict notarization)');
     return deny(request.uid, `strict notarization: ${problems.join('; ')}`);
   }
   deps.metrics?.validations.inc({ result: 'warned' });
-  deps.log.warn({ pod: where, problems }, 'validate: admitted with warnings (non-strict notarization)');
-  return allow(request.uid, problems.map((p) => `platform: ${p}`));
+  deps.log.warn(
+    { pod: podRef(request, pod), problems },
+    'validate: admitted with warnings (non-strict notarization)',
+  );
+  return allow(
+    request.uid,
+    problems.map((p) => `platform: ${p}`),
+  );
 }

@@ -35,7 +35,10 @@ export function imageDigest(image: string): string | undefined {
 async function ask(options: HttpNotaryOptions, digest: string): Promise<NotaryAnswer> {
   const url = `${options.verifierUrl}/registry/check?digest=${encodeURIComponent(digest)}`;
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs), headers: { accept: 'application/json' } });
+    const res = await fetch(url, {
+      signal: AbortSignal.timeout(options.timeoutMs),
+      headers: { accept: 'application/json' },
+    });
     const text = await res.text();
     if (res.status !== 200) return { error: `Verifier answered HTTP ${res.status}` };
     const body = JSON.parse(text) as { digest?: unknown; notarized?: unknown };
@@ -46,7 +49,9 @@ async function ask(options: HttpNotaryOptions, digest: string): Promise<NotaryAn
   } catch (err) {
     const e = err as Error;
     if (e.name === 'TimeoutError') return { error: `Verifier did not answer within ${options.timeoutMs} ms` };
-    return { error: `Verifier unreachable: ${e.message}${e.cause ? ` (${String((e.cause as Error).message ?? e.cause)})` : ''}` };
+    return {
+      error: `Verifier unreachable: ${e.message}${e.cause ? ` (${String((e.cause as Error).message ?? e.cause)})` : ''}`,
+    };
   }
 }
 
@@ -58,7 +63,10 @@ export function httpNotary(options: HttpNotaryOptions): Notary {
   const remember = (digest: string, answer: NotaryAnswer): void => {
     if (!('notarized' in answer)) return;
     if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-    cache.set(digest, { answer, expiresAtMs: now() + (answer.notarized ? options.cacheTtlMs : options.negativeCacheTtlMs) });
+    cache.set(digest, {
+      answer,
+      expiresAtMs: now() + (answer.notarized ? options.cacheTtlMs : options.negativeCacheTtlMs),
+    });
   };
   return {
     async check(digest) {

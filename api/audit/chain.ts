@@ -1,0 +1,97 @@
+// The embedded AuditLog: a SHA-256 hash chain held in memory and, when a path
+// is given, appended to a JSON-lines file (reloaded and verified on start).
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import type { AuditEntry, AuditFilter, AuditInput, AuditLog, ChainVerification } from './log.ts';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** JSON with object keys sorted at every level and undefined members left out. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** The hash of an entry: over its previous hash and its canonical content. */
+export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
+  const { prevHash, ...content } = entry;
+  const canonical = canonicalJson(content);
+  return createHash('sha256').update(prevHash).update('\n').update(canonical).digest('hex');
+}
+
+export function verifyEntries(entries: readonly AuditEntry[]): ChainVerification {
+  let prev = GENESIS_HASH;
+  for (const [i, e] of entries.entries()) {
+    const { hash, ...rest } = e;
+    if (e.seq !== i + 1) return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'sequence gap' };
+    if (e.prevHash !== prev) return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'link broken' };
+    if (entryHash(rest) !== hash) return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'content changed' };
+    prev = hash;
+  }
+  return { ok: true, entries: entries.length };
+}
+
+function matches(e: AuditEntry, f: AuditFilter): boolean {
+  if (f.subject !== undefined && e.subject !== f.subject) return false;
+  if (f.action !== undefined && e.action !== f.action) return false;
+  if (f.resource !== undefined && e.resource !== f.resource) return false;
+  if (f.namespace !== undefined && e.namespace !== f.namespace) return false;
+  if (f.namespaces !== undefined && (e.namespace === undefined || !f.namespaces.includes(e.namespace))) return false;
+  if (f.outcome !== undefined && e.outcome !== f.outcome) return false;
+  const t = Date.parse(e.time);
+  if (f.sinceMs !== undefined && t < f.sinceMs) return false;
+  return f.untilMs === undefined || t <= f.untilMs;
+}
+
+export class HashChainAuditLog implements AuditLog {
+  private readonly entries: AuditEntry[] = [];
+
+  constructor(
+    private readonly path?: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (path && existsSync(path)) {
+      const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+      this.entries.push(...lines.map((l) => JSON.parse(l) as AuditEntry));
+      const check = verifyEntries(this.entries);
+      if (!check.ok) throw new Error(`audit log ${path} is broken at seq ${check.brokenAt}: ${check.reason}`);
+    }
+  }
+
+  append(input: AuditInput): Promise<AuditEntry> {
+    const last = this.entries.at(-1);
+    const body = {
+      ...input,
+      seq: (last?.seq ?? 0) + 1,
+      time: new Date(this.now()).toISOString(),
+      prevHash: last?.hash ?? GENESIS_HASH,
+    };
+    const entry: AuditEntry = { ...body, hash: entryHash(body) };
+    if (this.path) appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
+    this.entries.push(entry);
+    return Promise.resolve(entry);
+  }
+
+  query(filter: AuditFilter): Promise<AuditEntry[]> {
+    const out: AuditEntry[] = [];
+    const start = filter.beforeSeq !== undefined ? Math.min(filter.beforeSeq - 1, this.entries.length) : this.entries.length;
+    for (let i = start - 1; i >= 0 && out.length < filter.limit; i--) {
+      const e = this.entries[i] as AuditEntry;
+      if (matches(e, filter)) out.push(e);
+    }
+    return Promise.resolve(out);
+  }
+
+  verify(): Promise<ChainVerification> {
+    return Promise.resolve(verifyEntries(this.entries));
+  }
+
+  /** For tests of tamper detection only. */
+  unsafeEntries(): AuditEntry[] {
+    return this.entries;
+  }
+}

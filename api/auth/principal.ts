@@ -1,0 +1,40 @@
+// Who is calling: a subject string (CLARIFICATIONS: the OIDC `sub` or email,
+// the API key's owner, or `system:serviceaccount:<ns>:<name>`) and the
+// administrator grants that came with the credential.
+export type AuthMethod = 'api_key' | 'service_account' | 'oidc';
+
+export const KEY_ROLES = ['user', 'workspace_admin', 'org_admin'] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+
+export interface Principal {
+  subject: string;
+  method: AuthMethod;
+  orgAdmin: boolean;
+  /** Namespaces (workspaces) this principal administers. */
+  workspaceAdminOf: readonly string[];
+  /** The API key id when authenticated by key. */
+  keyId?: string;
+}
+
+/** A credential check: `undefined` when the token is not of its kind. */
+export type AuthResult = { principal: Principal } | { reject: string } | undefined;
+
+export interface Authenticator {
+  readonly name: string;
+  authenticate(token: string): Promise<AuthResult>;
+}
+
+/** Administrator grants configured by subject (for service accounts and OIDC users). */
+export interface AdminGrants {
+  orgAdmins: readonly string[];
+  /** `namespace=subject` pairs. */
+  workspaceAdmins: readonly string[];
+}
+
+export function grantsFor(subject: string, grants: AdminGrants): Pick<Principal, 'orgAdmin' | 'workspaceAdminOf'> {
+  const workspaceAdminOf = grants.workspaceAdmins
+    .map((pair) => pair.split('='))
+    .filter(([, s]) => s === subject)
+    .map(([ns]) => ns as string);
+  return { orgAdmin: grants.orgAdmins.includes(subject), workspaceAdminOf };
+}

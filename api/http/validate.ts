@@ -1,0 +1,65 @@
+// Request validation: bodies against JSON schemas (ajv, with the CRD
+// validators' issue wording), query parameters by small typed readers, and
+// whole resources against their CRD schema. Each failure names the field.
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { JSONSchema } from '../../crds/kit.ts';
+import { toIssues, validateResource, type SchemaIssue } from '../../crds/validators.ts';
+import { badRequest } from './errors.ts';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+const compiled = new WeakMap<JSONSchema, ValidateFunction>();
+
+export function describeIssues(where: string, issues: readonly SchemaIssue[]): string {
+  const parts = issues.slice(0, 5).map((i) => {
+    const at = `${where}${i.pointer || ''}`;
+    return `${at}: ${i.message}${i.expected ? ` (expected ${i.expected})` : ''}`;
+  });
+  const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
+  return parts.join('; ') + more;
+}
+
+export function validateBody<B>(schema: JSONSchema, body: unknown): B {
+  let fn = compiled.get(schema);
+  if (!fn) compiled.set(schema, (fn = ajv.compile(schema)));
+  if (body === undefined) throw badRequest('a JSON body is required', 'body_required');
+  if (!fn(body)) throw badRequest(describeIssues('body', toIssues(fn.errors ?? [])), 'invalid_body');
+  return body as B;
+}
+
+/** Validates a whole custom resource; `where` prefixes each pointer (e.g. `agent`). */
+export function validateKind<T>(resource: unknown, where: string): T {
+  const result = validateResource<T>(resource, { applyDefaults: true });
+  if (!result.valid) throw badRequest(describeIssues(where, result.issues), 'invalid_resource');
+  return result.value;
+}
+
+export function intQuery(q: Record<string, string>, name: string, dflt: number, min: number, max: number): number {
+  const raw = q[name];
+  if (raw === undefined) return dflt;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw badRequest(`query ${name}=${JSON.stringify(raw.slice(0, 40))}: expected an integer ${min}-${max}`, 'invalid_query');
+  }
+  return Number(raw);
+}
+
+export function timeQuery(q: Record<string, string>, name: string): number | undefined {
+  const raw = q[name];
+  if (raw === undefined) return undefined;
+  const ms = Date.parse(raw);
+  if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}/.test(raw)) {
+    throw badRequest(`query ${name}: expected an RFC 3339 time`, 'invalid_query');
+  }
+  return ms;
+}
+
+export function enumQuery<T extends string>(q: Record<string, string>, name: string, values: readonly T[]): T | undefined {
+  const raw = q[name];
+  if (raw === undefined) return undefined;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw badRequest(`query ${name}: expected one of ${values.join(', ')}`, 'invalid_query');
+  }
+  return raw as T;
+}

@@ -1,0 +1,83 @@
+// Who may do what, as one table. A principal holds roles: `org_admin` (from
+// its credential), `workspace_admin` (for the namespaces it administers), its
+// share role on the agent (`owner`, `editor`, `viewer`), and always
+// `authenticated`. An action is allowed when any role held is listed.
+// Only an Owner approves: administrators are not Owners.
+import type { Principal } from '../auth/principal.ts';
+
+export const ROLES = ['org_admin', 'workspace_admin', 'owner', 'editor', 'viewer', 'authenticated'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type Scope = 'global' | 'agent';
+
+const ADMINS = ['org_admin', 'workspace_admin'] as const;
+const SHARED = [...ADMINS, 'owner', 'editor', 'viewer'] as const;
+const CHANGERS = [...ADMINS, 'owner', 'editor'] as const;
+
+export const POLICY = {
+  'agent.create': { scope: 'global', roles: ADMINS },
+  'agent.list': { scope: 'global', roles: ['authenticated'] },
+  'agent.stale': { scope: 'global', roles: ['authenticated'] },
+  'agent.read': { scope: 'agent', roles: SHARED },
+  'agent.update': { scope: 'agent', roles: CHANGERS },
+  'agent.delete': { scope: 'agent', roles: CHANGERS },
+  'agent.shares.read': { scope: 'agent', roles: SHARED },
+  'agent.shares.write': { scope: 'agent', roles: CHANGERS },
+  'agent.shares.write_owner': { scope: 'agent', roles: [...ADMINS, 'owner'] },
+  'agent.suspend': { scope: 'agent', roles: CHANGERS },
+  'agent.reactivate': { scope: 'agent', roles: [...ADMINS, 'owner'] },
+  'agent.access_review': { scope: 'agent', roles: CHANGERS },
+  'agent.passport': { scope: 'agent', roles: SHARED },
+  'agent.action.request': { scope: 'agent', roles: CHANGERS },
+  'approval.read': { scope: 'agent', roles: SHARED },
+  'approval.decide': { scope: 'agent', roles: ['owner'] },
+  'approval.list': { scope: 'global', roles: ['authenticated'] },
+  'notification.count': { scope: 'global', roles: ['authenticated'] },
+  'apikey.mint': { scope: 'global', roles: ['authenticated'] },
+  'apikey.list': { scope: 'global', roles: ['authenticated'] },
+  'apikey.revoke': { scope: 'global', roles: ['authenticated'] },
+  'audit.query': { scope: 'global', roles: ADMINS },
+  'audit.verify': { scope: 'global', roles: ['org_admin'] },
+  'registry.notarize': { scope: 'global', roles: ['org_admin'] },
+} as const satisfies Record<string, { scope: Scope; roles: readonly Role[] }>;
+
+export type Action = keyof typeof POLICY;
+
+export interface Owner {
+  subject: string;
+  role: 'Owner' | 'Editor' | 'Viewer';
+}
+
+/** What an agent-scoped decision needs to know about the agent. */
+export interface AgentRef {
+  namespace: string;
+  owners?: readonly Owner[];
+}
+
+const SHARE_ROLE: Record<Owner['role'], Role> = { Owner: 'owner', Editor: 'editor', Viewer: 'viewer' };
+
+export function shareRoleOf(subject: string, owners: readonly Owner[] | undefined): Owner['role'] | undefined {
+  return owners?.find((o) => o.subject === subject)?.role;
+}
+
+/** Every role `principal` holds, for an agent or (without one) in `namespace` or globally. */
+export function rolesOf(principal: Principal, target?: AgentRef | { namespace: string }): Set<Role> {
+  const roles = new Set<Role>(['authenticated']);
+  if (principal.orgAdmin) roles.add('org_admin');
+  const ns = target?.namespace;
+  const adminsHere = ns !== undefined ? principal.workspaceAdminOf.includes(ns) : principal.workspaceAdminOf.length > 0;
+  if (adminsHere) roles.add('workspace_admin');
+  const share = target && 'owners' in target ? shareRoleOf(principal.subject, target.owners) : undefined;
+  if (share) roles.add(SHARE_ROLE[share]);
+  return roles;
+}
+
+export function can(principal: Principal, action: Action, target?: AgentRef | { namespace: string }): boolean {
+  const held = rolesOf(principal, target);
+  return (POLICY[action].roles as readonly Role[]).some((r) => held.has(r));
+}
+
+/** True when the principal sees the agent at all (lists and counts filter by this). */
+export function canSee(principal: Principal, agent: AgentRef): boolean {
+  return can(principal, 'agent.read', agent);
+}

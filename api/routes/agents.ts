@@ -1,0 +1,135 @@
+// /v1/agents: create, list, get, update, delete (an approval), suspend,
+// reactivate, stale list, access review and passport. Thin: parse, call the
+// pure agent model, write.
+import { API_VERSION } from '../../crds/kit.ts';
+import {
+  accessReview,
+  agentView,
+  requireOwnerOnCreate,
+  staleList,
+  updatedSpec,
+  validName,
+  type PlatformAgent,
+} from '../agents/model.ts';
+import { mutateAgent } from '../agents/mutate.ts';
+import { buildPassport } from '../agents/passport.ts';
+import { badRequest, forbidden } from '../http/errors.ts';
+import { intQuery, validateKind } from '../http/validate.ts';
+import { can } from '../policy/roles.ts';
+import { page } from '../store/cache.ts';
+import { requestApproval } from './approvals.ts';
+import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
+
+const CREATE_BODY = {
+  type: 'object',
+  required: ['namespace', 'name', 'spec'],
+  additionalProperties: false,
+  properties: {
+    namespace: { type: 'string', minLength: 1, maxLength: 63 },
+    name: { type: 'string', minLength: 1, maxLength: 253 },
+    spec: { type: 'object' },
+  },
+};
+const UPDATE_BODY = {
+  type: 'object',
+  required: ['spec'],
+  additionalProperties: false,
+  properties: { spec: { type: 'object' } },
+};
+const REASON_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { reason: { type: 'string', maxLength: 1024 } },
+};
+
+const agentOf = (rc: RouteCtx): PlatformAgent => rc.agent as PlatformAgent;
+
+async function create(rc: RouteCtx): Promise<unknown> {
+  const body = bodyOf<{ namespace: string; name: string; spec: PlatformAgent['spec'] }>(rc);
+  if (!validName(body.namespace, body.name)) throw badRequest('namespace or name is not a valid Kubernetes name');
+  rc.audit = { resource: `${body.namespace}.${body.name}`, namespace: body.namespace };
+  if (!can(rc.principal, 'agent.create', { namespace: body.namespace })) {
+    throw forbidden(`creating agents in ${body.namespace} needs a workspace or org administrator`);
+  }
+  const agent = validateKind<PlatformAgent>(
+    { apiVersion: API_VERSION, kind: 'PlatformAgent', metadata: { namespace: body.namespace, name: body.name }, spec: body.spec },
+    'agent',
+  );
+  requireOwnerOnCreate(agent.spec);
+  return agentView(await rc.deps.writer.createAgent(agent));
+}
+
+function list(rc: RouteCtx): Promise<unknown> {
+  const limit = intQuery(rc.query, 'limit', 100, 1, 1000);
+  const keys = rc.deps.agents.visibleKeys(rc.principal);
+  const ns = rc.query.namespace;
+  const scoped = ns ? keys.filter((k) => k.startsWith(`${ns}/`)) : keys;
+  const after = rc.query.continue ? Buffer.from(rc.query.continue, 'base64url').toString('utf8') : undefined;
+  const { items, next } = page(scoped, limit, after);
+  const agents = items.flatMap((k) => {
+    const a = rc.deps.agents.agent(k);
+    return a ? [agentView(a)] : [];
+  });
+  rc.audit = { resource: ns ? `namespace:${ns}` : 'agents', details: { returned: agents.length } };
+  return Promise.resolve({ items: agents, ...(next ? { continue: Buffer.from(next).toString('base64url') } : {}) });
+}
+
+function stale(rc: RouteCtx): Promise<unknown> {
+  const days = intQuery(rc.query, 'days', 30, 0, 3650);
+  const visible = rc.deps.agents.visibleKeys(rc.principal).flatMap((k) => rc.deps.agents.agent(k) ?? []);
+  rc.audit = { resource: 'agents', details: { days } };
+  return Promise.resolve({ days, items: staleList(visible, days, rc.deps.now()) });
+}
+
+async function update(rc: RouteCtx): Promise<unknown> {
+  const patch = bodyOf<{ spec: Record<string, unknown> }>(rc).spec;
+  const stored = await mutateAgent(rc.deps.writer, agentOf(rc), (fresh) => {
+    fresh.spec = updatedSpec(fresh.spec, patch);
+    return validateKind<PlatformAgent>(fresh, 'agent');
+  });
+  return agentView(stored);
+}
+
+async function setSuspend(rc: RouteCtx, suspend: boolean): Promise<unknown> {
+  const stored = await mutateAgent(rc.deps.writer, agentOf(rc), (fresh) => {
+    if ((fresh.spec.suspend ?? false) === suspend) return undefined;
+    if (suspend) fresh.spec.suspend = true;
+    else delete fresh.spec.suspend;
+    return fresh;
+  });
+  rc.audit.details = { suspend, reason: bodyOf<{ reason?: string } | undefined>(rc)?.reason };
+  return agentView(stored);
+}
+
+function passport(rc: RouteCtx): Promise<unknown> {
+  const a = agentOf(rc);
+  const id = `${a.metadata.namespace}.${a.metadata.name}`;
+  const reg = (auditorId: string) => rc.deps.auditors.get(auditorId);
+  return Promise.resolve(buildPassport(a, reg, rc.deps.accessLog.recent(id, 50)));
+}
+
+async function remove(rc: RouteCtx): Promise<unknown> {
+  const a = agentOf(rc);
+  rc.status = 202;
+  return requestApproval(rc, a, {
+    action: 'delete',
+    target: `platformagents/${a.metadata.namespace}/${a.metadata.name}`,
+    description: `delete agent ${a.metadata.namespace}.${a.metadata.name}`,
+    operation: 'agent.delete',
+  });
+}
+
+const AGENT = '/v1/agents/{agent_id}';
+
+export const AGENT_ROUTES: RouteSpec[] = [
+  { method: 'GET', path: '/v1/agents/stale', action: 'agent.stale', summary: 'Agents without activity for `days`', success: 200, query: { days: 'integer, default 30' }, handle: stale },
+  { method: 'GET', path: '/v1/agents', action: 'agent.list', summary: 'Agents the caller may see', success: 200, query: { limit: 'integer 1-1000', continue: 'paging token', namespace: 'workspace namespace' }, handle: list },
+  { method: 'POST', path: '/v1/agents', action: 'agent.create', summary: 'Create an agent (needs one Owner)', success: 201, body: CREATE_BODY, handle: create },
+  { method: 'GET', path: AGENT, action: 'agent.read', summary: 'One agent', success: 200, handle: (rc) => Promise.resolve(agentView(agentOf(rc))) },
+  { method: 'PATCH', path: AGENT, action: 'agent.update', summary: 'Merge-patch the spec (not owners or suspend)', success: 200, body: UPDATE_BODY, handle: update },
+  { method: 'DELETE', path: AGENT, action: 'agent.delete', summary: 'Request deletion: creates an ApprovalRequest for the Owners', success: 202, handle: remove },
+  { method: 'POST', path: `${AGENT}/suspend`, action: 'agent.suspend', summary: 'Suspend the agent', success: 200, body: REASON_BODY, optionalBody: true, handle: (rc) => setSuspend(rc, true) },
+  { method: 'POST', path: `${AGENT}/reactivate`, action: 'agent.reactivate', summary: 'Clear a requested suspension', success: 200, body: REASON_BODY, optionalBody: true, handle: (rc) => setSuspend(rc, false) },
+  { method: 'GET', path: `${AGENT}/access-review`, action: 'agent.access_review', summary: 'Who has access and what to review', success: 200, handle: (rc) => Promise.resolve(accessReview(agentOf(rc), rc.deps.now())) },
+  { method: 'GET', path: `${AGENT}/passport`, action: 'agent.passport', summary: 'The agent passport', success: 200, handle: passport },
+];

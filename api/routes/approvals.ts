@@ -1,0 +1,143 @@
+// High-risk actions and their approvals. A write, merge, send or delete
+// requested through the API becomes an ApprovalRequest beside the agent;
+// nothing else changes until an Owner approves. Only an Owner decides (the
+// policy table), and a decision is final (optimistic write + CEL rule).
+import type { ApprovalRequest } from '../../crds/generated/types.ts';
+import { apiStatus } from '../../operator/kube.ts';
+import type { PlatformAgent } from '../agents/model.ts';
+import {
+  agentKeyOf,
+  approvalView,
+  assertDecidable,
+  findPending,
+  newApproval,
+  operationOf,
+  phaseOf,
+  type HighRiskAction,
+  type Operation,
+} from '../approvals/model.ts';
+import { conflict } from '../http/errors.ts';
+import { enumQuery } from '../http/validate.ts';
+import { shareRoleOf } from '../policy/roles.ts';
+import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
+
+export interface ActionRequest {
+  action: HighRiskAction;
+  target: string;
+  description?: string;
+  operation: Operation;
+  details?: Record<string, unknown>;
+}
+
+/** Creates (or returns the identical pending) ApprovalRequest for a high-risk action. */
+export async function requestApproval(rc: RouteCtx, agent: PlatformAgent, req: ActionRequest): Promise<unknown> {
+  const namespace = agent.metadata.namespace ?? '';
+  const input = { ...req, namespace, agent: agent.metadata.name ?? '', requestedBy: rc.principal.subject };
+  const now = rc.deps.now();
+  const existing = findPending(rc.deps.approvals.list(), input, now);
+  if (existing) {
+    rc.audit.details = { approval: existing.metadata.name, repeated: true };
+    return { approval: approvalView(existing, now), applied: false };
+  }
+  const created = await rc.deps.writer.createApproval(newApproval(input, now, rc.deps.approvalTtlMs));
+  let stored = created;
+  try {
+    stored = await rc.deps.writer.patchApprovalStatus(created, { phase: 'pending' });
+  } catch (err) {
+    rc.deps.log.warn({ err: String(err) }, 'could not mark approval pending; it reads as pending anyway');
+  }
+  rc.audit.details = { approval: stored.metadata.name, action: req.action, target: req.target };
+  return { approval: approvalView(stored, now), applied: false };
+}
+
+const ACTION_BODY = {
+  type: 'object',
+  required: ['action', 'target'],
+  additionalProperties: false,
+  properties: {
+    action: { enum: ['write', 'merge', 'send', 'delete'] },
+    target: { type: 'string', minLength: 1, maxLength: 2048 },
+    description: { type: 'string', maxLength: 4096 },
+    details: { type: 'object' },
+  },
+};
+const DECISION_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { reason: { type: 'string', maxLength: 4096 } },
+};
+
+function requestAction(rc: RouteCtx): Promise<unknown> {
+  const body = bodyOf<Omit<ActionRequest, 'operation'>>(rc);
+  rc.status = 202;
+  return requestApproval(rc, rc.agent as PlatformAgent, { ...body, operation: 'external' });
+}
+
+async function execute(rc: RouteCtx, a: ApprovalRequest): Promise<{ executed: boolean; result: string }> {
+  const op = operationOf(a);
+  if (op === 'external') return { executed: false, result: 'approved; the requester performs the action' };
+  const deleted = await rc.deps.writer.deleteAgent(a.metadata.namespace ?? '', a.spec.agent);
+  return { executed: true, result: deleted ? 'agent deleted' : 'agent was already gone' };
+}
+
+async function decide(rc: RouteCtx, phase: 'approved' | 'denied'): Promise<unknown> {
+  const a = rc.approval as ApprovalRequest;
+  const now = rc.deps.now();
+  try {
+    assertDecidable(a, now);
+  } catch (err) {
+    if (phaseOf(a, now) === 'expired' && a.status?.phase !== 'expired') {
+      await rc.deps.writer.patchApprovalStatus(a, { phase: 'expired' }).catch(() => undefined);
+    }
+    throw err;
+  }
+  const reason = bodyOf<{ reason?: string } | undefined>(rc)?.reason;
+  const status = { phase, decidedBy: rc.principal.subject, decidedTime: new Date(now).toISOString(), ...(reason ? { reason } : {}) };
+  let stored: ApprovalRequest;
+  try {
+    stored = await rc.deps.writer.patchApprovalStatus(a, status);
+  } catch (err) {
+    if (apiStatus(err) === 409) throw conflict('another decision was recorded first; reload', 'already_decided');
+    throw err;
+  }
+  const outcome = phase === 'approved' ? await execute(rc, stored) : { executed: false, result: 'denied' };
+  rc.audit.details = { decision: phase, ...outcome };
+  return { approval: approvalView(stored, now), ...outcome };
+}
+
+/** Pending approvals the caller can decide: those on agents where the caller is an Owner. */
+function pendingFor(rc: RouteCtx, all: boolean): ApprovalRequest[] {
+  const now = rc.deps.now();
+  return rc.deps.approvals.list().filter((a) => {
+    const agent = rc.deps.agents.agent(agentKeyOf(a));
+    if (shareRoleOf(rc.principal.subject, agent?.spec.owners) !== 'Owner') return false;
+    return all || phaseOf(a, now) === 'pending';
+  });
+}
+
+function list(rc: RouteCtx): Promise<unknown> {
+  const status = enumQuery(rc.query, 'status', ['pending', 'all'] as const) ?? 'pending';
+  const now = rc.deps.now();
+  const items = pendingFor(rc, status === 'all')
+    .map((a) => approvalView(a, now))
+    .sort((x, y) => String(y.requested_at).localeCompare(String(x.requested_at)));
+  rc.audit = { resource: 'approvals', details: { returned: items.length } };
+  return Promise.resolve({ items });
+}
+
+function count(rc: RouteCtx): Promise<unknown> {
+  const approvals = pendingFor(rc, false).length;
+  rc.audit = { resource: 'notifications' };
+  return Promise.resolve({ count: approvals, approvals });
+}
+
+const APPROVAL = '/v1/approvals/{id}';
+
+export const APPROVAL_ROUTES: RouteSpec[] = [
+  { method: 'POST', path: '/v1/agents/{agent_id}/actions', action: 'agent.action.request', summary: 'Request a high-risk action (creates an ApprovalRequest)', success: 202, body: ACTION_BODY, handle: requestAction },
+  { method: 'GET', path: '/v1/approvals', action: 'approval.list', summary: 'Approvals the caller can decide', success: 200, query: { status: 'pending (default) or all' }, handle: list },
+  { method: 'GET', path: APPROVAL, action: 'approval.read', summary: 'One approval request', success: 200, handle: (rc) => Promise.resolve(approvalView(rc.approval as ApprovalRequest, rc.deps.now())) },
+  { method: 'POST', path: `${APPROVAL}/approve`, action: 'approval.decide', summary: 'Approve (Owners only); runs the action', success: 200, body: DECISION_BODY, optionalBody: true, handle: (rc) => decide(rc, 'approved') },
+  { method: 'POST', path: `${APPROVAL}/deny`, action: 'approval.decide', summary: 'Deny (Owners only)', success: 200, body: DECISION_BODY, optionalBody: true, handle: (rc) => decide(rc, 'denied') },
+  { method: 'GET', path: '/v1/notifications/count', action: 'notification.count', summary: 'Sidebar badge: pending approvals for the caller', success: 200, handle: count },
+];

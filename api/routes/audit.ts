@@ -1,0 +1,48 @@
+// /v1/audit: the audit log for administrators. Org administrators see every
+// entry; workspace administrators the entries of their namespaces.
+import { enumQuery, intQuery, timeQuery } from '../http/validate.ts';
+import type { AuditFilter } from '../audit/log.ts';
+import type { RouteCtx, RouteSpec } from './route.ts';
+
+function filterOf(rc: RouteCtx): AuditFilter {
+  const q = rc.query;
+  const filter: AuditFilter = { limit: intQuery(q, 'limit', 100, 1, 1000) };
+  for (const key of ['subject', 'action', 'resource', 'namespace'] as const) {
+    if (q[key] !== undefined) filter[key] = q[key].slice(0, 256);
+  }
+  const outcome = enumQuery(q, 'outcome', ['allowed', 'denied', 'failed'] as const);
+  if (outcome) filter.outcome = outcome;
+  const since = timeQuery(q, 'since');
+  const until = timeQuery(q, 'until');
+  if (since !== undefined) filter.sinceMs = since;
+  if (until !== undefined) filter.untilMs = until;
+  if (q.before !== undefined) filter.beforeSeq = intQuery(q, 'before', 1, 1, 2 ** 30);
+  if (!rc.principal.orgAdmin) filter.namespaces = rc.principal.workspaceAdminOf;
+  return filter;
+}
+
+async function query(rc: RouteCtx): Promise<unknown> {
+  const filter = filterOf(rc);
+  const items = await rc.deps.audit.query(filter);
+  rc.audit = { resource: 'audit', details: { returned: items.length } };
+  const last = items.at(-1);
+  return { items, ...(items.length === filter.limit && last ? { before: last.seq } : {}) };
+}
+
+async function verify(rc: RouteCtx): Promise<unknown> {
+  rc.audit = { resource: 'audit' };
+  return rc.deps.audit.verify();
+}
+
+export const AUDIT_ROUTES: RouteSpec[] = [
+  {
+    method: 'GET',
+    path: '/v1/audit',
+    action: 'audit.query',
+    summary: 'Audit entries, newest first',
+    success: 200,
+    query: { subject: '', action: '', resource: '', namespace: '', outcome: 'allowed|denied|failed', since: 'RFC 3339', until: 'RFC 3339', limit: '1-1000', before: 'seq for paging' },
+    handle: query,
+  },
+  { method: 'GET', path: '/v1/audit/verify', action: 'audit.verify', summary: 'Verify the hash chain', success: 200, handle: verify },
+];

@@ -1,0 +1,137 @@
+// Runs one route: authenticate (unless public), load the agent or approval
+// the path names, authorize against the policy table, validate the body, call
+// the handler, answer, and append the audit entry (reads and writes alike,
+// allowed or denied).
+import type { Context } from 'koa';
+import type { ApprovalRequest } from '../../crds/generated/types.ts';
+import { parseAgentId, type PlatformAgent } from '../agents/model.ts';
+import { authenticateToken } from '../auth/authenticate.ts';
+import type { Authenticator, Principal } from '../auth/principal.ts';
+import { badRequest, forbidden, notFound, toHttpError, unauthorized } from '../http/errors.ts';
+import type { ApiMetrics } from '../http/metrics.ts';
+import { validateBody } from '../http/validate.ts';
+import { can, POLICY, type Action } from '../policy/roles.ts';
+import type { ApiDeps, RouteCtx, RouteSpec } from './route.ts';
+
+export const ANONYMOUS: Principal = { subject: 'anonymous', method: 'api_key', orgAdmin: false, workspaceAdminOf: [] };
+
+export interface Executor {
+  deps: ApiDeps;
+  authenticators: readonly Authenticator[];
+  metrics?: ApiMetrics;
+}
+
+function flatQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (Array.isArray(v)) throw badRequest(`query parameter ${k.slice(0, 40)} given more than once`, 'invalid_query');
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+async function loadAgent(rc: RouteCtx, id: string, fresh: boolean): Promise<PlatformAgent> {
+  const { namespace, name } = parseAgentId(id);
+  rc.audit = { resource: id, namespace };
+  const agent = fresh
+    ? await rc.deps.writer.readAgent(namespace, name)
+    : rc.deps.agents.agent(`${namespace}/${name}`);
+  if (!agent) throw notFound(`agent ${id} not found`);
+  return agent;
+}
+
+async function loadApproval(rc: RouteCtx, id: string, fresh: boolean): Promise<void> {
+  const { namespace, name } = parseAgentId(id);
+  rc.audit = { resource: `approval:${id}`, namespace };
+  const approval: ApprovalRequest | undefined =
+    (fresh ? undefined : rc.deps.approvals.get(`${namespace}/${name}`)) ??
+    (await rc.deps.writer.readApproval(namespace, name));
+  if (!approval) throw notFound(`approval ${id} not found`);
+  rc.approval = approval;
+  const key = `${namespace}/${approval.spec.agent}`;
+  rc.agent = (fresh ? await rc.deps.writer.readAgent(namespace, approval.spec.agent) : rc.deps.agents.agent(key)) ?? {
+    apiVersion: 'platform.io/v1alpha1',
+    kind: 'PlatformAgent',
+    metadata: { namespace, name: approval.spec.agent },
+    spec: { owners: [] },
+  };
+}
+
+async function authorize(spec: RouteSpec, rc: RouteCtx, fresh: boolean): Promise<void> {
+  if (spec.action === 'public') return;
+  const action: Action = spec.action;
+  if (POLICY[action].scope === 'global') {
+    if (!can(rc.principal, action)) throw forbidden(`${action} is not allowed for ${rc.principal.subject}`);
+    return;
+  }
+  if (rc.params.agent_id !== undefined) rc.agent = await loadAgent(rc, rc.params.agent_id, fresh);
+  else await loadApproval(rc, rc.params.id ?? '', fresh);
+  const agent = rc.agent as PlatformAgent;
+  const ref = { namespace: agent.metadata.namespace ?? '', owners: agent.spec.owners ?? [] };
+  if (!can(rc.principal, action, ref)) {
+    throw forbidden(`${action} on ${rc.audit.resource} needs one of: ${POLICY[action].roles.join(', ')}`);
+  }
+}
+
+function checkBody(spec: RouteSpec, rc: RouteCtx): void {
+  if (!spec.body) {
+    if (rc.body !== undefined) throw badRequest('this endpoint takes no body', 'unexpected_body');
+    return;
+  }
+  if (rc.body === undefined && spec.optionalBody) return;
+  rc.body = validateBody(spec.body, rc.body);
+}
+
+async function principalOf(ctx: Context, spec: RouteSpec, ex: Executor): Promise<Principal> {
+  if (spec.action === 'public') return ANONYMOUS;
+  const outcome = await authenticateToken(ctx.get('authorization'), ex.authenticators);
+  if (typeof outcome !== 'string') return outcome;
+  ex.metrics?.authFailures.inc({ reason: outcome.split(/[;:]/)[0]!.slice(0, 40) });
+  throw unauthorized(outcome);
+}
+
+const outcomeOf = (status: number): 'allowed' | 'denied' | 'failed' =>
+  status < 400 ? 'allowed' : status === 403 ? 'denied' : 'failed';
+
+export function routeHandler(spec: RouteSpec, ex: Executor) {
+  return async function runRoute(ctx: Context): Promise<void> {
+    ctx.state.route = `${spec.method} ${spec.path}`;
+    const principal = await principalOf(ctx, spec, ex);
+    ctx.state.principal = principal;
+    const rc: RouteCtx = {
+      principal,
+      params: (ctx as unknown as { params: Record<string, string> }).params,
+      query: {},
+      body: ctx.state.body,
+      deps: ex.deps,
+      audit: { resource: ctx.path },
+    };
+    let status = 500;
+    try {
+      rc.query = flatQuery(ctx.query);
+      await authorize(spec, rc, ctx.method !== 'GET');
+      checkBody(spec, rc);
+      const result = await spec.handle(rc);
+      status = rc.status ?? spec.success;
+      ctx.status = status;
+      if (status !== 204) ctx.body = result;
+    } catch (err) {
+      status = toHttpError(err)?.status ?? 500;
+      throw err;
+    } finally {
+      if (spec.action !== 'public') {
+        await ex.deps.audit.append({
+          subject: principal.subject,
+          method: principal.method,
+          action: spec.action,
+          resource: rc.audit.resource,
+          ...(rc.audit.namespace ? { namespace: rc.audit.namespace } : {}),
+          status,
+          outcome: outcomeOf(status),
+          requestId: String(ctx.state.requestId),
+          ...(rc.audit.details ? { details: rc.audit.details } : {}),
+        });
+      }
+    }
+  };
+}

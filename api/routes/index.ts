@@ -1,0 +1,17 @@
+// Every API route, in registration order (fixed paths before parameters).
+import { AGENT_ROUTES } from './agents.ts';
+import { API_KEY_ROUTES } from './api-keys.ts';
+import { APPROVAL_ROUTES } from './approvals.ts';
+import { AUDIT_ROUTES } from './audit.ts';
+import { REGISTRY_ROUTES } from './registry.ts';
+import type { RouteSpec } from './route.ts';
+import { SHARE_ROUTES } from './shares.ts';
+
+export const ROUTES: readonly RouteSpec[] = [
+  ...AGENT_ROUTES,
+  ...SHARE_ROUTES,
+  ...APPROVAL_ROUTES,
+  ...API_KEY_ROUTES,
+  ...AUDIT_ROUTES,
+  ...REGISTRY_ROUTES,
+];

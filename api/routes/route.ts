@@ -1,0 +1,73 @@
+// What a route is: method, path (OpenAPI style), the policy action it needs,
+// the schema of its body, its success status and a thin handler. The same
+// list drives the router, the OpenAPI document and the route × role matrix.
+import type { ApprovalRequest, AuditorRegistration, ModelRegistration } from '../../crds/generated/types.ts';
+import type { JSONSchema } from '../../crds/kit.ts';
+import type { Logger } from '../../operator/log.ts';
+import type { PlatformAgent } from '../agents/model.ts';
+import type { AgentAccessLog } from '../agents/passport.ts';
+import type { AuditLog } from '../audit/log.ts';
+import type { ApiKeyStore } from '../auth/key-store.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Action } from '../policy/roles.ts';
+import type { AgentIndex, CacheLike } from '../store/cache.ts';
+import type { ClusterWriter } from '../store/cluster.ts';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface ApiDeps {
+  agents: AgentIndex;
+  approvals: CacheLike<ApprovalRequest>;
+  auditors: CacheLike<AuditorRegistration>;
+  models: CacheLike<ModelRegistration>;
+  writer: ClusterWriter;
+  keys: ApiKeyStore;
+  audit: AuditLog;
+  accessLog: AgentAccessLog;
+  log: Logger;
+  now: () => number;
+  /** How long an ApprovalRequest waits for an Owner. */
+  approvalTtlMs: number;
+}
+
+export interface AuditNote {
+  resource: string;
+  namespace?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface RouteCtx<B = unknown> {
+  /** Anonymous callers of public routes get subject `anonymous`. */
+  principal: Principal;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: B;
+  deps: ApiDeps;
+  /** Set for agent-scoped routes: from the cache for reads, fresh from the apiserver for writes. */
+  agent?: PlatformAgent;
+  /** Set for approval routes. */
+  approval?: ApprovalRequest;
+  audit: AuditNote;
+  /** Overrides the route's success status (e.g. 200 instead of 201 for an idempotent create). */
+  status?: number;
+}
+
+export interface RouteSpec {
+  method: Method;
+  path: string;
+  /** `public`: no credential needed (the registry check, called by the admission webhook). */
+  action: Action | 'public';
+  summary: string;
+  success: number;
+  body?: JSONSchema;
+  /** The body may be left out entirely. */
+  optionalBody?: boolean;
+  /** Documented query parameters. */
+  query?: Record<string, string>;
+  handle(rc: RouteCtx): Promise<unknown>;
+}
+
+/** Typed access to a validated body. */
+export const bodyOf = <B>(rc: RouteCtx): B => rc.body as B;
+
+export const koaPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');

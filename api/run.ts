@@ -1,0 +1,134 @@
+// `platform run api`: the Verifier API. Every replica watches the same kinds
+// into its caches, answers reads from them and writes to the apiserver; it
+// keeps no state of its own beyond the embedded audit log (see decisions).
+// SIGTERM: stop accepting, let in-flight requests finish (bounded), then stop
+// the informers.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as k8s from '@kubernetes/client-node';
+import { loadKubeConfig } from '../operator/kube.ts';
+import type { Logger } from '../operator/log.ts';
+import { newRegistry } from '../operator/ops-server.ts';
+import type { RoleRunner } from '../operator/roles.ts';
+import { memoryAccessLog } from './agents/passport.ts';
+import { createApp } from './app.ts';
+import { HashChainAuditLog } from './audit/chain.ts';
+import type { AuditLog } from './audit/log.ts';
+import { apiKeyAuthenticator } from './auth/api-key-auth.ts';
+import { ensureBootstrapKey } from './auth/bootstrap.ts';
+import { ApiKeyStore } from './auth/key-store.ts';
+import { oidcAuthenticator } from './auth/oidc.ts';
+import type { Authenticator } from './auth/principal.ts';
+import { tokenReviewAuthenticator } from './auth/token-review.ts';
+import { ApiMetrics } from './http/metrics.ts';
+import type { ApiDeps } from './routes/route.ts';
+import { loadApiSettings, type ApiSettings } from './settings.ts';
+import { AgentIndex } from './store/cache.ts';
+import { clusterWriter } from './store/cluster.ts';
+import { apiInformers, type ApiInformers } from './store/informers.ts';
+
+export interface RunningApi {
+  url: string;
+  port: number;
+  server: Server;
+  deps: ApiDeps;
+  informers: ApiInformers;
+  bootstrapKeyId: string;
+  stop(): Promise<void>;
+}
+
+export interface StartApiOptions {
+  kc: k8s.KubeConfig;
+  settings: ApiSettings;
+  log: Logger;
+  audit?: AuditLog;
+}
+
+function authenticators(s: ApiSettings, kc: k8s.KubeConfig, keys: ApiKeyStore): Authenticator[] {
+  const grants = { orgAdmins: s.orgAdmins, workspaceAdmins: s.workspaceAdmins };
+  const list: Authenticator[] = [apiKeyAuthenticator(keys)];
+  if (s.oidcIssuer) {
+    list.push(
+      oidcAuthenticator({
+        issuer: s.oidcIssuer,
+        audience: s.oidcAudience,
+        ...(s.oidcJwksUrl ? { jwksUrl: s.oidcJwksUrl } : {}),
+        subjectClaim: s.oidcSubjectClaim,
+        groupsClaim: s.oidcGroupsClaim,
+        grants,
+      }),
+    );
+  }
+  list.push(tokenReviewAuthenticator({ api: kc.makeApiClient(k8s.AuthenticationV1Api), grants, audiences: s.tokenAudiences }));
+  return list;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+export async function startApi(o: StartApiOptions): Promise<RunningApi> {
+  const { kc, settings: s, log } = o;
+  const timings = { relistIntervalMs: s.relistIntervalMs, staleAfterMs: s.staleAfterMs };
+  const informers = apiInformers(kc, log, timings, s.namespace, s.watchNamespace);
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  const keys = new ApiKeyStore(core, s.namespace, informers.keys);
+  const registry = newRegistry('api');
+  const metrics = new ApiMetrics(registry);
+  const deps: ApiDeps = {
+    agents: new AgentIndex(informers.agents),
+    approvals: informers.approvals,
+    auditors: informers.auditors,
+    models: informers.models,
+    writer: clusterWriter(kc),
+    keys,
+    audit: o.audit ?? new HashChainAuditLog(s.auditLogPath),
+    accessLog: memoryAccessLog(),
+    log,
+    now: Date.now,
+    approvalTtlMs: s.approvalTtlMs,
+  };
+  for (const i of informers.all) i.start();
+  const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
+  const app = createApp({
+    deps,
+    authenticators: authenticators(s, kc, keys),
+    log,
+    metrics,
+    registry,
+    bodyLimitBytes: s.bodyLimitBytes,
+    readiness: () => informers.all.map((i) => i.staleness()).filter(Boolean).join('; '),
+    liveness: () => informers.all.map((i) => i.stalled()).filter(Boolean).join('; '),
+  });
+  const server = createServer(app.callback());
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  const port = await listen(server, s.port, s.host);
+  log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');
+  const stop = async (): Promise<void> => {
+    await closeServer(server, s.shutdownGraceMs);
+    await Promise.all(informers.all.map((i) => i.stop()));
+  };
+  return { url: `http://127.0.0.1:${port}`, port, server, deps, informers, bootstrapKeyId, stop };
+}
+
+export const runApi: RoleRunner = async ({ log, lifecycle, env, flags }) => {
+  const settings = loadApiSettings(env, flags);
+  const kc = loadKubeConfig(settings.kubeconfig);
+  const api = await startApi({ kc, settings, log });
+  lifecycle.onStop('api server', () => api.stop());
+};

@@ -1,0 +1,80 @@
+// The write side: every change goes to the apiserver. Read-modify-write
+// operations read the object fresh (not from the cache) and replace it with
+// its resourceVersion, so a concurrent change makes the write fail with 409
+// and the caller retries on fresh data.
+import * as k8s from '@kubernetes/client-node';
+import type { ApprovalRequest, PlatformAgent } from '../../crds/generated/types.ts';
+import { GROUP, VERSION } from '../../crds/kit.ts';
+import { apiStatus } from '../../operator/kube.ts';
+
+const ref = (plural: string) => ({ group: GROUP, version: VERSION, plural });
+const AGENTS = ref('platformagents');
+const APPROVALS = ref('approvalrequests');
+const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+
+export type RegistrationPlural = 'auditorregistrations' | 'modelregistrations';
+
+export interface ClusterWriter {
+  createAgent(agent: PlatformAgent): Promise<PlatformAgent>;
+  readAgent(namespace: string, name: string): Promise<PlatformAgent | undefined>;
+  replaceAgent(agent: PlatformAgent): Promise<PlatformAgent>;
+  deleteAgent(namespace: string, name: string): Promise<boolean>;
+  createApproval(approval: ApprovalRequest): Promise<ApprovalRequest>;
+  readApproval(namespace: string, name: string): Promise<ApprovalRequest | undefined>;
+  patchApprovalStatus(a: ApprovalRequest, status: NonNullable<ApprovalRequest['status']>): Promise<ApprovalRequest>;
+  annotateRegistration(plural: RegistrationPlural, name: string, annotations: Record<string, string | null>): Promise<void>;
+}
+
+async function orUndefined<T>(call: Promise<unknown>): Promise<T | undefined> {
+  try {
+    return (await call) as T;
+  } catch (err) {
+    if (apiStatus(err) === 404) return undefined;
+    throw err;
+  }
+}
+
+export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
+  const api = kc.makeApiClient(k8s.CustomObjectsApi);
+  return {
+    createAgent: async (agent) =>
+      (await api.createNamespacedCustomObject({
+        ...AGENTS,
+        namespace: agent.metadata.namespace ?? '',
+        body: agent,
+      })) as PlatformAgent,
+    readAgent: (namespace, name) => orUndefined(api.getNamespacedCustomObject({ ...AGENTS, namespace, name })),
+    replaceAgent: async (agent) =>
+      (await api.replaceNamespacedCustomObject({
+        ...AGENTS,
+        namespace: agent.metadata.namespace ?? '',
+        name: agent.metadata.name ?? '',
+        body: agent,
+      })) as PlatformAgent,
+    deleteAgent: async (namespace, name) =>
+      (await orUndefined(api.deleteNamespacedCustomObject({ ...AGENTS, namespace, name }))) !== undefined,
+    createApproval: async (approval) =>
+      (await api.createNamespacedCustomObject({
+        ...APPROVALS,
+        namespace: approval.metadata.namespace ?? '',
+        body: approval,
+      })) as ApprovalRequest,
+    readApproval: (namespace, name) => orUndefined(api.getNamespacedCustomObject({ ...APPROVALS, namespace, name })),
+    patchApprovalStatus: async (a, status) =>
+      (await api.patchNamespacedCustomObjectStatus(
+        {
+          ...APPROVALS,
+          namespace: a.metadata.namespace ?? '',
+          name: a.metadata.name ?? '',
+          body: { metadata: { resourceVersion: a.metadata.resourceVersion }, status },
+        },
+        MERGE,
+      )) as ApprovalRequest,
+    annotateRegistration: async (plural, name, annotations) => {
+      await api.patchClusterCustomObject(
+        { ...ref(plural), name, body: { metadata: { annotations } } },
+        MERGE,
+      );
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// The caches the API reads from: PlatformAgents and ApprovalRequests (all
+// namespaces or one), the cluster-scoped registrations, and the API key
+// Secrets in the API's namespace.
+import * as k8s from '@kubernetes/client-node';
+import type {
+  ApprovalRequest,
+  AuditorRegistration,
+  ModelRegistration,
+  PlatformAgent,
+} from '../../crds/generated/types.ts';
+import { GROUP, VERSION } from '../../crds/kit.ts';
+import { informerFactory, ResilientInformer } from '../../controllers/runtime/informer.ts';
+import type { Logger } from '../../operator/log.ts';
+import { API_KEY_LABEL } from '../auth/key-store.ts';
+
+export interface Timings {
+  relistIntervalMs: number;
+  staleAfterMs: number;
+}
+
+type KObj = k8s.KubernetesObject;
+
+function custom<T extends KObj>(kc: k8s.KubeConfig, log: Logger, t: Timings, plural: string, ns?: string): ResilientInformer<T> {
+  const api = kc.makeApiClient(k8s.CustomObjectsApi);
+  const ref = { group: GROUP, version: VERSION, plural };
+  const base = `/apis/${GROUP}/${VERSION}`;
+  const path = ns ? `${base}/namespaces/${ns}/${plural}` : `${base}/${plural}`;
+  const list = (() =>
+    ns
+      ? api.listNamespacedCustomObject({ ...ref, namespace: ns })
+      : api.listClusterCustomObject(ref)) as k8s.ListPromise<T>;
+  return new ResilientInformer<T>({ resource: `${plural}.${GROUP}`, factory: informerFactory(kc, path, list), log, ...t });
+}
+
+export interface ApiInformers {
+  agents: ResilientInformer<PlatformAgent & KObj>;
+  approvals: ResilientInformer<ApprovalRequest & KObj>;
+  auditors: ResilientInformer<AuditorRegistration & KObj>;
+  models: ResilientInformer<ModelRegistration & KObj>;
+  keys: ResilientInformer<k8s.V1Secret>;
+  all: ResilientInformer<KObj>[];
+}
+
+export function apiInformers(kc: k8s.KubeConfig, log: Logger, t: Timings, keyNamespace: string, watchNamespace?: string): ApiInformers {
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  const selector = `${API_KEY_LABEL}=true`;
+  const keys = new ResilientInformer<k8s.V1Secret>({
+    resource: 'secrets (api keys)',
+    factory: informerFactory(
+      kc,
+      `/api/v1/namespaces/${keyNamespace}/secrets`,
+      () => core.listNamespacedSecret({ namespace: keyNamespace, labelSelector: selector }),
+      selector,
+    ),
+    log,
+    ...t,
+  });
+  const informers = {
+    agents: custom<PlatformAgent & KObj>(kc, log, t, 'platformagents', watchNamespace),
+    approvals: custom<ApprovalRequest & KObj>(kc, log, t, 'approvalrequests', watchNamespace),
+    auditors: custom<AuditorRegistration & KObj>(kc, log, t, 'auditorregistrations'),
+    models: custom<ModelRegistration & KObj>(kc, log, t, 'modelregistrations'),
+    keys,
+  };
+  return { ...informers, all: Object.values(informers) as ResilientInformer<KObj>[] };
+}

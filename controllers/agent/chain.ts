@@ -1,0 +1,127 @@
+// The composed auditor chain of one agent, pure: the Organization's required
+// auditors and frameworks, the workspace's required auditors, selected
+// frameworks and default chain, the agent's own chain and frameworks, and an
+// explicit `platform.computing/auditor-chain` annotation on the agent (the
+// user's full selection: it may drop user-selected auditors only).
+import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
+import {
+  applyExplicitChain,
+  chainIds,
+  chainLists,
+  composeChain,
+  parseIdList,
+  unknownAuditors,
+  type ChainInput,
+  type FrameworkRequirement,
+} from '../chain/compose.ts';
+import { CHAIN_ANNOTATION } from '../common/meta.ts';
+import type { DesiredCondition } from '../runtime/conditions.ts';
+import type { PlatformAgent } from './types.ts';
+
+export const CONDITION_CHAIN_VALID = 'ChainValid';
+
+export interface AgentChain {
+  ids: string[];
+  /** Required auditors the agent's explicit chain tried to drop (kept). */
+  refused: string[];
+  unknown: string[];
+  /** Frameworks selected but not defined by the Organization. */
+  missingFrameworks: string[];
+}
+
+function frameworks(org: Organization | undefined, selected: readonly string[]): {
+  found: FrameworkRequirement[];
+  missing: string[];
+} {
+  const defined = new Map((org?.spec.frameworks ?? []).map((f) => [f.name, f]));
+  const found: FrameworkRequirement[] = [];
+  const missing: string[] = [];
+  for (const name of new Set(selected)) {
+    const f = defined.get(name);
+    if (f) found.push({ name, requiredAuditors: f.requiredAuditors });
+    else missing.push(name);
+  }
+  return { found, missing };
+}
+
+/** The chain input of a workspace (its agents add their own selection). */
+export function workspaceChainInput(
+  ws: PlatformWorkspace | undefined,
+  org: Organization | undefined,
+  extraFrameworks: readonly string[] = [],
+): { input: ChainInput; missingFrameworks: string[] } {
+  const wsLists = chainLists(ws?.spec.defaults?.auditorChain);
+  const orgLists = chainLists(org?.spec.defaults?.auditorChain);
+  const fw = frameworks(org, [...(ws?.spec.frameworks ?? []), ...extraFrameworks]);
+  return {
+    input: {
+      orgName: org?.metadata.name,
+      orgRequired: org?.spec.requiredAuditors ?? [],
+      workspaceName: ws?.metadata.name,
+      workspaceRequired: ws?.spec.requiredAuditors ?? [],
+      frameworks: fw.found,
+      userSelected: [...orgLists.preRequest, ...orgLists.postResponse, ...wsLists.preRequest, ...wsLists.postResponse],
+    },
+    missingFrameworks: fw.missing,
+  };
+}
+
+export function agentChain(
+  agent: PlatformAgent,
+  ws: PlatformWorkspace | undefined,
+  org: Organization | undefined,
+  known: ReadonlySet<string>,
+): AgentChain {
+  const { input, missingFrameworks } = workspaceChainInput(ws, org, agent.spec.frameworks ?? []);
+  const own = chainLists(agent.spec.auditorChain);
+  const full: ChainInput = {
+    ...input,
+    userSelected: [...(input.userSelected ?? []), ...own.preRequest, ...own.postResponse],
+  };
+  const explicit = parseIdList(agent.metadata.annotations?.[CHAIN_ANNOTATION]);
+  const composed =
+    explicit.length > 0 ? applyExplicitChain(full, explicit) : { chain: composeChain(full), refused: [] };
+  return {
+    ids: chainIds(composed.chain),
+    refused: composed.refused,
+    unknown: unknownAuditors(composed.chain, known),
+    missingFrameworks,
+  };
+}
+
+export function chainCondition(chain: AgentChain, generation?: number): DesiredCondition {
+  const g = generation !== undefined ? { observedGeneration: generation } : {};
+  if (chain.unknown.length > 0) {
+    return {
+      type: CONDITION_CHAIN_VALID,
+      status: 'False',
+      reason: 'UnknownAuditor',
+      message: `unknown auditor(s) ${chain.unknown.join(', ')}: register them (AuditorRegistration) or remove them; the running pod is kept`,
+      ...g,
+    };
+  }
+  if (chain.missingFrameworks.length > 0) {
+    return {
+      type: CONDITION_CHAIN_VALID,
+      status: 'False',
+      reason: 'UnknownFramework',
+      message: `compliance framework(s) ${chain.missingFrameworks.join(', ')} are not defined by the organization; the running pod is kept`,
+      ...g,
+    };
+  }
+  if (chain.refused.length > 0) {
+    return {
+      type: CONDITION_CHAIN_VALID,
+      status: 'False',
+      reason: 'RequiredAuditorRemoved',
+      message: `${chain.refused.join('; ')}; it stays in the chain`,
+      ...g,
+    };
+  }
+  return { type: CONDITION_CHAIN_VALID, status: 'True', reason: 'Composed', message: chain.ids.join(','), ...g };
+}
+
+/** Whether the pod may be (re)built from this chain: unknown auditors or frameworks block it. */
+export function chainUsable(chain: AgentChain): boolean {
+  return chain.unknown.length === 0 && chain.missingFrameworks.length === 0;
+}

@@ -1,0 +1,39 @@
+// One Event per condition whose status changed (Kubernetes Events on every
+// state change). A condition in its bad state gives a Warning.
+import type { Condition } from '../runtime/conditions.ts';
+import type { EventSpec } from '../runtime/events.ts';
+
+/** The status of each condition type that is bad (a Warning when entered). */
+const BAD_STATUS: Record<string, Condition['status']> = {
+  OwnersMissing: 'True',
+  IdentityConflict: 'True',
+  Stale: 'True',
+  SettingsLocked: 'True',
+  ChainValid: 'False',
+  CredentialsReady: 'False',
+  RequiredAuditorsPresent: 'False',
+};
+
+/** Phase changes have their own Event; Ready mirrors the phase, so it is not repeated. */
+const SKIP = new Set(['Ready', 'OwnersMissing']);
+
+export function conditionEvents(
+  previous: readonly Condition[] | undefined,
+  next: readonly Condition[],
+): EventSpec[] {
+  const out: EventSpec[] = [];
+  for (const c of next) {
+    if (SKIP.has(c.type)) continue;
+    const before = previous?.find((p) => p.type === c.type);
+    if (before?.status === c.status) continue;
+    const bad = BAD_STATUS[c.type] === c.status;
+    if (!before && !bad) continue; // a first, healthy condition is not news
+    out.push({
+      type: bad ? 'Warning' : 'Normal',
+      reason: c.reason,
+      action: 'UpdateStatus',
+      note: `${c.type}=${c.status}${c.message ? `: ${c.message}` : ''}`,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+// Every informer the controllers read, built once and shared: one list+watch
+// per kind whatever the number of controllers reading it.
+import type * as k8s from '@kubernetes/client-node';
+import type {
+  AuditorRegistration,
+  ConsentRequest,
+  DelegationGrant,
+  Organization,
+  PlatformAgent,
+  PlatformEnvironment,
+  PlatformWorkspace,
+} from '../../crds/generated/types.ts';
+import type { ResilientInformer } from '../runtime/informer.ts';
+import { customInformer, ownedInformer, type InformerContext } from './informers.ts';
+import { RESOURCES } from './meta.ts';
+
+export interface Caches {
+  agents: ResilientInformer<PlatformAgent>;
+  workspaces: ResilientInformer<PlatformWorkspace>;
+  organizations: ResilientInformer<Organization>;
+  environments: ResilientInformer<PlatformEnvironment>;
+  grants: ResilientInformer<DelegationGrant>;
+  consents: ResilientInformer<ConsentRequest>;
+  auditors: ResilientInformer<AuditorRegistration>;
+  pods: ResilientInformer<k8s.V1Pod>;
+  serviceAccounts: ResilientInformer<k8s.V1ServiceAccount>;
+  secrets: ResilientInformer<k8s.V1Secret>;
+  configMaps: ResilientInformer<k8s.V1ConfigMap>;
+  services: ResilientInformer<k8s.V1Service>;
+  deployments: ResilientInformer<k8s.V1Deployment>;
+}
+
+export function buildCaches(ctx: InformerContext): Caches {
+  return {
+    agents: customInformer(ctx, RESOURCES.agent),
+    workspaces: customInformer(ctx, RESOURCES.workspace),
+    organizations: customInformer(ctx, RESOURCES.organization, true),
+    environments: customInformer(ctx, RESOURCES.environment),
+    grants: customInformer(ctx, RESOURCES.grant),
+    consents: customInformer(ctx, RESOURCES.consent),
+    auditors: customInformer(ctx, RESOURCES.auditor, true),
+    pods: ownedInformer(ctx, 'pods'),
+    serviceAccounts: ownedInformer(ctx, 'serviceaccounts'),
+    secrets: ownedInformer(ctx, 'secrets'),
+    configMaps: ownedInformer(ctx, 'configmaps'),
+    services: ownedInformer(ctx, 'services'),
+    deployments: ownedInformer(ctx, 'deployments'),
+  };
+}
+
+export function allInformers(caches: Caches): ResilientInformer<k8s.KubernetesObject>[] {
+  return Object.values(caches) as ResilientInformer<k8s.KubernetesObject>[];
+}
+
+/** Items of an informer in one namespace. */
+export function inNamespace<T extends k8s.KubernetesObject>(informer: ResilientInformer<T>, namespace: string): T[] {
+  return informer.list().filter((o) => o.metadata?.namespace === namespace);
+}

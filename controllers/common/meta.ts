@@ -1,0 +1,65 @@
+// Labels, annotations and owner references every controller agrees on, and
+// the custom-resource coordinates of the kinds the operator reconciles.
+import type * as k8s from '@kubernetes/client-node';
+import { API_VERSION, GROUP, VERSION } from '../../crds/kit.ts';
+import type { CustomResourceRef } from '../runtime/status-writer.ts';
+
+export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
+export const MANAGED_BY = 'platform-operator';
+/** Selects every object the operator made (informers list only these). */
+export const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY}`;
+export const AGENT_LABEL = 'platform.io/agent';
+export const ENVIRONMENT_LABEL = 'platform.io/environment';
+export const SECURED_LABEL = 'platform.io/secured';
+export const ENABLED_LABEL = 'platform.computing/enabled';
+export const CHAIN_ANNOTATION = 'platform.computing/auditor-chain';
+export const AUDIT_MODE_ANNOTATION = 'platform.computing/audit-mode';
+/** Hash of what the operator last wrote into an object it manages; equal hash, no write. */
+export const SPEC_HASH_ANNOTATION = 'platform.io/spec-hash';
+export const CHAIN_CONFIGMAP = 'platform-auditor-chain';
+
+export const ref = (plural: string): CustomResourceRef => ({ group: GROUP, version: VERSION, plural });
+export const RESOURCES = {
+  agent: ref('platformagents'),
+  workspace: ref('platformworkspaces'),
+  organization: ref('organizations'),
+  environment: ref('platformenvironments'),
+  grant: ref('delegationgrants'),
+  consent: ref('consentrequests'),
+  auditor: ref('auditorregistrations'),
+} as const;
+
+export interface OwnerSubject {
+  apiVersion?: string;
+  kind: string;
+  metadata?: k8s.V1ObjectMeta;
+}
+
+/** The controller owner reference: deleting the owner garbage-collects the object. */
+export function ownerReference(owner: OwnerSubject): k8s.V1OwnerReference {
+  return {
+    apiVersion: owner.apiVersion ?? API_VERSION,
+    kind: owner.kind,
+    name: owner.metadata?.name ?? '',
+    uid: owner.metadata?.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+export function isOwnedBy(obj: { metadata?: k8s.V1ObjectMeta }, owner: OwnerSubject): boolean {
+  return (obj.metadata?.ownerReferences ?? []).some((r) => r.uid === owner.metadata?.uid);
+}
+
+/** Stable JSON (sorted keys) for hashing desired objects. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,53 @@
+// What every controller factory needs: the kube config, shared caches, logs,
+// metrics and this replica's identity; and the per-kind status writer, event
+// recorder and object writer built from it.
+import * as k8s from '@kubernetes/client-node';
+import type { Logger } from '../../operator/log.ts';
+import { EventRecorder } from '../runtime/events.ts';
+import type { ControllerMetrics } from '../runtime/metrics.ts';
+import { StatusWriter, type CustomResourceRef } from '../runtime/status-writer.ts';
+import type { Caches } from './caches.ts';
+import { ObjectWriter } from './writer.ts';
+
+export interface ControllerContext {
+  kc: k8s.KubeConfig;
+  caches: Caches;
+  log: Logger;
+  metrics?: ControllerMetrics;
+  identity: string;
+  workers: number;
+  resyncIntervalMs: number;
+}
+
+export interface Toolkit {
+  statusWriter: StatusWriter;
+  events: EventRecorder;
+  writer: ObjectWriter;
+}
+
+export function toolkit(ctx: ControllerContext, controller: string, resource: CustomResourceRef): Toolkit {
+  return {
+    statusWriter: new StatusWriter({
+      api: ctx.kc.makeApiClient(k8s.CustomObjectsApi),
+      resource,
+      controller,
+      metrics: ctx.metrics,
+    }),
+    events: new EventRecorder({
+      api: ctx.kc.makeApiClient(k8s.EventsV1Api),
+      controller,
+      instance: ctx.identity,
+      log: ctx.log,
+      metrics: ctx.metrics,
+    }),
+    writer: new ObjectWriter(controller, ctx.metrics),
+  };
+}
+
+/** Maps an owned object to its owner's key through a label (`<namespace>/<label value>`). */
+export function byLabel(label: string): (obj: k8s.KubernetesObject) => string[] {
+  return (obj) => {
+    const value = obj.metadata?.labels?.[label];
+    return value && obj.metadata?.namespace ? [`${obj.metadata.namespace}/${value}`] : [];
+  };
+}

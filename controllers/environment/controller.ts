@@ -1,0 +1,85 @@
+// The PlatformEnvironment controller: keeps the model Deployment and its
+// headless Service in line (a differing spec hash is patched) and publishes
+// the endpoint in status. Owner references garbage-collect both.
+import * as k8s from '@kubernetes/client-node';
+import type { PlatformEnvironment } from '../../crds/generated/types.ts';
+import { API_VERSION } from '../../crds/kit.ts';
+import { ENVIRONMENT_LABEL, RESOURCES, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
+import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
+import { mergePatch } from '../common/writer.ts';
+import { mergeConditions, type Condition } from '../runtime/conditions.ts';
+import { Controller } from '../runtime/controller.ts';
+import {
+  desiredDeployment,
+  desiredService,
+  environmentEndpoint,
+  environmentObjectName,
+  type EnvironmentSettings,
+} from './desired.ts';
+
+export const ENVIRONMENT_CONTROLLER = 'platformenvironment';
+
+export function createEnvironmentController(ctx: ControllerContext, settings: EnvironmentSettings): Controller {
+  const c = ctx.caches;
+  const kit = toolkit(ctx, ENVIRONMENT_CONTROLLER, RESOURCES.environment);
+  const core = ctx.kc.makeApiClient(k8s.CoreV1Api);
+  const apps = ctx.kc.makeApiClient(k8s.AppsV1Api);
+  const hashOf = (o?: k8s.KubernetesObject): string | undefined => o?.metadata?.annotations?.[SPEC_HASH_ANNOTATION];
+
+  const syncDeployment = async (env: PlatformEnvironment, namespace: string, name: string): Promise<void> => {
+    const body = desiredDeployment(env, settings);
+    const current = c.deployments.get(`${namespace}/${name}`);
+    if (!current) await kit.writer.create('Deployment', () => apps.createNamespacedDeployment({ namespace, body }));
+    else if (hashOf(current) !== hashOf(body)) {
+      const patch = { metadata: { annotations: body.metadata?.annotations }, spec: body.spec };
+      await kit.writer.patch('Deployment', () => apps.patchNamespacedDeployment({ namespace, name, body: patch }, mergePatch));
+    }
+  };
+  const syncService = async (env: PlatformEnvironment, namespace: string, name: string): Promise<void> => {
+    const body = desiredService(env);
+    const current = c.services.get(`${namespace}/${name}`);
+    if (!current) await kit.writer.create('Service', () => core.createNamespacedService({ namespace, body }));
+    else if (hashOf(current) !== hashOf(body)) {
+      const patch = { metadata: { annotations: body.metadata?.annotations }, spec: { selector: body.spec?.selector, ports: body.spec?.ports } };
+      await kit.writer.patch('Service', () => core.patchNamespacedService({ namespace, name, body: patch }, mergePatch));
+    }
+  };
+
+  const reconcile = async (key: string): Promise<void> => {
+    const env = c.environments.get(key);
+    if (!env || env.metadata.deletionTimestamp || env.spec.deploymentType !== 'model') return;
+    const namespace = env.metadata.namespace ?? '';
+    const name = environmentObjectName(env);
+    await syncDeployment(env, namespace, name);
+    await syncService(env, namespace, name);
+    const deployment = c.deployments.get(`${namespace}/${name}`);
+    const available = (deployment?.status?.availableReplicas ?? 0) > 0;
+    const g = env.metadata.generation !== undefined ? { observedGeneration: env.metadata.generation } : {};
+    const conditions = mergeConditions(
+      env.status?.conditions as Condition[] | undefined,
+      [
+        available
+          ? { type: 'Ready', status: 'True', reason: 'ModelAvailable', ...g }
+          : { type: 'Ready', status: 'False', reason: 'ModelStarting', message: `waiting for Deployment ${name}`, ...g },
+      ],
+      new Date(),
+      ['Ready'],
+    );
+    const status = { ...env.status, ...g, endpoint: environmentEndpoint(env), conditions };
+    const subject = { ...env, apiVersion: API_VERSION, kind: 'PlatformEnvironment' };
+    await kit.statusWriter.write(subject, status);
+  };
+  return new Controller({
+    name: ENVIRONMENT_CONTROLLER,
+    primary: c.environments,
+    watches: [
+      { informer: c.deployments, mapToKeys: byLabel(ENVIRONMENT_LABEL) },
+      { informer: c.services, mapToKeys: byLabel(ENVIRONMENT_LABEL) },
+    ],
+    reconcile,
+    log: ctx.log,
+    metrics: ctx.metrics,
+    workers: ctx.workers,
+    resyncIntervalMs: ctx.resyncIntervalMs,
+  });
+}

@@ -1,0 +1,82 @@
+// A PlatformEnvironment with `deploymentType: model`, pure: the model server
+// as a Deployment whose pods carry the auditor chain (the webhook injects the
+// auditors and the gateway), and a headless Service in front of it: a
+// headless API backend.
+import type * as k8s from '@kubernetes/client-node';
+import type { PlatformEnvironment } from '../../crds/generated/types.ts';
+import { API_VERSION } from '../../crds/kit.ts';
+import { chainIds, chainLists, composeChain } from '../chain/compose.ts';
+import { specHash } from '../common/hash.ts';
+import {
+  AUDIT_MODE_ANNOTATION,
+  CHAIN_ANNOTATION,
+  ENVIRONMENT_LABEL,
+  MANAGED_BY,
+  MANAGED_BY_LABEL,
+  SECURED_LABEL,
+  SPEC_HASH_ANNOTATION,
+  ownerReference,
+} from '../common/meta.ts';
+
+export const MODEL_PORT = 8080;
+
+export interface EnvironmentSettings {
+  image: string;
+  runtimeClassName?: string;
+}
+
+export const environmentObjectName = (env: PlatformEnvironment): string => `model-${env.metadata.name ?? ''}`;
+
+function baseMeta(env: PlatformEnvironment): k8s.V1ObjectMeta {
+  return {
+    name: environmentObjectName(env),
+    namespace: env.metadata.namespace,
+    labels: { [MANAGED_BY_LABEL]: MANAGED_BY, [ENVIRONMENT_LABEL]: env.metadata.name ?? '' },
+    ownerReferences: [ownerReference({ apiVersion: API_VERSION, kind: 'PlatformEnvironment', metadata: env.metadata })],
+  };
+}
+
+export function environmentChain(env: PlatformEnvironment): string[] {
+  const lists = chainLists(env.spec.auditorChain);
+  return chainIds(composeChain({ userSelected: [...lists.preRequest, ...lists.postResponse] }));
+}
+
+export function desiredDeployment(env: PlatformEnvironment, settings: EnvironmentSettings): k8s.V1Deployment {
+  const selector = { [ENVIRONMENT_LABEL]: env.metadata.name ?? '' };
+  const template: k8s.V1PodTemplateSpec = {
+    metadata: {
+      labels: { ...selector, [SECURED_LABEL]: 'true' },
+      annotations: { [CHAIN_ANNOTATION]: environmentChain(env).join(','), [AUDIT_MODE_ANNOTATION]: 'enforce' },
+    },
+    spec: {
+      containers: [
+        {
+          name: 'model',
+          image: settings.image,
+          env: [{ name: 'PLATFORM_MODEL_ID', value: env.spec.model?.id ?? '' }],
+          ports: [{ name: 'http', containerPort: MODEL_PORT }],
+        },
+      ],
+      ...(settings.runtimeClassName ? { runtimeClassName: settings.runtimeClassName } : {}),
+    },
+  };
+  const spec: k8s.V1DeploymentSpec = { replicas: 1, selector: { matchLabels: selector }, template };
+  const meta = baseMeta(env);
+  meta.annotations = { [SPEC_HASH_ANNOTATION]: specHash(spec) };
+  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: meta, spec };
+}
+
+export function desiredService(env: PlatformEnvironment): k8s.V1Service {
+  const spec: k8s.V1ServiceSpec = {
+    clusterIP: 'None',
+    selector: { [ENVIRONMENT_LABEL]: env.metadata.name ?? '' },
+    ports: [{ name: 'http', port: MODEL_PORT, targetPort: MODEL_PORT }],
+  };
+  const meta = baseMeta(env);
+  meta.annotations = { [SPEC_HASH_ANNOTATION]: specHash(spec) };
+  return { apiVersion: 'v1', kind: 'Service', metadata: meta, spec };
+}
+
+export function environmentEndpoint(env: PlatformEnvironment): string {
+  return `http://${environmentObjectName(env)}.${env.metadata.namespace}.svc:${MODEL_PORT}`;
+}

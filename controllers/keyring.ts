@@ -1,0 +1,44 @@
+// The operator's keyring, loaded in the background and retried with backoff:
+// an unreachable keyring Secret delays OAuth client records (condition
+// CredentialsReady=False, KeyringUnavailable) but never stops the operator.
+import type * as k8s from '@kubernetes/client-node';
+import type { Keyring } from '../operator/crypto/envelope.ts';
+import { loadKeyring } from '../operator/crypto/keyring-source.ts';
+import type { Logger } from '../operator/log.ts';
+
+export interface KeyringHolder {
+  current: () => { keyring?: Keyring; error: string };
+  stop: () => void;
+}
+
+export function holdKeyring(
+  kc: k8s.KubeConfig,
+  settings: { keyringFile?: string; keyringSecret: string },
+  log: Logger,
+  onLoaded: () => void,
+): KeyringHolder {
+  let keyring: Keyring | undefined;
+  let error = 'the keyring is loading';
+  let timer: NodeJS.Timeout | undefined;
+  let delayMs = 500;
+  const [namespace = '', name = ''] = settings.keyringSecret.split('/');
+  const attempt = (): void => {
+    loadKeyring({ file: settings.keyringFile, secret: { namespace, name } }, kc).then(
+      (k) => {
+        keyring = k;
+        error = '';
+        log.info({ source: settings.keyringFile ?? settings.keyringSecret }, 'keyring loaded');
+        onLoaded();
+      },
+      (err: unknown) => {
+        error = String((err as Error)?.message ?? err);
+        log.warn({ err: error, retryInMs: delayMs }, 'keyring unavailable; retrying');
+        timer = setTimeout(attempt, delayMs);
+        timer.unref();
+        delayMs = Math.min(delayMs * 2, 60_000);
+      },
+    );
+  };
+  attempt();
+  return { current: () => ({ keyring, error }), stop: () => clearTimeout(timer) };
+}

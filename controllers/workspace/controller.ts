@@ -1,0 +1,53 @@
+// Wiring of the workspace controller: reconciles PlatformWorkspace keys, fed
+// by its agents, its ConfigMap, organizations and registered auditors.
+import * as k8s from '@kubernetes/client-node';
+import { WORKSPACE_LABEL } from '../../crds/definitions/convert.ts';
+import { BUILTIN_AUDITOR_IDS } from '../../crds/definitions/rules.ts';
+import { inNamespace } from '../common/caches.ts';
+import { RESOURCES } from '../common/meta.ts';
+import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
+import { Controller } from '../runtime/controller.ts';
+import { objectKey } from '../runtime/keys.ts';
+import { WorkspaceReconciler } from './reconciler.ts';
+
+export const WORKSPACE_CONTROLLER = 'platformworkspace';
+
+export function createWorkspaceController(ctx: ControllerContext): Controller {
+  const c = ctx.caches;
+  const kit = toolkit(ctx, WORKSPACE_CONTROLLER, RESOURCES.workspace);
+  const reconciler = new WorkspaceReconciler({
+    read: {
+      workspace: (key) => c.workspaces.get(key),
+      workspacesIn: (ns) => inNamespace(c.workspaces, ns),
+      organization: (name) => c.organizations.get(name),
+      agent: (ns, name) => c.agents.get(`${ns}/${name}`),
+      agentsIn: (ns) => inNamespace(c.agents, ns),
+      configMap: (ns, name) => c.configMaps.get(`${ns}/${name}`),
+      knownAuditors: () => new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]),
+    },
+    core: ctx.kc.makeApiClient(k8s.CoreV1Api),
+    custom: ctx.kc.makeApiClient(k8s.CustomObjectsApi),
+    ...kit,
+    log: ctx.log,
+  });
+  const byOrg = (org: k8s.KubernetesObject): string[] =>
+    c.workspaces
+      .list()
+      .filter((w) => w.spec.organization === org.metadata?.name)
+      .map((w) => objectKey(w));
+  return new Controller({
+    name: WORKSPACE_CONTROLLER,
+    primary: c.workspaces,
+    watches: [
+      { informer: c.agents, mapToKeys: byLabel(WORKSPACE_LABEL) },
+      { informer: c.configMaps, mapToKeys: byLabel(WORKSPACE_LABEL) },
+      { informer: c.organizations, mapToKeys: byOrg },
+      { informer: c.auditors, mapToKeys: () => c.workspaces.keys() },
+    ],
+    reconcile: reconciler.reconcile,
+    log: ctx.log,
+    metrics: ctx.metrics,
+    workers: ctx.workers,
+    resyncIntervalMs: ctx.resyncIntervalMs,
+  });
+}

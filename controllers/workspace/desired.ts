@@ -1,0 +1,132 @@
+// What a PlatformWorkspace stands for, pure: one PlatformAgent per
+// `spec.agents[]` entry (owners from the workspace defaults and the entry,
+// the entry winning per subject), the `platform-auditor-chain` ConfigMap and
+// the workspace status fields. Each agent carries a hash of what the
+// workspace wrote, so an unchanged workspace causes no write.
+import type * as k8s from '@kubernetes/client-node';
+import { WORKSPACE_LABEL } from '../../crds/definitions/convert.ts';
+import { API_VERSION } from '../../crds/kit.ts';
+import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
+import { chainIds, chainLists, composeChain, unknownAuditors } from '../chain/compose.ts';
+import { workspaceChainInput } from '../agent/chain.ts';
+import { specHash } from '../common/hash.ts';
+import { CHAIN_CONFIGMAP, MANAGED_BY, MANAGED_BY_LABEL, SPEC_HASH_ANNOTATION, ownerReference } from '../common/meta.ts';
+import type { DesiredCondition } from '../runtime/conditions.ts';
+
+export const WORKSPACE_KIND = 'PlatformWorkspace';
+type Owner = NonNullable<PlatformAgent['spec']['owners']>[number];
+type Entry = NonNullable<PlatformWorkspace['spec']['agents']>[number];
+
+/** Workspace default owners and the entry's own, unique by subject; the entry wins. */
+export function mergeOwners(defaults: readonly Owner[] = [], own: readonly Owner[] = []): Owner[] {
+  const out = new Map<string, Owner>();
+  for (const o of [...defaults, ...own]) out.set(o.subject, { subject: o.subject, role: o.role });
+  return [...out.values()];
+}
+
+/** The spec fields the workspace manages on each of its agents; `null` clears a field. */
+export function agentSpecFromEntry(ws: PlatformWorkspace, entry: Entry): Record<string, unknown> {
+  const owners = mergeOwners(ws.spec.defaults?.owners, entry.owners);
+  return {
+    workspace: ws.metadata.name,
+    owners,
+    model: entry.model ?? null,
+    auditorSettings: entry.auditorSettings ?? null,
+    abilities: entry.abilities ?? null,
+    environment: entry.environment ?? null,
+  };
+}
+
+export interface DesiredAgent {
+  name: string;
+  hash: string;
+  /** The full object for a create. */
+  body: PlatformAgent;
+  /** The merge patch for an update (spec fields, labels, hash). */
+  patch: Record<string, unknown>;
+}
+
+const withoutNulls = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
+
+export function desiredAgents(ws: PlatformWorkspace): DesiredAgent[] {
+  const owner = ownerReference({ apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata });
+  return (ws.spec.agents ?? []).map((entry) => {
+    const spec = agentSpecFromEntry(ws, entry);
+    const labels = { [WORKSPACE_LABEL]: ws.metadata.name ?? '' };
+    const hash = specHash({ spec, labels });
+    const annotations = { [SPEC_HASH_ANNOTATION]: hash };
+    const body = {
+      apiVersion: API_VERSION,
+      kind: 'PlatformAgent',
+      metadata: { name: entry.name, namespace: ws.metadata.namespace, labels, annotations, ownerReferences: [owner] },
+      spec: withoutNulls(spec),
+    } as PlatformAgent;
+    return { name: entry.name, hash, body, patch: { metadata: { labels, annotations }, spec } };
+  });
+}
+
+/**
+ * The chain ConfigMap: the workspace's composed chain; auditors that only the
+ * user put in a `postResponse` list go to `postResponse`, all others (system
+ * and required ones included) to `preRequest`, so the ordered union is the chain.
+ */
+export function desiredChainConfigMap(ws: PlatformWorkspace, org: Organization | undefined): k8s.V1ConfigMap {
+  const { input } = workspaceChainInput(ws, org);
+  const chain = composeChain(input);
+  const wsLists = chainLists(ws.spec.defaults?.auditorChain);
+  const orgLists = chainLists(org?.spec.defaults?.auditorChain);
+  const pre = new Set([...orgLists.preRequest, ...wsLists.preRequest]);
+  const post = new Set([...orgLists.postResponse, ...wsLists.postResponse].filter((id) => !pre.has(id)));
+  const isPost = (e: { auditorId: string; scope: string }): boolean => e.scope === 'user' && post.has(e.auditorId);
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: CHAIN_CONFIGMAP,
+      namespace: ws.metadata.namespace,
+      labels: { [MANAGED_BY_LABEL]: MANAGED_BY, [WORKSPACE_LABEL]: ws.metadata.name ?? '' },
+      ownerReferences: [ownerReference({ apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata })],
+    },
+    data: {
+      preRequest: chain.filter((e) => !isPost(e)).map((e) => e.auditorId).join(','),
+      postResponse: chain.filter(isPost).map((e) => e.auditorId).join(','),
+    },
+  };
+}
+
+export interface WorkspaceChainCheck {
+  ids: string[];
+  condition: DesiredCondition;
+}
+
+export function workspaceChainCheck(
+  ws: PlatformWorkspace,
+  org: Organization | undefined,
+  known: ReadonlySet<string>,
+): WorkspaceChainCheck {
+  const { input, missingFrameworks } = workspaceChainInput(ws, org);
+  const chain = composeChain(input);
+  const unknown = unknownAuditors(chain, known);
+  const g = ws.metadata.generation !== undefined ? { observedGeneration: ws.metadata.generation } : {};
+  const type = 'ChainValid';
+  let condition: DesiredCondition = { type, status: 'True', reason: 'Composed', message: chainIds(chain).join(','), ...g };
+  if (unknown.length > 0) {
+    condition = {
+      type,
+      status: 'False',
+      reason: 'UnknownAuditor',
+      message: `unknown auditor(s) ${unknown.join(', ')}: register them (AuditorRegistration) or remove them; agents keep their running pods`,
+      ...g,
+    };
+  } else if (missingFrameworks.length > 0) {
+    condition = {
+      type,
+      status: 'False',
+      reason: 'UnknownFramework',
+      message: `framework(s) ${missingFrameworks.join(', ')} are not defined by organization ${ws.spec.organization ?? '(none)'}`,
+      ...g,
+    };
+  }
+  return { ids: chainIds(chain), condition };
+}

@@ -1,0 +1,166 @@
+// The PlatformWorkspace reconciler: labels the workspace namespace
+// `platform.computing/enabled: 'true'`, keeps the `platform-auditor-chain`
+// ConfigMap and one PlatformAgent per `spec.agents[]` entry in line (owner
+// references: deleting the workspace garbage-collects them), and reports
+// conditions. A finalizer removes the namespace label when the last
+// workspace of the namespace goes (outside state no owner reference covers).
+import * as k8s from '@kubernetes/client-node';
+import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
+import { API_VERSION } from '../../crds/kit.ts';
+import type { Logger } from '../../operator/log.ts';
+import { CHAIN_CONFIGMAP, ENABLED_LABEL, SPEC_HASH_ANNOTATION, isOwnedBy } from '../common/meta.ts';
+import { mergePatch, type ObjectWriter } from '../common/writer.ts';
+import { jsonEqual, mergeConditions, type Condition, type DesiredCondition } from '../runtime/conditions.ts';
+import type { EventRecorder } from '../runtime/events.ts';
+import type { StatusWriter } from '../runtime/status-writer.ts';
+import { conditionEvents } from '../agent/condition-events.ts';
+import { WORKSPACE_KIND, desiredAgents, desiredChainConfigMap, workspaceChainCheck } from './desired.ts';
+
+export const WORKSPACE_FINALIZER = 'platform.io/workspace-namespace-label';
+const CONDITIONS = ['Ready', 'ChainValid', 'OrganizationFound', 'AgentsReconciled'];
+
+export interface WorkspaceReader {
+  workspace(key: string): PlatformWorkspace | undefined;
+  workspacesIn(namespace: string): PlatformWorkspace[];
+  organization(name: string): Organization | undefined;
+  agent(namespace: string, name: string): PlatformAgent | undefined;
+  agentsIn(namespace: string): PlatformAgent[];
+  configMap(namespace: string, name: string): k8s.V1ConfigMap | undefined;
+  knownAuditors(): ReadonlySet<string>;
+}
+
+export interface WorkspaceReconcilerDeps {
+  read: WorkspaceReader;
+  core: k8s.CoreV1Api;
+  custom: k8s.CustomObjectsApi;
+  writer: ObjectWriter;
+  statusWriter: StatusWriter;
+  events: EventRecorder;
+  log: Logger;
+}
+
+const AGENTS = { group: 'platform.io', version: 'v1alpha1', plural: 'platformagents' };
+const WORKSPACES = { group: 'platform.io', version: 'v1alpha1', plural: 'platformworkspaces' };
+
+export class WorkspaceReconciler {
+  constructor(private readonly deps: WorkspaceReconcilerDeps) {}
+
+  readonly reconcile = async (key: string): Promise<void> => {
+    const ws = this.deps.read.workspace(key);
+    if (!ws) return;
+    const namespace = ws.metadata.namespace ?? '';
+    if (ws.metadata.deletionTimestamp) return this.finalize(ws);
+    if (!(ws.metadata.finalizers ?? []).includes(WORKSPACE_FINALIZER)) {
+      await this.setFinalizers(ws, [...(ws.metadata.finalizers ?? []), WORKSPACE_FINALIZER]);
+      return; // the update event brings the workspace back with the finalizer
+    }
+    await this.labelNamespace(namespace, 'true');
+    const orgName = ws.spec.organization;
+    const org = orgName ? this.deps.read.organization(orgName) : undefined;
+    await this.syncConfigMap(ws, org);
+    const taken = await this.syncAgents(ws);
+    await this.writeStatus(ws, org, taken);
+  };
+
+  private async finalize(ws: PlatformWorkspace): Promise<void> {
+    const finalizers = ws.metadata.finalizers ?? [];
+    if (!finalizers.includes(WORKSPACE_FINALIZER)) return;
+    const namespace = ws.metadata.namespace ?? '';
+    const others = this.deps.read.workspacesIn(namespace).filter((w) => w.metadata.uid !== ws.metadata.uid);
+    if (others.length === 0) await this.labelNamespace(namespace, null);
+    await this.setFinalizers(ws, finalizers.filter((f) => f !== WORKSPACE_FINALIZER));
+  }
+
+  private async setFinalizers(ws: PlatformWorkspace, finalizers: string[]): Promise<void> {
+    const namespace = ws.metadata.namespace ?? '';
+    const name = ws.metadata.name ?? '';
+    const body = { metadata: { finalizers, resourceVersion: ws.metadata.resourceVersion } };
+    await this.deps.writer.run(
+      'PlatformWorkspace',
+      'patch',
+      () => this.deps.custom.patchNamespacedCustomObject({ ...WORKSPACES, namespace, name, body }, mergePatch),
+      [404],
+    );
+  }
+
+  /** Sets (or with null removes) the enabled label; reads first so an unchanged namespace is not written. */
+  private async labelNamespace(name: string, value: 'true' | null): Promise<void> {
+    const ns = await this.deps.core.readNamespace({ name }).catch(() => undefined);
+    if (!ns || ns.metadata?.deletionTimestamp) return;
+    if ((ns.metadata?.labels?.[ENABLED_LABEL] ?? null) === value) return;
+    const body = { metadata: { labels: { [ENABLED_LABEL]: value } } };
+    await this.deps.writer.patch('Namespace', () => this.deps.core.patchNamespace({ name, body }, mergePatch));
+  }
+
+  private async syncConfigMap(ws: PlatformWorkspace, org: Organization | undefined): Promise<void> {
+    const desired = desiredChainConfigMap(ws, org);
+    const namespace = ws.metadata.namespace ?? '';
+    const current = this.deps.read.configMap(namespace, CHAIN_CONFIGMAP);
+    if (!current) {
+      await this.deps.writer.create('ConfigMap', () => this.deps.core.createNamespacedConfigMap({ namespace, body: desired }));
+      return;
+    }
+    const sameOwner = isOwnedBy(current, { kind: WORKSPACE_KIND, metadata: ws.metadata });
+    if (sameOwner && jsonEqual(current.data ?? {}, desired.data)) return;
+    const body = { metadata: { labels: desired.metadata?.labels, ownerReferences: desired.metadata?.ownerReferences }, data: desired.data };
+    await this.deps.writer.patch('ConfigMap', () =>
+      this.deps.core.patchNamespacedConfigMap({ namespace, name: CHAIN_CONFIGMAP, body }, mergePatch),
+    );
+  }
+
+  /** Creates, updates and deletes the workspace's agents; returns names held by agents it does not own. */
+  private async syncAgents(ws: PlatformWorkspace): Promise<string[]> {
+    const namespace = ws.metadata.namespace ?? '';
+    const owner = { apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata };
+    const taken: string[] = [];
+    const desired = desiredAgents(ws);
+    for (const d of desired) {
+      const current = this.deps.read.agent(namespace, d.name);
+      if (!current) {
+        await this.deps.writer.create('PlatformAgent', () =>
+          this.deps.custom.createNamespacedCustomObject({ ...AGENTS, namespace, body: d.body }),
+        );
+      } else if (!isOwnedBy(current, owner)) {
+        taken.push(d.name);
+      } else if (current.metadata.annotations?.[SPEC_HASH_ANNOTATION] !== d.hash) {
+        await this.deps.writer.patch('PlatformAgent', () =>
+          this.deps.custom.patchNamespacedCustomObject({ ...AGENTS, namespace, name: d.name, body: d.patch }, mergePatch),
+        );
+      }
+    }
+    const wanted = new Set(desired.map((d) => d.name));
+    for (const agent of this.deps.read.agentsIn(namespace)) {
+      const name = agent.metadata.name ?? '';
+      if (wanted.has(name) || !isOwnedBy(agent, owner) || agent.metadata.deletionTimestamp) continue;
+      await this.deps.writer.delete('PlatformAgent', () =>
+        this.deps.custom.deleteNamespacedCustomObject({ ...AGENTS, namespace, name }),
+      );
+    }
+    return taken;
+  }
+
+  private async writeStatus(ws: PlatformWorkspace, org: Organization | undefined, taken: string[]): Promise<void> {
+    const g = ws.metadata.generation !== undefined ? { observedGeneration: ws.metadata.generation } : {};
+    const chain = workspaceChainCheck(ws, org, this.deps.read.knownAuditors());
+    const orgName = ws.spec.organization;
+    const desired: DesiredCondition[] = [
+      chain.condition,
+      orgName && !org
+        ? { type: 'OrganizationFound', status: 'False', reason: 'OrganizationNotFound', message: `organization ${orgName} does not exist; org-required auditors cannot be applied`, ...g }
+        : { type: 'OrganizationFound', status: 'True', reason: orgName ? 'Found' : 'NoOrganization', ...g },
+      taken.length > 0
+        ? { type: 'AgentsReconciled', status: 'False', reason: 'AgentNameTaken', message: `agent(s) ${taken.join(', ')} exist and are not owned by this workspace; they are left untouched`, ...g }
+        : { type: 'AgentsReconciled', status: 'True', reason: 'AgentsInSync', ...g },
+    ];
+    const ready = desired.every((c) => c.status === 'True');
+    desired.push({ type: 'Ready', status: ready ? 'True' : 'False', reason: ready ? 'Reconciled' : 'SeeConditions', ...g });
+    const now = new Date();
+    const conditions = mergeConditions(ws.status?.conditions as Condition[] | undefined, desired, now, CONDITIONS);
+    const status = { ...ws.status, ...g, agentCount: (ws.spec.agents ?? []).length, chain: chain.ids, conditions };
+    const subject = { ...ws, apiVersion: API_VERSION, kind: WORKSPACE_KIND };
+    if (!(await this.deps.statusWriter.write(subject, status))) return;
+    for (const e of conditionEvents(ws.status?.conditions as Condition[] | undefined, conditions)) {
+      await this.deps.events.emit(subject, e);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+// The evidence store: append-only and hash-chained. Every entry's hash covers
+// the previous entry's hash and the entry's canonical JSON, so changing,
+// removing or reordering any stored Evidence breaks the chain from there on.
+// Two implementations behind this interface: an embedded JSONL file (default)
+// and PostgreSQL (when DATABASE_URL is set).
+import { createHash } from 'node:crypto';
+import { canonicalize } from './canonical.ts';
+import type { Evidence } from './types.ts';
+import type { AttestationResult } from './result.ts';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+export interface StoredEvidence {
+  seq: number;
+  evidence_id: string;
+  agent_id: string;
+  received_at: string;
+  evidence: Evidence;
+  result: AttestationResult;
+  prev_hash: string;
+  hash: string;
+}
+
+export type ChainCheck = { ok: true; count: number } | { ok: false; seq: number; reason: string };
+
+export interface EvidenceStore {
+  readonly kind: 'embedded' | 'postgres';
+  /** Appends; throws DuplicateEvidenceError for a known evidence_id. */
+  append(evidence: Evidence, result: AttestationResult): Promise<StoredEvidence>;
+  get(evidenceId: string): Promise<StoredEvidence | undefined>;
+  /** Newest first. */
+  listByAgent(agentId: string, options?: { limit?: number; beforeSeq?: number }): Promise<StoredEvidence[]>;
+  verifyChain(): Promise<ChainCheck>;
+  close(): Promise<void>;
+}
+
+export class DuplicateEvidenceError extends Error {
+  override name = 'DuplicateEvidenceError';
+  constructor(readonly evidenceId: string) {
+    super(`evidence ${evidenceId} was already submitted`);
+  }
+}
+
+type Linked = Omit<StoredEvidence, 'hash'>;
+
+export function entryHash(entry: Linked): string {
+  const { prev_hash, ...rest } = entry;
+  return createHash('sha256').update(prev_hash).update('\n').update(canonicalize(rest)).digest('hex');
+}
+
+export function link(
+  prev: { seq: number; hash: string } | undefined,
+  evidence: Evidence,
+  result: AttestationResult,
+  receivedAt = new Date().toISOString(),
+): StoredEvidence {
+  const linked: Linked = {
+    seq: (prev?.seq ?? 0) + 1,
+    evidence_id: evidence.evidence_id,
+    agent_id: evidence.agent_id,
+    received_at: receivedAt,
+    evidence,
+    result,
+    prev_hash: prev?.hash ?? GENESIS_HASH,
+  };
+  return { ...linked, hash: entryHash(linked) };
+}
+
+/** Walks entries in order; the first whose link or hash is wrong is reported. */
+export function checkChain(entries: Iterable<StoredEvidence>): ChainCheck {
+  let prev: StoredEvidence | undefined;
+  let count = 0;
+  for (const e of entries) {
+    const { hash, ...linked } = e;
+    if (e.seq !== (prev?.seq ?? 0) + 1) return { ok: false, seq: e.seq, reason: `sequence gap after ${prev?.seq ?? 0}` };
+    if (e.prev_hash !== (prev?.hash ?? GENESIS_HASH)) return { ok: false, seq: e.seq, reason: 'previous hash does not match' };
+    if (entryHash(linked) !== hash) return { ok: false, seq: e.seq, reason: 'entry hash does not match its content' };
+    prev = e;
+    count++;
+  }
+  return { ok: true, count };
+}
+
+/**
+ * Group commit: appends queued while a batch is being written go into the
+ * next batch, so one write (and one fsync or transaction) serves many.
+ */
+export class Batcher<T, R> {
+  private queue: { item: T; resolve: (r: R) => void; reject: (e: unknown) => void }[] = [];
+  private running = false;
+
+  constructor(private readonly write: (items: T[]) => Promise<(R | Error)[]>) {}
+
+  push(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        const results = await this.write(batch.map((b) => b.item));
+        batch.forEach((b, i) => {
+          const r = results[i];
+          if (r instanceof Error) b.reject(r);
+          else b.resolve(r as R);
+        });
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    this.running = false;
+  }
+}

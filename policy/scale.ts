@@ -1,0 +1,29 @@
+// Cedar compares integers only: decimals are scaled ×1000 and rounded half
+// away from zero (CLARIFICATIONS "Cedar scaling"). The rounding works on the
+// number's shortest decimal form, so 1.0005 scales to 1001 although its
+// binary value is a hair below 1.0005.
+
+export const CEDAR_SCALE = 1000;
+
+/** `0.8` → `800`, `0.0005` → `1`, `-0.0005` → `-1`. Throws on NaN and infinities. */
+export function scaleDecimal(x: number): number {
+  if (!Number.isFinite(x)) throw new RangeError(`cannot scale ${String(x)} for Cedar`);
+  const [mantissa = '0', exponent = '0'] = String(Math.abs(x)).split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  const digits = whole + fraction;
+  const point = whole.length + Number(exponent) + Math.log10(CEDAR_SCALE);
+  let kept: string;
+  let next: string;
+  if (point <= 0) {
+    kept = '';
+    next = point === 0 ? (digits[0] ?? '0') : '0';
+  } else if (point >= digits.length) {
+    kept = digits + '0'.repeat(point - digits.length);
+    next = '0';
+  } else {
+    kept = digits.slice(0, point);
+    next = digits[point] ?? '0';
+  }
+  const magnitude = Number(kept || '0') + (next >= '5' ? 1 : 0);
+  return x < 0 && magnitude !== 0 ? -magnitude : magnitude;
+}

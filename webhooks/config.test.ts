@@ -1,0 +1,56 @@
+// The shipped webhook configurations say what the spec and the issue demand.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const dir = join(import.meta.dirname, '../config/webhook');
+type Hook = Record<string, unknown> & {
+  namespaceSelector: { matchExpressions: { key: string; operator: string; values: string[] }[] };
+};
+const hooks = (file: string): Hook[] =>
+  (parse(readFileSync(join(dir, file), 'utf8')) as { webhooks: Hook[] }).webhooks;
+
+describe('config/webhook', () => {
+  it.each(['mutating-webhook.yaml', 'validating-webhook.yaml'])(
+    '%s: Fail, no side effects, v1, short timeout, system namespaces excluded',
+    (file) => {
+      for (const hook of hooks(file)) {
+        expect(hook).toMatchObject({
+          failurePolicy: 'Fail',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+        });
+        expect(hook.timeoutSeconds as number).toBeLessThanOrEqual(10);
+        expect(hook.namespaceSelector.matchExpressions).toContainEqual({
+          key: 'kubernetes.io/metadata.name',
+          operator: 'NotIn',
+          values: ['platform-system', 'kube-system'],
+        });
+      }
+    },
+  );
+
+  it('reinvokes the mutating webhook if needed and selects secured pods in enabled namespaces', () => {
+    const [hook] = hooks('mutating-webhook.yaml');
+    expect(hook).toMatchObject({
+      reinvocationPolicy: 'IfNeeded',
+      objectSelector: { matchLabels: { 'platform.io/secured': 'true' } },
+    });
+  });
+
+  it('validates pods/ephemeralcontainers too', () => {
+    const [hook] = hooks('validating-webhook.yaml');
+    expect(JSON.stringify(hook?.rules)).toContain('pods/ephemeralcontainers');
+  });
+
+  it('lists every manifest in the kustomization', () => {
+    const k = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
+    expect(k.resources.sort()).toEqual([
+      'mutating-webhook.yaml',
+      'rbac.yaml',
+      'service.yaml',
+      'validating-webhook.yaml',
+    ]);
+  });
+});
