@@ -12,7 +12,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['**/*.test.ts'],
-          exclude: ['node_modules/**', 'dist/**', 'test/integration/**', 'test/process/**', '**/*.int.test.ts'],
+          exclude: [
+            'node_modules/**',
+            'dist/**',
+            'test/integration/**',
+            'test/process/**',
+            '**/*.int.test.ts',
+          ],
           environment: 'node',
         },
       },

@@ -66,7 +66,10 @@ function buildManager(
     agentController,
     createWorkspaceController(ctx),
     createOrganizationController(ctx, settings.watchNamespace),
-    createEnvironmentController(ctx, { image: settings.modelServerImage, runtimeClassName: settings.runtimeClassName }),
+    createEnvironmentController(ctx, {
+      image: settings.modelServerImage,
+      runtimeClassName: settings.runtimeClassName,
+    }),
     createGrantController(ctx),
     createConsentController(ctx, settings.consentTtlMs),
   ];

@@ -63,10 +63,14 @@ function convertUrl(raw: string): { value: SettingValue } | { expected: string }
 
 const CONVERTERS: Record<SettingType, Converter> = {
   string: (raw, spec) =>
-    spec.choices && !spec.choices.includes(raw) ? { expected: `one of ${spec.choices.join(', ')}` } : { value: raw },
+    spec.choices && !spec.choices.includes(raw)
+      ? { expected: `one of ${spec.choices.join(', ')}` }
+      : { value: raw },
   integer: (raw) => (/^-?\d+$/.test(raw) ? { value: Number(raw) } : { expected: 'an integer' }),
   port: (raw) =>
-    /^\d+$/.test(raw) && Number(raw) <= 65535 ? { value: Number(raw) } : { expected: 'a port number 0-65535' },
+    /^\d+$/.test(raw) && Number(raw) <= 65535
+      ? { value: Number(raw) }
+      : { expected: 'a port number 0-65535' },
   boolean: (raw) => {
     if (/^(true|1|yes)$/i.test(raw)) return { value: true };
     if (/^(false|0|no)$/i.test(raw)) return { value: false };
@@ -87,7 +91,9 @@ const CONVERTERS: Record<SettingType, Converter> = {
 
 function convert(spec: SettingSpec, raw: string, origin: string): { value?: SettingValue; problem?: string } {
   const result = CONVERTERS[spec.type](raw, spec);
-  return 'expected' in result ? { problem: `${origin}=${JSON.stringify(raw)}: expected ${result.expected}` } : result;
+  return 'expected' in result
+    ? { problem: `${origin}=${JSON.stringify(raw)}: expected ${result.expected}` }
+    : result;
 }
 
 /**

@@ -29,7 +29,10 @@ export interface AgentChain {
   missingFrameworks: string[];
 }
 
-function frameworks(org: Organization | undefined, selected: readonly string[]): {
+function frameworks(
+  org: Organization | undefined,
+  selected: readonly string[],
+): {
   found: FrameworkRequirement[];
   missing: string[];
 } {
@@ -60,7 +63,12 @@ export function workspaceChainInput(
       workspaceName: ws?.metadata.name,
       workspaceRequired: ws?.spec.requiredAuditors ?? [],
       frameworks: fw.found,
-      userSelected: [...orgLists.preRequest, ...orgLists.postResponse, ...wsLists.preRequest, ...wsLists.postResponse],
+      userSelected: [
+        ...orgLists.preRequest,
+        ...orgLists.postResponse,
+        ...wsLists.preRequest,
+        ...wsLists.postResponse,
+      ],
     },
     missingFrameworks: fw.missing,
   };
@@ -118,7 +126,13 @@ export function chainCondition(chain: AgentChain, generation?: number): DesiredC
       ...g,
     };
   }
-  return { type: CONDITION_CHAIN_VALID, status: 'True', reason: 'Composed', message: chain.ids.join(','), ...g };
+  return {
+    type: CONDITION_CHAIN_VALID,
+    status: 'True',
+    reason: 'Composed',
+    message: chain.ids.join(','),
+    ...g,
+  };
 }
 
 /** Whether the pod may be (re)built from this chain: unknown auditors or frameworks block it. */

@@ -16,7 +16,11 @@ export function spiffeId(trustDomain: string, agent: PlatformAgent): string {
 export function wantedIdentity(agent: PlatformAgent, emailDomain: string): { email: string; handle: string } {
   const name = agent.metadata?.name ?? '';
   const namespace = agent.metadata?.namespace ?? '';
-  const handle = agent.spec?.handle ?? agentId(agent).slice(0, 63).replace(/[^a-z0-9]+$/, '');
+  const handle =
+    agent.spec?.handle ??
+    agentId(agent)
+      .slice(0, 63)
+      .replace(/[^a-z0-9]+$/, '');
   return { email: agent.spec?.email ?? `${name}.${namespace}@${emailDomain}`, handle };
 }
 
@@ -75,7 +79,13 @@ export function claimIdentity(
 export function identityCondition(claim: IdentityClaim, generation?: number): DesiredCondition {
   const g = generation !== undefined ? { observedGeneration: generation } : {};
   if (claim.conflicts.length === 0) {
-    return { type: CONDITION_IDENTITY_CONFLICT, status: 'False', reason: 'Unique', message: 'email and handle are unique', ...g };
+    return {
+      type: CONDITION_IDENTITY_CONFLICT,
+      status: 'False',
+      reason: 'Unique',
+      message: 'email and handle are unique',
+      ...g,
+    };
   }
   const reason = claim.conflicts.every((c) => c.startsWith('handle'))
     ? 'HandleTaken'

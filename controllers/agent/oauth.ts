@@ -37,7 +37,9 @@ export function oauthClientSecret(agent: PlatformAgent, keyring: Keyring): k8s.V
       namespace,
       labels: ownedLabels(agent),
       annotations: { [CLIENT_ID_ANNOTATION]: clientId },
-      ownerReferences: [ownerReference({ apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata })],
+      ownerReferences: [
+        ownerReference({ apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata }),
+      ],
     },
     stringData: {
       [CLIENT_ID_KEY]: clientId,

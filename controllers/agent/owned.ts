@@ -1,7 +1,7 @@
 // The objects an agent owns, brought in line with the pure decisions: its
 // ServiceAccount, its OAuth client Secret and its pod. Reads come from the
 // informer caches; every write goes through the counting ObjectWriter.
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
 import type { Keyring } from '../../operator/crypto/envelope.ts';
 import { apiMessage, apiStatus } from '../../operator/kube.ts';
 import { SPEC_HASH_ANNOTATION } from '../common/meta.ts';
@@ -43,28 +43,55 @@ export class AgentObjects {
     const body = desiredServiceAccount(agent);
     if (this.caches.serviceAccounts.get(key(agent, body.metadata!.name!))) return;
     const namespace = agent.metadata.namespace ?? '';
-    await this.writer.create('ServiceAccount', () => this.core.createNamespacedServiceAccount({ namespace, body }));
+    await this.writer.create('ServiceAccount', () =>
+      this.core.createNamespacedServiceAccount({ namespace, body }),
+    );
   }
 
   /** The OAuth client record: created once, never regenerated while the Secret exists. */
-  async ensureOAuthClient(agent: PlatformAgent, keyring: Keyring | undefined, keyringError: string): Promise<CredentialResult> {
+  async ensureOAuthClient(
+    agent: PlatformAgent,
+    keyring: Keyring | undefined,
+    keyringError: string,
+  ): Promise<CredentialResult> {
     const type = 'CredentialsReady';
     const name = ownedNames(agent.metadata.name ?? '').secret;
     const existing = this.caches.secrets.get(key(agent, name));
     const existingId = existing?.metadata?.annotations?.[CLIENT_ID_ANNOTATION];
     if (existingId) {
-      return { clientId: existingId, condition: { type, status: 'True', reason: 'OAuthClientRegistered', message: `OAuth client ${existingId}` } };
+      return {
+        clientId: existingId,
+        condition: {
+          type,
+          status: 'True',
+          reason: 'OAuthClientRegistered',
+          message: `OAuth client ${existingId}`,
+        },
+      };
     }
     if (!keyring) {
       return {
-        condition: { type, status: 'False', reason: 'KeyringUnavailable', message: `cannot encrypt the OAuth client secret: ${keyringError}` },
+        condition: {
+          type,
+          status: 'False',
+          reason: 'KeyringUnavailable',
+          message: `cannot encrypt the OAuth client secret: ${keyringError}`,
+        },
       };
     }
     const body = oauthClientSecret(agent, keyring);
     const namespace = agent.metadata.namespace ?? '';
     await this.writer.create('Secret', () => this.core.createNamespacedSecret({ namespace, body }));
     const clientId = body.metadata!.annotations![CLIENT_ID_ANNOTATION]!;
-    return { clientId, condition: { type, status: 'True', reason: 'OAuthClientRegistered', message: `OAuth client ${clientId}` } };
+    return {
+      clientId,
+      condition: {
+        type,
+        status: 'True',
+        reason: 'OAuthClientRegistered',
+        message: `OAuth client ${clientId}`,
+      },
+    };
   }
 
   existingPod(agent: PlatformAgent): k8s.V1Pod | undefined {
@@ -87,7 +114,10 @@ export class AgentObjects {
     const namespace = agent.metadata.namespace ?? '';
     if (existing) {
       const current = existing.metadata?.annotations?.[SPEC_HASH_ANNOTATION];
-      if (current === desired.metadata?.annotations?.[SPEC_HASH_ANNOTATION] || existing.metadata?.deletionTimestamp) {
+      if (
+        current === desired.metadata?.annotations?.[SPEC_HASH_ANNOTATION] ||
+        existing.metadata?.deletionTimestamp
+      ) {
         return { podPhase: existing.status?.phase ?? 'Pending' };
       }
       const name = existing.metadata?.name ?? '';
@@ -95,7 +125,9 @@ export class AgentObjects {
       return {};
     }
     try {
-      const created = await this.writer.create('Pod', () => this.core.createNamespacedPod({ namespace, body: desired }));
+      const created = await this.writer.create('Pod', () =>
+        this.core.createNamespacedPod({ namespace, body: desired }),
+      );
       return { podPhase: created?.status?.phase ?? 'Pending' };
     } catch (err) {
       const code = apiStatus(err);

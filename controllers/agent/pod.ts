@@ -57,7 +57,9 @@ export function desiredPod(agent: PlatformAgent, chain: readonly string[], setti
       namespace: agent.metadata.namespace,
       labels: { ...ownedLabels(agent), [SECURED_LABEL]: 'true' },
       annotations: { ...annotations, [SPEC_HASH_ANNOTATION]: hash },
-      ownerReferences: [ownerReference({ apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata })],
+      ownerReferences: [
+        ownerReference({ apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata }),
+      ],
     },
     spec,
   };
@@ -71,7 +73,9 @@ export function desiredServiceAccount(agent: PlatformAgent): k8s.V1ServiceAccoun
       name: ownedNames(agent.metadata.name ?? '').serviceAccount,
       namespace: agent.metadata.namespace,
       labels: ownedLabels(agent),
-      ownerReferences: [ownerReference({ apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata })],
+      ownerReferences: [
+        ownerReference({ apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata }),
+      ],
     },
   };
 }

@@ -158,7 +158,13 @@ function settingsCondition(
   if (violations.length === 0) {
     return { type: 'SettingsLocked', status: 'False', reason: 'NoLockedOverride', ...g };
   }
-  return { type: 'SettingsLocked', status: 'True', reason: 'LockedSettingOverridden', message: violations.join('; '), ...g };
+  return {
+    type: 'SettingsLocked',
+    status: 'True',
+    reason: 'LockedSettingOverridden',
+    message: violations.join('; '),
+    ...g,
+  };
 }
 
 function requeue(staleInMs: number | undefined, podFailed: boolean): ReconcileResult | undefined {

@@ -53,6 +53,9 @@ export function allInformers(caches: Caches): ResilientInformer<k8s.KubernetesOb
 }
 
 /** Items of an informer in one namespace. */
-export function inNamespace<T extends k8s.KubernetesObject>(informer: ResilientInformer<T>, namespace: string): T[] {
+export function inNamespace<T extends k8s.KubernetesObject>(
+  informer: ResilientInformer<T>,
+  namespace: string,
+): T[] {
   return informer.list().filter((o) => o.metadata?.namespace === namespace);
 }

@@ -48,11 +48,19 @@ export function customInformer<T extends k8s.KubernetesObject>(
   const ns = clusterScoped ? undefined : ctx.namespace;
   const name = `${ref.plural}.${ref.group}`;
   if (ns) {
-    return build<T>(ctx, name, `${base}/namespaces/${ns}/${ref.plural}`, () =>
-      api.listNamespacedCustomObject({ ...ref, namespace: ns }) as AnyList,
+    return build<T>(
+      ctx,
+      name,
+      `${base}/namespaces/${ns}/${ref.plural}`,
+      () => api.listNamespacedCustomObject({ ...ref, namespace: ns }) as AnyList,
     );
   }
-  return build<T>(ctx, name, `${base}/${ref.plural}`, () => api.listClusterCustomObject({ ...ref }) as AnyList);
+  return build<T>(
+    ctx,
+    name,
+    `${base}/${ref.plural}`,
+    () => api.listClusterCustomObject({ ...ref }) as AnyList,
+  );
 }
 
 export type CoreKind = 'pods' | 'serviceaccounts' | 'secrets' | 'configmaps' | 'services' | 'deployments';
@@ -63,7 +71,8 @@ function coreList(kc: k8s.KubeConfig, kind: CoreKind, ns: string | undefined): (
   const labelSelector = MANAGED_SELECTOR;
   const namespaced: Record<CoreKind, (namespace: string) => AnyList> = {
     pods: (namespace) => core.listNamespacedPod({ namespace, labelSelector }) as AnyList,
-    serviceaccounts: (namespace) => core.listNamespacedServiceAccount({ namespace, labelSelector }) as AnyList,
+    serviceaccounts: (namespace) =>
+      core.listNamespacedServiceAccount({ namespace, labelSelector }) as AnyList,
     secrets: (namespace) => core.listNamespacedSecret({ namespace, labelSelector }) as AnyList,
     configmaps: (namespace) => core.listNamespacedConfigMap({ namespace, labelSelector }) as AnyList,
     services: (namespace) => core.listNamespacedService({ namespace, labelSelector }) as AnyList,

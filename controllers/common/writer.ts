@@ -16,7 +16,12 @@ export class ObjectWriter {
   ) {}
 
   /** Runs one write call and counts it; `tolerate` lists HTTP codes that count as done. */
-  async run<T>(kind: string, verb: WriteVerb, call: () => Promise<T>, tolerate: number[] = []): Promise<T | undefined> {
+  async run<T>(
+    kind: string,
+    verb: WriteVerb,
+    call: () => Promise<T>,
+    tolerate: number[] = [],
+  ): Promise<T | undefined> {
     this.writes++;
     this.metrics?.objectWrites.inc({ controller: this.controller, kind, verb });
     try {

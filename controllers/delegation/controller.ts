@@ -30,9 +30,16 @@ function lifecycleController<T extends Lifecycled>(
     const now = new Date();
     const result = decide(obj, now);
     const previous = obj.status?.conditions as Condition[] | undefined;
-    const conditions = mergeConditions(previous, result.conditions, now, result.conditions.map((c) => c.type));
+    const conditions = mergeConditions(
+      previous,
+      result.conditions,
+      now,
+      result.conditions.map((c) => c.type),
+    );
     const g = obj.metadata.generation !== undefined ? { observedGeneration: obj.metadata.generation } : {};
-    const subject = { ...obj, apiVersion: API_VERSION, kind } as k8s.KubernetesObject & { status?: Record<string, unknown> };
+    const subject = { ...obj, apiVersion: API_VERSION, kind } as k8s.KubernetesObject & {
+      status?: Record<string, unknown>;
+    };
     const status = { ...result.status, ...g, conditions } as Record<string, unknown>;
     const written = await kit.statusWriter.write(subject, status);
     const from = obj.status?.phase ?? 'none';
@@ -60,11 +67,23 @@ function lifecycleController<T extends Lifecycled>(
 }
 
 export function createGrantController(ctx: ControllerContext): Controller {
-  return lifecycleController(ctx, 'delegationgrant', 'DelegationGrant', RESOURCES.grant, ctx.caches.grants, grantLifecycle);
+  return lifecycleController(
+    ctx,
+    'delegationgrant',
+    'DelegationGrant',
+    RESOURCES.grant,
+    ctx.caches.grants,
+    grantLifecycle,
+  );
 }
 
 export function createConsentController(ctx: ControllerContext, consentTtlMs: number): Controller {
-  return lifecycleController(ctx, 'consentrequest', 'ConsentRequest', RESOURCES.consent, ctx.caches.consents, (c, now) =>
-    consentLifecycle(c, now, consentTtlMs),
+  return lifecycleController(
+    ctx,
+    'consentrequest',
+    'ConsentRequest',
+    RESOURCES.consent,
+    ctx.caches.consents,
+    (c, now) => consentLifecycle(c, now, consentTtlMs),
   );
 }

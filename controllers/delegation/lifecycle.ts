@@ -26,38 +26,77 @@ export function grantLifecycle(grant: DelegationGrant, now: Date): LifecycleResu
   const g = grant.metadata.generation !== undefined ? { observedGeneration: grant.metadata.generation } : {};
   const revokedBy = grant.metadata.annotations?.[REVOKED_BY_ANNOTATION];
   if (previous.phase === 'revoked' || previous.revokedTime || revokedBy) {
-    const status: GrantStatus = { ...previous, phase: 'revoked', revokedTime: previous.revokedTime ?? rfc3339(now) };
+    const status: GrantStatus = {
+      ...previous,
+      phase: 'revoked',
+      revokedTime: previous.revokedTime ?? rfc3339(now),
+    };
     const by = previous.revokedBy ?? revokedBy;
     if (by) status.revokedBy = by;
     return {
       status,
-      conditions: [{ type: 'Active', status: 'False', reason: 'Revoked', message: `revoked${by ? ` by ${by}` : ''}`, ...g }],
+      conditions: [
+        {
+          type: 'Active',
+          status: 'False',
+          reason: 'Revoked',
+          message: `revoked${by ? ` by ${by}` : ''}`,
+          ...g,
+        },
+      ],
     };
   }
   const expiresAtMs = Date.parse(grant.spec.expiresAt);
   if (previous.phase === 'expired' || !(expiresAtMs > now.getTime())) {
     return {
       status: { ...previous, phase: 'expired' },
-      conditions: [{ type: 'Active', status: 'False', reason: 'Expired', message: `expired at ${grant.spec.expiresAt}`, ...g }],
+      conditions: [
+        {
+          type: 'Active',
+          status: 'False',
+          reason: 'Expired',
+          message: `expired at ${grant.spec.expiresAt}`,
+          ...g,
+        },
+      ],
     };
   }
   return {
     status: { ...previous, phase: 'active' },
-    conditions: [{ type: 'Active', status: 'True', reason: 'WithinTTL', message: `active until ${grant.spec.expiresAt}`, ...g }],
+    conditions: [
+      {
+        type: 'Active',
+        status: 'True',
+        reason: 'WithinTTL',
+        message: `active until ${grant.spec.expiresAt}`,
+        ...g,
+      },
+    ],
     requeueAfterMs: expiresAtMs - now.getTime(),
   };
 }
 
-export function consentLifecycle(consent: ConsentRequest, now: Date, ttlMs: number): LifecycleResult<ConsentStatus> {
+export function consentLifecycle(
+  consent: ConsentRequest,
+  now: Date,
+  ttlMs: number,
+): LifecycleResult<ConsentStatus> {
   const previous = consent.status ?? {};
-  const g = consent.metadata.generation !== undefined ? { observedGeneration: consent.metadata.generation } : {};
+  const g =
+    consent.metadata.generation !== undefined ? { observedGeneration: consent.metadata.generation } : {};
   if (previous.phase === 'resolved') {
     const expired = previous.resolvedBy === EXPIRED_RESOLVER;
     return {
       status: previous,
       conditions: [
         expired
-          ? { type: 'Expired', status: 'True', reason: 'TTLElapsed', message: 'no answer within the consent TTL; denied', ...g }
+          ? {
+              type: 'Expired',
+              status: 'True',
+              reason: 'TTLElapsed',
+              message: 'no answer within the consent TTL; denied',
+              ...g,
+            }
           : { type: 'Expired', status: 'False', reason: 'Resolved', ...g },
       ],
     };
@@ -66,13 +105,35 @@ export function consentLifecycle(consent: ConsentRequest, now: Date, ttlMs: numb
   const deadlineMs = (Number.isNaN(created) ? now.getTime() : created) + ttlMs;
   if (deadlineMs <= now.getTime()) {
     return {
-      status: { ...previous, phase: 'resolved', resolution: 'denied', resolvedBy: EXPIRED_RESOLVER, resolvedTime: rfc3339(now) },
-      conditions: [{ type: 'Expired', status: 'True', reason: 'TTLElapsed', message: 'no answer within the consent TTL; denied', ...g }],
+      status: {
+        ...previous,
+        phase: 'resolved',
+        resolution: 'denied',
+        resolvedBy: EXPIRED_RESOLVER,
+        resolvedTime: rfc3339(now),
+      },
+      conditions: [
+        {
+          type: 'Expired',
+          status: 'True',
+          reason: 'TTLElapsed',
+          message: 'no answer within the consent TTL; denied',
+          ...g,
+        },
+      ],
     };
   }
   return {
     status: { ...previous, phase: 'pending' },
-    conditions: [{ type: 'Expired', status: 'False', reason: 'Pending', message: `awaiting an answer until ${rfc3339(new Date(deadlineMs))}`, ...g }],
+    conditions: [
+      {
+        type: 'Expired',
+        status: 'False',
+        reason: 'Pending',
+        message: `awaiting an answer until ${rfc3339(new Date(deadlineMs))}`,
+        ...g,
+      },
+    ],
     requeueAfterMs: deadlineMs - now.getTime(),
   };
 }

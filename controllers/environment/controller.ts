@@ -19,20 +19,27 @@ import {
 
 export const ENVIRONMENT_CONTROLLER = 'platformenvironment';
 
-export function createEnvironmentController(ctx: ControllerContext, settings: EnvironmentSettings): Controller {
+export function createEnvironmentController(
+  ctx: ControllerContext,
+  settings: EnvironmentSettings,
+): Controller {
   const c = ctx.caches;
   const kit = toolkit(ctx, ENVIRONMENT_CONTROLLER, RESOURCES.environment);
   const core = ctx.kc.makeApiClient(k8s.CoreV1Api);
   const apps = ctx.kc.makeApiClient(k8s.AppsV1Api);
-  const hashOf = (o?: k8s.KubernetesObject): string | undefined => o?.metadata?.annotations?.[SPEC_HASH_ANNOTATION];
+  const hashOf = (o?: k8s.KubernetesObject): string | undefined =>
+    o?.metadata?.annotations?.[SPEC_HASH_ANNOTATION];
 
   const syncDeployment = async (env: PlatformEnvironment, namespace: string, name: string): Promise<void> => {
     const body = desiredDeployment(env, settings);
     const current = c.deployments.get(`${namespace}/${name}`);
-    if (!current) await kit.writer.create('Deployment', () => apps.createNamespacedDeployment({ namespace, body }));
+    if (!current)
+      await kit.writer.create('Deployment', () => apps.createNamespacedDeployment({ namespace, body }));
     else if (hashOf(current) !== hashOf(body)) {
       const patch = { metadata: { annotations: body.metadata?.annotations }, spec: body.spec };
-      await kit.writer.patch('Deployment', () => apps.patchNamespacedDeployment({ namespace, name, body: patch }, mergePatch));
+      await kit.writer.patch('Deployment', () =>
+        apps.patchNamespacedDeployment({ namespace, name, body: patch }, mergePatch),
+      );
     }
   };
   const syncService = async (env: PlatformEnvironment, namespace: string, name: string): Promise<void> => {
@@ -40,8 +47,13 @@ export function createEnvironmentController(ctx: ControllerContext, settings: En
     const current = c.services.get(`${namespace}/${name}`);
     if (!current) await kit.writer.create('Service', () => core.createNamespacedService({ namespace, body }));
     else if (hashOf(current) !== hashOf(body)) {
-      const patch = { metadata: { annotations: body.metadata?.annotations }, spec: { selector: body.spec?.selector, ports: body.spec?.ports } };
-      await kit.writer.patch('Service', () => core.patchNamespacedService({ namespace, name, body: patch }, mergePatch));
+      const patch = {
+        metadata: { annotations: body.metadata?.annotations },
+        spec: { selector: body.spec?.selector, ports: body.spec?.ports },
+      };
+      await kit.writer.patch('Service', () =>
+        core.patchNamespacedService({ namespace, name, body: patch }, mergePatch),
+      );
     }
   };
 
@@ -60,7 +72,13 @@ export function createEnvironmentController(ctx: ControllerContext, settings: En
       [
         available
           ? { type: 'Ready', status: 'True', reason: 'ModelAvailable', ...g }
-          : { type: 'Ready', status: 'False', reason: 'ModelStarting', message: `waiting for Deployment ${name}`, ...g },
+          : {
+              type: 'Ready',
+              status: 'False',
+              reason: 'ModelStarting',
+              message: `waiting for Deployment ${name}`,
+              ...g,
+            },
       ],
       new Date(),
       ['Ready'],

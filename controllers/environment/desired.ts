@@ -32,7 +32,9 @@ function baseMeta(env: PlatformEnvironment): k8s.V1ObjectMeta {
     name: environmentObjectName(env),
     namespace: env.metadata.namespace,
     labels: { [MANAGED_BY_LABEL]: MANAGED_BY, [ENVIRONMENT_LABEL]: env.metadata.name ?? '' },
-    ownerReferences: [ownerReference({ apiVersion: API_VERSION, kind: 'PlatformEnvironment', metadata: env.metadata })],
+    ownerReferences: [
+      ownerReference({ apiVersion: API_VERSION, kind: 'PlatformEnvironment', metadata: env.metadata }),
+    ],
   };
 }
 
@@ -46,7 +48,10 @@ export function desiredDeployment(env: PlatformEnvironment, settings: Environmen
   const template: k8s.V1PodTemplateSpec = {
     metadata: {
       labels: { ...selector, [SECURED_LABEL]: 'true' },
-      annotations: { [CHAIN_ANNOTATION]: environmentChain(env).join(','), [AUDIT_MODE_ANNOTATION]: 'enforce' },
+      annotations: {
+        [CHAIN_ANNOTATION]: environmentChain(env).join(','),
+        [AUDIT_MODE_ANNOTATION]: 'enforce',
+      },
     },
     spec: {
       containers: [

@@ -20,7 +20,10 @@ export const ORGANIZATION_CONTROLLER = 'organization';
 
 /** Required auditors (org-wide and per framework) that are neither built in nor registered. */
 export function unknownOrgAuditors(org: Organization, known: ReadonlySet<string>): string[] {
-  const ids = [...(org.spec.requiredAuditors ?? []), ...(org.spec.frameworks ?? []).flatMap((f) => f.requiredAuditors)];
+  const ids = [
+    ...(org.spec.requiredAuditors ?? []),
+    ...(org.spec.frameworks ?? []).flatMap((f) => f.requiredAuditors),
+  ];
   return [...new Set(ids.filter((id) => !known.has(id)))];
 }
 
@@ -36,7 +39,9 @@ async function ensureNamespace(core: k8s.CoreV1Api, kit: Toolkit, name: string):
     const body = { metadata: { name, labels: { ...labels, [MANAGED_BY_LABEL]: MANAGED_BY } } };
     await kit.writer.create('Namespace', () => core.createNamespace({ body }));
   } else if (ns.metadata?.labels?.[ENABLED_LABEL] !== 'true' && !ns.metadata?.deletionTimestamp) {
-    await kit.writer.patch('Namespace', () => core.patchNamespace({ name, body: { metadata: { labels } } }, mergePatch));
+    await kit.writer.patch('Namespace', () =>
+      core.patchNamespace({ name, body: { metadata: { labels } } }, mergePatch),
+    );
   }
 }
 
@@ -54,24 +59,49 @@ export function createOrganizationController(ctx: ControllerContext, watchNamesp
     const g = org.metadata.generation !== undefined ? { observedGeneration: org.metadata.generation } : {};
     const desired: DesiredCondition[] = [
       unknown.length > 0
-        ? { type: 'ChainValid', status: 'False', reason: 'UnknownAuditor', message: `required auditor(s) ${unknown.join(', ')} are not registered; register them (AuditorRegistration)`, ...g }
+        ? {
+            type: 'ChainValid',
+            status: 'False',
+            reason: 'UnknownAuditor',
+            message: `required auditor(s) ${unknown.join(', ')} are not registered; register them (AuditorRegistration)`,
+            ...g,
+          }
         : { type: 'ChainValid', status: 'True', reason: 'AuditorsKnown', ...g },
-      { type: 'Ready', status: unknown.length > 0 ? 'False' : 'True', reason: unknown.length > 0 ? 'SeeConditions' : 'Reconciled', ...g },
+      {
+        type: 'Ready',
+        status: unknown.length > 0 ? 'False' : 'True',
+        reason: unknown.length > 0 ? 'SeeConditions' : 'Reconciled',
+        ...g,
+      },
     ];
-    const conditions = mergeConditions(org.status?.conditions as Condition[] | undefined, desired, new Date(), ['ChainValid', 'Ready']);
-    const workspaceCount = c.workspaces.list().filter((w) => w.spec.organization === org.metadata.name).length;
+    const conditions = mergeConditions(
+      org.status?.conditions as Condition[] | undefined,
+      desired,
+      new Date(),
+      ['ChainValid', 'Ready'],
+    );
+    const workspaceCount = c.workspaces
+      .list()
+      .filter((w) => w.spec.organization === org.metadata.name).length;
     const subject = { ...org, apiVersion: API_VERSION, kind: 'Organization' };
     if (!(await kit.statusWriter.write(subject, { ...org.status, ...g, workspaceCount, conditions }))) return;
     for (const e of conditionEvents(org.status?.conditions as Condition[] | undefined, conditions)) {
       // Events of cluster-scoped objects go to the home namespace.
-      await kit.events.emit({ ...subject, metadata: { ...org.metadata, namespace: org.spec.homeNamespace } }, e);
+      await kit.events.emit(
+        { ...subject, metadata: { ...org.metadata, namespace: org.spec.homeNamespace } },
+        e,
+      );
     }
   };
   return new Controller({
     name: ORGANIZATION_CONTROLLER,
     primary: c.organizations,
     watches: [
-      { informer: c.workspaces, mapToKeys: (w) => [String((w as { spec?: { organization?: string } }).spec?.organization ?? '')].filter(Boolean) },
+      {
+        informer: c.workspaces,
+        mapToKeys: (w) =>
+          [String((w as { spec?: { organization?: string } }).spec?.organization ?? '')].filter(Boolean),
+      },
       { informer: c.auditors, mapToKeys: () => c.organizations.keys() },
     ],
     reconcile,

@@ -57,7 +57,11 @@ export function staleVerdict(agent: PlatformAgent, now: Date, staleAfterMs: numb
 }
 
 /** The stale agents among `agents` (for `/v1/agents/stale`), oldest activity first. */
-export function staleAgents(agents: readonly PlatformAgent[], now: Date, staleAfterMs: number): PlatformAgent[] {
+export function staleAgents(
+  agents: readonly PlatformAgent[],
+  now: Date,
+  staleAfterMs: number,
+): PlatformAgent[] {
   return agents
     .filter((a) => staleVerdict(a, now, staleAfterMs).stale)
     .sort((a, b) => (lastActivityMs(a) ?? 0) - (lastActivityMs(b) ?? 0));

@@ -23,7 +23,8 @@ export function createWorkspaceController(ctx: ControllerContext): Controller {
       agent: (ns, name) => c.agents.get(`${ns}/${name}`),
       agentsIn: (ns) => inNamespace(c.agents, ns),
       configMap: (ns, name) => c.configMaps.get(`${ns}/${name}`),
-      knownAuditors: () => new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]),
+      knownAuditors: () =>
+        new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]),
     },
     core: ctx.kc.makeApiClient(k8s.CoreV1Api),
     custom: ctx.kc.makeApiClient(k8s.CustomObjectsApi),

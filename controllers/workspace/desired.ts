@@ -10,7 +10,13 @@ import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/
 import { chainIds, chainLists, composeChain, unknownAuditors } from '../chain/compose.ts';
 import { workspaceChainInput } from '../agent/chain.ts';
 import { specHash } from '../common/hash.ts';
-import { CHAIN_CONFIGMAP, MANAGED_BY, MANAGED_BY_LABEL, SPEC_HASH_ANNOTATION, ownerReference } from '../common/meta.ts';
+import {
+  CHAIN_CONFIGMAP,
+  MANAGED_BY,
+  MANAGED_BY_LABEL,
+  SPEC_HASH_ANNOTATION,
+  ownerReference,
+} from '../common/meta.ts';
 import type { DesiredCondition } from '../runtime/conditions.ts';
 
 export const WORKSPACE_KIND = 'PlatformWorkspace';
@@ -59,7 +65,13 @@ export function desiredAgents(ws: PlatformWorkspace): DesiredAgent[] {
     const body = {
       apiVersion: API_VERSION,
       kind: 'PlatformAgent',
-      metadata: { name: entry.name, namespace: ws.metadata.namespace, labels, annotations, ownerReferences: [owner] },
+      metadata: {
+        name: entry.name,
+        namespace: ws.metadata.namespace,
+        labels,
+        annotations,
+        ownerReferences: [owner],
+      },
       spec: withoutNulls(spec),
     } as PlatformAgent;
     return { name: entry.name, hash, body, patch: { metadata: { labels, annotations }, spec } };
@@ -78,7 +90,8 @@ export function desiredChainConfigMap(ws: PlatformWorkspace, org: Organization |
   const orgLists = chainLists(org?.spec.defaults?.auditorChain);
   const pre = new Set([...orgLists.preRequest, ...wsLists.preRequest]);
   const post = new Set([...orgLists.postResponse, ...wsLists.postResponse].filter((id) => !pre.has(id)));
-  const isPost = (e: { auditorId: string; scope: string }): boolean => e.scope === 'user' && post.has(e.auditorId);
+  const isPost = (e: { auditorId: string; scope: string }): boolean =>
+    e.scope === 'user' && post.has(e.auditorId);
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -86,11 +99,19 @@ export function desiredChainConfigMap(ws: PlatformWorkspace, org: Organization |
       name: CHAIN_CONFIGMAP,
       namespace: ws.metadata.namespace,
       labels: { [MANAGED_BY_LABEL]: MANAGED_BY, [WORKSPACE_LABEL]: ws.metadata.name ?? '' },
-      ownerReferences: [ownerReference({ apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata })],
+      ownerReferences: [
+        ownerReference({ apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata }),
+      ],
     },
     data: {
-      preRequest: chain.filter((e) => !isPost(e)).map((e) => e.auditorId).join(','),
-      postResponse: chain.filter(isPost).map((e) => e.auditorId).join(','),
+      preRequest: chain
+        .filter((e) => !isPost(e))
+        .map((e) => e.auditorId)
+        .join(','),
+      postResponse: chain
+        .filter(isPost)
+        .map((e) => e.auditorId)
+        .join(','),
     },
   };
 }
@@ -110,7 +131,13 @@ export function workspaceChainCheck(
   const unknown = unknownAuditors(chain, known);
   const g = ws.metadata.generation !== undefined ? { observedGeneration: ws.metadata.generation } : {};
   const type = 'ChainValid';
-  let condition: DesiredCondition = { type, status: 'True', reason: 'Composed', message: chainIds(chain).join(','), ...g };
+  let condition: DesiredCondition = {
+    type,
+    status: 'True',
+    reason: 'Composed',
+    message: chainIds(chain).join(','),
+    ...g,
+  };
   if (unknown.length > 0) {
     condition = {
       type,

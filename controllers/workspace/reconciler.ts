@@ -4,7 +4,7 @@
 // references: deleting the workspace garbage-collects them), and reports
 // conditions. A finalizer removes the namespace label when the last
 // workspace of the namespace goes (outside state no owner reference covers).
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
 import type { Logger } from '../../operator/log.ts';
@@ -68,7 +68,10 @@ export class WorkspaceReconciler {
     const namespace = ws.metadata.namespace ?? '';
     const others = this.deps.read.workspacesIn(namespace).filter((w) => w.metadata.uid !== ws.metadata.uid);
     if (others.length === 0) await this.labelNamespace(namespace, null);
-    await this.setFinalizers(ws, finalizers.filter((f) => f !== WORKSPACE_FINALIZER));
+    await this.setFinalizers(
+      ws,
+      finalizers.filter((f) => f !== WORKSPACE_FINALIZER),
+    );
   }
 
   private async setFinalizers(ws: PlatformWorkspace, finalizers: string[]): Promise<void> {
@@ -78,7 +81,8 @@ export class WorkspaceReconciler {
     await this.deps.writer.run(
       'PlatformWorkspace',
       'patch',
-      () => this.deps.custom.patchNamespacedCustomObject({ ...WORKSPACES, namespace, name, body }, mergePatch),
+      () =>
+        this.deps.custom.patchNamespacedCustomObject({ ...WORKSPACES, namespace, name, body }, mergePatch),
       [404],
     );
   }
@@ -89,7 +93,9 @@ export class WorkspaceReconciler {
     if (!ns || ns.metadata?.deletionTimestamp) return;
     if ((ns.metadata?.labels?.[ENABLED_LABEL] ?? null) === value) return;
     const body = { metadata: { labels: { [ENABLED_LABEL]: value } } };
-    await this.deps.writer.patch('Namespace', () => this.deps.core.patchNamespace({ name, body }, mergePatch));
+    await this.deps.writer.patch('Namespace', () =>
+      this.deps.core.patchNamespace({ name, body }, mergePatch),
+    );
   }
 
   private async syncConfigMap(ws: PlatformWorkspace, org: Organization | undefined): Promise<void> {
@@ -97,12 +103,17 @@ export class WorkspaceReconciler {
     const namespace = ws.metadata.namespace ?? '';
     const current = this.deps.read.configMap(namespace, CHAIN_CONFIGMAP);
     if (!current) {
-      await this.deps.writer.create('ConfigMap', () => this.deps.core.createNamespacedConfigMap({ namespace, body: desired }));
+      await this.deps.writer.create('ConfigMap', () =>
+        this.deps.core.createNamespacedConfigMap({ namespace, body: desired }),
+      );
       return;
     }
     const sameOwner = isOwnedBy(current, { kind: WORKSPACE_KIND, metadata: ws.metadata });
     if (sameOwner && jsonEqual(current.data ?? {}, desired.data)) return;
-    const body = { metadata: { labels: desired.metadata?.labels, ownerReferences: desired.metadata?.ownerReferences }, data: desired.data };
+    const body = {
+      metadata: { labels: desired.metadata?.labels, ownerReferences: desired.metadata?.ownerReferences },
+      data: desired.data,
+    };
     await this.deps.writer.patch('ConfigMap', () =>
       this.deps.core.patchNamespacedConfigMap({ namespace, name: CHAIN_CONFIGMAP, body }, mergePatch),
     );
@@ -124,7 +135,10 @@ export class WorkspaceReconciler {
         taken.push(d.name);
       } else if (current.metadata.annotations?.[SPEC_HASH_ANNOTATION] !== d.hash) {
         await this.deps.writer.patch('PlatformAgent', () =>
-          this.deps.custom.patchNamespacedCustomObject({ ...AGENTS, namespace, name: d.name, body: d.patch }, mergePatch),
+          this.deps.custom.patchNamespacedCustomObject(
+            { ...AGENTS, namespace, name: d.name, body: d.patch },
+            mergePatch,
+          ),
         );
       }
     }
@@ -139,24 +153,56 @@ export class WorkspaceReconciler {
     return taken;
   }
 
-  private async writeStatus(ws: PlatformWorkspace, org: Organization | undefined, taken: string[]): Promise<void> {
+  private async writeStatus(
+    ws: PlatformWorkspace,
+    org: Organization | undefined,
+    taken: string[],
+  ): Promise<void> {
     const g = ws.metadata.generation !== undefined ? { observedGeneration: ws.metadata.generation } : {};
     const chain = workspaceChainCheck(ws, org, this.deps.read.knownAuditors());
     const orgName = ws.spec.organization;
     const desired: DesiredCondition[] = [
       chain.condition,
       orgName && !org
-        ? { type: 'OrganizationFound', status: 'False', reason: 'OrganizationNotFound', message: `organization ${orgName} does not exist; org-required auditors cannot be applied`, ...g }
+        ? {
+            type: 'OrganizationFound',
+            status: 'False',
+            reason: 'OrganizationNotFound',
+            message: `organization ${orgName} does not exist; org-required auditors cannot be applied`,
+            ...g,
+          }
         : { type: 'OrganizationFound', status: 'True', reason: orgName ? 'Found' : 'NoOrganization', ...g },
       taken.length > 0
-        ? { type: 'AgentsReconciled', status: 'False', reason: 'AgentNameTaken', message: `agent(s) ${taken.join(', ')} exist and are not owned by this workspace; they are left untouched`, ...g }
+        ? {
+            type: 'AgentsReconciled',
+            status: 'False',
+            reason: 'AgentNameTaken',
+            message: `agent(s) ${taken.join(', ')} exist and are not owned by this workspace; they are left untouched`,
+            ...g,
+          }
         : { type: 'AgentsReconciled', status: 'True', reason: 'AgentsInSync', ...g },
     ];
     const ready = desired.every((c) => c.status === 'True');
-    desired.push({ type: 'Ready', status: ready ? 'True' : 'False', reason: ready ? 'Reconciled' : 'SeeConditions', ...g });
+    desired.push({
+      type: 'Ready',
+      status: ready ? 'True' : 'False',
+      reason: ready ? 'Reconciled' : 'SeeConditions',
+      ...g,
+    });
     const now = new Date();
-    const conditions = mergeConditions(ws.status?.conditions as Condition[] | undefined, desired, now, CONDITIONS);
-    const status = { ...ws.status, ...g, agentCount: (ws.spec.agents ?? []).length, chain: chain.ids, conditions };
+    const conditions = mergeConditions(
+      ws.status?.conditions as Condition[] | undefined,
+      desired,
+      now,
+      CONDITIONS,
+    );
+    const status = {
+      ...ws.status,
+      ...g,
+      agentCount: (ws.spec.agents ?? []).length,
+      chain: chain.ids,
+      conditions,
+    };
     const subject = { ...ws, apiVersion: API_VERSION, kind: WORKSPACE_KIND };
     if (!(await this.deps.statusWriter.write(subject, status))) return;
     for (const e of conditionEvents(ws.status?.conditions as Condition[] | undefined, conditions)) {

@@ -68,7 +68,9 @@ describe('envelope encryption', () => {
   it('names the missing key id without revealing key material', () => {
     const other = createKeyring('k9', { k9: generateKey() });
     const record = encrypt(ring, 'x', CTX);
-    expect(() => decrypt(other, record, CTX)).toThrow('record is wrapped by key id k1, which is not in the keyring');
+    expect(() => decrypt(other, record, CTX)).toThrow(
+      'record is wrapped by key id k1, which is not in the keyring',
+    );
   });
 
   it('rejects malformed records and keyrings with clear messages', () => {

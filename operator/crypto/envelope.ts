@@ -28,11 +28,14 @@ export interface Keyring {
 export function createKeyring(activeKeyId: string, keys: Record<string, Buffer>): Keyring {
   const map = new Map<string, Buffer>();
   for (const [id, key] of Object.entries(keys)) {
-    if (!KEY_ID_RE.test(id)) throw new EnvelopeError(`key id ${JSON.stringify(id)} must match ${KEY_ID_RE.source}`);
-    if (key.length !== KEY_BYTES) throw new EnvelopeError(`key ${id} must be ${KEY_BYTES} bytes, got ${key.length}`);
+    if (!KEY_ID_RE.test(id))
+      throw new EnvelopeError(`key id ${JSON.stringify(id)} must match ${KEY_ID_RE.source}`);
+    if (key.length !== KEY_BYTES)
+      throw new EnvelopeError(`key ${id} must be ${KEY_BYTES} bytes, got ${key.length}`);
     map.set(id, key);
   }
-  if (!map.has(activeKeyId)) throw new EnvelopeError(`active key id ${JSON.stringify(activeKeyId)} is not in the keyring`);
+  if (!map.has(activeKeyId))
+    throw new EnvelopeError(`active key id ${JSON.stringify(activeKeyId)} is not in the keyring`);
   return { activeKeyId, keys: map };
 }
 
@@ -103,7 +106,8 @@ interface ParsedRecord {
 
 function parse(record: string): ParsedRecord {
   const parts = record.split('.');
-  if (parts.length !== 4 || parts[0] !== FORMAT) throw new EnvelopeError('not an envelope record (expected v1.<kid>.<key>.<data>)');
+  if (parts.length !== 4 || parts[0] !== FORMAT)
+    throw new EnvelopeError('not an envelope record (expected v1.<kid>.<key>.<data>)');
   const [, keyId, wrapped, body] = parts as [string, string, string, string];
   return { keyId, wrapped: Buffer.from(wrapped, 'base64url'), body: Buffer.from(body, 'base64url') };
 }

@@ -31,7 +31,11 @@ function decodeSecretData(data: Record<string, string>): Record<string, string> 
 }
 
 /** Reads the keyring Secret, creating it with one fresh key when it does not exist. */
-export async function keyringFromSecret(kc: k8s.KubeConfig, namespace: string, name: string): Promise<Keyring> {
+export async function keyringFromSecret(
+  kc: k8s.KubeConfig,
+  namespace: string,
+  name: string,
+): Promise<Keyring> {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   try {
     const secret = await core.readNamespacedSecret({ namespace, name });

@@ -79,7 +79,10 @@ export interface TestWebhook {
  * this test file's label, so a file that stops or breaks its webhook cannot
  * affect any other file. Returns a function that removes them.
  */
-export async function registerWebhooks(ns: TestNamespace, hooks: TestWebhook[]): Promise<() => Promise<void>> {
+export async function registerWebhooks(
+  ns: TestNamespace,
+  hooks: TestWebhook[],
+): Promise<() => Promise<void>> {
   const adm = kubeConfig().makeApiClient(k8s.AdmissionregistrationV1Api);
   const created: { kind: TestWebhook['kind']; name: string }[] = [];
   for (const [i, hook] of hooks.entries()) {

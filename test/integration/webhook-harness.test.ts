@@ -11,7 +11,10 @@ import { kubeConfig, registerWebhooks, useNamespace } from './harness.ts';
 const ns = useNamespace('webhook-harness');
 const other = useNamespace('webhook-harness-other');
 const ca = issueCertificate({ commonName: 'test-webhook-ca', isCA: true, validDays: 1 });
-const serving = issueCertificate({ commonName: 'webhook', ipAddresses: ['127.0.0.1'], serverAuth: true, validDays: 1 }, ca);
+const serving = issueCertificate(
+  { commonName: 'webhook', ipAddresses: ['127.0.0.1'], serverAuth: true, validDays: 1 },
+  ca,
+);
 let server: Server;
 let unregister: () => Promise<void>;
 let reviews = 0;
@@ -29,7 +32,11 @@ beforeAll(async () => {
         JSON.stringify({
           apiVersion: 'admission.k8s.io/v1',
           kind: 'AdmissionReview',
-          response: { uid: review.request.uid, allowed, status: allowed ? undefined : { message: 'name is forbidden' } },
+          response: {
+            uid: review.request.uid,
+            allowed,
+            status: allowed ? undefined : { message: 'name is forbidden' },
+          },
         }),
       );
     });

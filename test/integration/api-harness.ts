@@ -1,0 +1,113 @@
+// Runs the Verifier API in-process against the test control plane, scoped to
+// the file's namespace, with one API key per persona of the share-role model.
+import { afterAll, beforeAll } from 'vitest';
+import { k8s } from '../../operator/kube.ts';
+import { createLogger } from '../../operator/log.ts';
+import { startApi, type RunningApi } from '../../api/run.ts';
+import { loadApiSettings } from '../../api/settings.ts';
+import { eventually, kubeConfig, type TestNamespace } from './harness.ts';
+
+export const PERSONAS = ['org_admin', 'workspace_admin', 'owner', 'editor', 'viewer', 'stranger'] as const;
+export type Persona = (typeof PERSONAS)[number];
+
+export const SUBJECTS: Record<Exclude<Persona, 'org_admin'>, string> = {
+  workspace_admin: 'wanda@example.com',
+  owner: 'olivia@example.com',
+  editor: 'eddie@example.com',
+  viewer: 'vera@example.com',
+  stranger: 'sam@example.com',
+};
+
+export interface Reply {
+  status: number;
+  body: Record<string, unknown> & { detail?: string; code?: string; items?: Record<string, unknown>[] };
+  headers: Headers;
+}
+
+export interface CallOptions {
+  key?: string | undefined;
+  body?: unknown;
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface ApiFixture {
+  api: RunningApi;
+  keys: Record<Persona, string>;
+  call(method: string, path: string, o?: CallOptions): Promise<Reply>;
+  /** Creates an agent through the API (as org admin) and waits until the cache has it. */
+  createAgent(name: string, owners?: { subject: string; role: string }[]): Promise<string>;
+  /** Waits until a GET as `persona` satisfies `ok`. */
+  until(path: string, ok: (r: Reply) => boolean, persona?: Persona): Promise<Reply>;
+}
+
+export function defaultOwners(): { subject: string; role: string }[] {
+  return [
+    { subject: SUBJECTS.owner, role: 'Owner' },
+    { subject: SUBJECTS.editor, role: 'Editor' },
+    { subject: SUBJECTS.viewer, role: 'Viewer' },
+  ];
+}
+
+async function send(base: string, method: string, path: string, o: CallOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.key !== undefined) headers.authorization = `Bearer ${o.key}`;
+  let payload: string | Buffer | undefined = o.raw;
+  if (o.body !== undefined) payload = JSON.stringify(o.body);
+  if (payload !== undefined) headers['content-type'] ??= 'application/json';
+  const res = await fetch(`${base}${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+  const text = await res.text();
+  let body: Reply['body'] = {};
+  try {
+    body = text ? (JSON.parse(text) as Reply['body']) : {};
+  } catch {
+    body = { detail: `(non-JSON) ${text.slice(0, 200)}` };
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+export async function readBootstrapKey(namespace: string, name = 'platform-api-bootstrap'): Promise<string> {
+  const core = kubeConfig().makeApiClient(k8s.CoreV1Api);
+  const secret = await core.readNamespacedSecret({ namespace, name });
+  return Buffer.from(secret.data?.['api-key'] ?? '', 'base64').toString('utf8');
+}
+
+export function useApi(ns: TestNamespace, env: Record<string, string> = {}): ApiFixture {
+  const fx = { keys: {} } as ApiFixture;
+  beforeAll(async () => {
+    const settings = loadApiSettings(
+      { PLATFORM_API_PORT: '0', PLATFORM_API_HOST: '127.0.0.1', PLATFORM_API_NAMESPACE: ns.name, PLATFORM_WATCH_NAMESPACE: ns.name, ...env },
+      {},
+    );
+    fx.api = await startApi({ kc: kubeConfig(), settings, log: createLogger('api', { level: 'warn' }) });
+    fx.call = (method, path, o) => send(fx.api.url, method, path, o);
+    await Promise.all(fx.api.informers.all.map((i) => i.waitForSync(30_000)));
+    fx.keys.org_admin = await readBootstrapKey(ns.name);
+    for (const persona of PERSONAS.filter((p) => p !== 'org_admin')) {
+      const admin = persona === 'workspace_admin';
+      const body = { subject: SUBJECTS[persona], ...(admin ? { role: 'workspace_admin', workspaces: [ns.name] } : {}) };
+      const r = await fx.call('POST', '/v1/api-keys', { key: fx.keys.org_admin, body });
+      if (r.status !== 201) throw new Error(`minting ${persona} key: ${r.status} ${JSON.stringify(r.body)}`);
+      fx.keys[persona] = String(r.body.key);
+    }
+    fx.until = (path, ok, persona = 'org_admin') =>
+      eventually(async () => {
+        const r = await fx.call('GET', path, { key: fx.keys[persona] });
+        return ok(r) ? r : undefined;
+      }, `GET ${path}`);
+    fx.createAgent = async (name, owners = defaultOwners()) => {
+      const r = await fx.call('POST', '/v1/agents', {
+        key: fx.keys.org_admin,
+        body: { namespace: ns.name, name, spec: { owners, model: { id: 'gpt-test' } } },
+      });
+      if (r.status !== 201) throw new Error(`creating agent ${name}: ${r.status} ${JSON.stringify(r.body)}`);
+      const id = `${ns.name}.${name}`;
+      await fx.until(`/v1/agents/${id}`, (g) => g.status === 200);
+      return id;
+    };
+  }, 60_000);
+  afterAll(async () => {
+    await fx.api?.stop();
+  });
+  return fx;
+}
