@@ -34,6 +34,10 @@ export const ROLES: Record<string, RoleEntry> = {
     description: 'the Verifier API: agents, shares, approvals, API keys, audit log, registry check',
     load: async () => (await import('../api/run.ts')).runApi,
   },
+  gateway: {
+    description: 'policy enforcement point: auditor claims, one Cedar decision, signed Evidence',
+    load: async () => (await import('../gateway/run.ts')).runGateway,
+  },
   webhook: {
     description: 'admission webhook: sidecar injection (/mutate) and notarization (/validate)',
     load: async () => (await import('../webhooks/run.ts')).runWebhook,
@@ -41,4 +45,4 @@ export const ROLES: Record<string, RoleEntry> = {
 };
 
 /** Roles the architecture names that a later release provides. */
-export const PLANNED_ROLES = ['gateway', 'proxy'] as const;
+export const PLANNED_ROLES = ['proxy'] as const;

@@ -39,7 +39,17 @@ type StoredKey = ApiKeyRecord & { sha256: string };
 const decode = (data: Record<string, string> | undefined, key: string): string =>
   data?.[key] ? Buffer.from(data[key], 'base64').toString('utf8') : '';
 
+const decoded = new WeakMap<k8s.V1Secret, StoredKey | undefined>();
+
+/** The key record a Secret holds; decoded once per cached object. */
 export function recordFromSecret(secret: k8s.V1Secret): StoredKey | undefined {
+  if (decoded.has(secret)) return decoded.get(secret);
+  const record = decodeRecord(secret);
+  decoded.set(secret, record);
+  return record;
+}
+
+function decodeRecord(secret: k8s.V1Secret): StoredKey | undefined {
   const id = secret.metadata?.name?.replace(/^platform-api-key-/, '') ?? '';
   const d = secret.data;
   const role = decode(d, 'role') as KeyRole;

@@ -42,6 +42,8 @@ export class AgentIndex {
   private readonly bySubject = new Map<string, Set<string>>();
   private readonly subjectsOf = new Map<string, string[]>();
   private sorted: string[] | undefined;
+  /** Sorted keys per subject, built on first use and dropped when that subject's set changes. */
+  private readonly sortedBySubject = new Map<string, string[]>();
 
   constructor(private readonly cache: CacheLike<PlatformAgent>) {
     cache.on((type, obj) => this.apply(type, obj));
@@ -50,7 +52,10 @@ export class AgentIndex {
 
   private apply(type: CacheEvent, a: PlatformAgent): void {
     const key = keyOf(a);
-    for (const s of this.subjectsOf.get(key) ?? []) this.bySubject.get(s)?.delete(key);
+    for (const s of this.subjectsOf.get(key) ?? []) {
+      this.bySubject.get(s)?.delete(key);
+      this.sortedBySubject.delete(s);
+    }
     this.subjectsOf.delete(key);
     if (type !== 'update') this.sorted = undefined;
     if (type === 'delete') return;
@@ -60,6 +65,7 @@ export class AgentIndex {
       let set = this.bySubject.get(s);
       if (!set) this.bySubject.set(s, (set = new Set()));
       set.add(key);
+      this.sortedBySubject.delete(s);
     }
   }
 
@@ -72,9 +78,15 @@ export class AgentIndex {
   visibleKeys(p: Principal): string[] {
     if (p.orgAdmin) return this.allKeys();
     const shared = this.bySubject.get(p.subject) ?? new Set<string>();
-    if (p.workspaceAdminOf.length === 0) return [...shared].sort();
+    if (p.workspaceAdminOf.length === 0) return this.sortedFor(p.subject, shared);
     const prefixes = p.workspaceAdminOf.map((ns) => `${ns}/`);
     return this.allKeys().filter((k) => shared.has(k) || prefixes.some((pre) => k.startsWith(pre)));
+  }
+
+  private sortedFor(subject: string, shared: Set<string>): string[] {
+    let sorted = this.sortedBySubject.get(subject);
+    if (!sorted) this.sortedBySubject.set(subject, (sorted = [...shared].sort()));
+    return sorted;
   }
 
   agent(key: string): PlatformAgent | undefined {

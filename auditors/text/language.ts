@@ -201,7 +201,7 @@ export function stopwordCounts(text: string): { plain: number; rot13: number } {
   return { plain, rot13 };
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 function dominantScript(text: string): string | undefined {
   const sample = text.slice(0, 2000);

@@ -78,7 +78,7 @@ const escapeClass = (ch: string): string => ch.replace(/[\\\]^$-]/g, '\\$&');
 /** One regex per table: only the characters that change are visited. */
 const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).map(escapeClass).join('')}]`, 'gu');
 const LEET_RE = new RegExp(`[${Object.keys(LEET).map(escapeClass).join('')}l]`, 'g');
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Whether every code unit is ASCII (the common case, for which most steps are identities). */
 export function isAscii(text: string): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scanInvisible, stripInvisible } from './invisible.ts';
-import { detectLanguage } from './language.ts';
+import { detectLanguage, stopwordCount, stopwordCounts } from './language.ts';
 import { decodeBase64Spans, despace, normalizeText, rot13, skeleton, textViews } from './normalize.ts';
 import { countTokensUpTo } from './tokens.ts';
 
@@ -53,5 +53,34 @@ describe('language and tokens', () => {
     expect(countTokensUpTo('hello world', 10)).toEqual({ count: 2, exceeded: false });
     expect(countTokensUpTo('word '.repeat(100), 10)).toEqual({ count: 11, exceeded: true });
     expect(countTokensUpTo('<|endoftext|>', 100).exceeded).toBe(false);
+  });
+});
+
+// The hot path takes ASCII and no-invisible-character shortcuts; they must
+// give exactly what the general per-character path gives.
+describe('fast paths', () => {
+  const slowStrip = (t: string): string =>
+    [...t].filter((c) => scanInvisible(c).count === 0 && scanInvisible(c).legitimate === 0).join('');
+  it.each(['plain ASCII text, 123!', 'a\u200bb\u202ec\u{e0041}d\ufe0fe\u00adf', 'Ünïcödé ﬁ ＡＢ'])(
+    'strips invisible characters like a per-character filter %#',
+    (t) => expect(stripInvisible(t)).toBe(slowStrip(t)),
+  );
+  it('normalises ASCII by lower-casing only, and non-ASCII through NFKC and folding', () => {
+    expect(normalizeText('Ignore ALL Previous; 42 <x>')).toBe('ignore all previous; 42 <x>');
+    expect(normalizeText('ＩＧＮＯＲＥ\u200b ñ')).toBe('ignore n');
+  });
+  it('counts rot13 stopwords without building the rot13 text', () => {
+    const text = 'gur dhvpx oebja sbk naq gur ynml qbt ner nyy urer';
+    expect(stopwordCounts(text).rot13).toBe(stopwordCount(rot13(text)));
+    expect(stopwordCounts(text).plain).toBe(stopwordCount(text));
+  });
+  it('reports nothing for text without invisible characters', () => {
+    expect(scanInvisible('hello world')).toEqual({
+      count: 0,
+      legitimate: 0,
+      kinds: [],
+      longestRun: 0,
+      smuggled: '',
+    });
   });
 });

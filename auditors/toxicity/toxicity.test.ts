@@ -34,6 +34,29 @@ describe('spelling tricks', () => {
   });
 });
 
+describe('negation scope', () => {
+  const negated = (text: string, word: string): boolean | undefined =>
+    analyseToxicity(text).hits.find((h) => h.word === word)?.negated;
+  it('reads "nothing but" as an intensifier, not a negation', () => {
+    expect(negated('I have nothing but disdain for them', 'disdain')).toBe(false);
+  });
+  it('stops at a clause break', () => {
+    expect(negated('I do not know them but they are vile', 'vile')).toBe(false);
+  });
+  it('negates everything after a denial', () => {
+    expect(negated('I never said that they are scum', 'scum')).toBe(true);
+    expect(analyseToxicity('I never said that they are scum').denial).toBe(true);
+  });
+  it('treats victims of violence differently from calls to violence', () => {
+    expect(negated('people are getting murdered in the streets', 'murdered')).toBe(true);
+    expect(negated('they should be murdered', 'murdered')).toBe(false);
+  });
+  it('counts negated positive words', () => {
+    expect(analyseToxicity('they are not human').negatedPositive).toBe(1);
+    expect(analyseToxicity('they are human').negatedPositive).toBe(0);
+  });
+});
+
 // Our own hand-written fixtures (not from ../shared/data).
 describe('toxicity detector (committed weights)', () => {
   it.each([

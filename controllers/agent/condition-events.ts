@@ -11,6 +11,7 @@ const BAD_STATUS: Record<string, Condition['status']> = {
   SettingsLocked: 'True',
   ChainValid: 'False',
   CredentialsReady: 'False',
+  CredentialRefsResolved: 'False',
   RequiredAuditorsPresent: 'False',
 };
 

@@ -31,6 +31,7 @@ function reader(ctx: ControllerContext): AgentContextReader {
     agents: () => c.agents.list(),
     workspace: (namespace, name) => c.workspaces.get(`${namespace}/${name}`),
     organization: (name) => c.organizations.get(name),
+    credentialExists: (namespace, name) => c.credentials.get(`${namespace}/${name}`) !== undefined,
     knownAuditors: () => new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]),
   };
 }
@@ -77,6 +78,7 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
       },
       { informer: c.organizations, mapToKeys: allAgents },
       { informer: c.auditors, mapToKeys: allAgents },
+      { informer: c.credentials, mapToKeys: allAgents },
       { informer: c.agents, mapToKeys: conflicted },
     ],
     reconcile: reconciler.reconcile,

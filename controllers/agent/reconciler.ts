@@ -14,6 +14,7 @@ import type { StatusWriter } from '../runtime/status-writer.ts';
 import { staleVerdict } from '../review/stale.ts';
 import { agentChain, chainCondition, chainUsable, type AgentChain } from './chain.ts';
 import { conditionEvents } from './condition-events.ts';
+import { credentialRefsCondition } from './credential-refs.ts';
 import { claimIdentity, identityCondition, spiffeId } from './identity.ts';
 import type { AgentObjects, PodObservation } from './owned.ts';
 import { passportSummary } from './passport.ts';
@@ -30,6 +31,7 @@ export interface AgentContextReader {
   workspace(namespace: string, name: string): PlatformWorkspace | undefined;
   organization(name: string): Organization | undefined;
   knownAuditors(): ReadonlySet<string>;
+  credentialExists(namespace: string, name: string): boolean;
 }
 
 export interface AgentReconcilerDeps {
@@ -82,6 +84,7 @@ export class AgentReconciler {
           chainCondition(chain, g),
           stale.condition,
           settingsCondition(agent, ws, org, g),
+          credentialRefsCondition(agent, org?.spec.homeNamespace, this.deps.read.credentialExists),
           { ...credentials.condition, ...(g !== undefined ? { observedGeneration: g } : {}) },
         ],
       },

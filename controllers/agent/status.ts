@@ -20,6 +20,7 @@ export const AGENT_CONDITIONS = [
   'Stale',
   'SettingsLocked',
   'CredentialsReady',
+  'CredentialRefsResolved',
 ] as const;
 
 /** What the reconciler saw in the cluster for this agent, and what the pure modules decided. */

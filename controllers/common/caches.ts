@@ -9,6 +9,7 @@ import type {
   PlatformAgent,
   PlatformEnvironment,
   PlatformWorkspace,
+  ScopedCredential,
 } from '../../crds/generated/types.ts';
 import type { ResilientInformer } from '../runtime/informer.ts';
 import { customInformer, ownedInformer, type InformerContext } from './informers.ts';
@@ -22,6 +23,7 @@ export interface Caches {
   grants: ResilientInformer<DelegationGrant>;
   consents: ResilientInformer<ConsentRequest>;
   auditors: ResilientInformer<AuditorRegistration>;
+  credentials: ResilientInformer<ScopedCredential>;
   pods: ResilientInformer<k8s.V1Pod>;
   serviceAccounts: ResilientInformer<k8s.V1ServiceAccount>;
   secrets: ResilientInformer<k8s.V1Secret>;
@@ -39,6 +41,7 @@ export function buildCaches(ctx: InformerContext): Caches {
     grants: customInformer(ctx, RESOURCES.grant),
     consents: customInformer(ctx, RESOURCES.consent),
     auditors: customInformer(ctx, RESOURCES.auditor, true),
+    credentials: customInformer(ctx, RESOURCES.credential),
     pods: ownedInformer(ctx, 'pods'),
     serviceAccounts: ownedInformer(ctx, 'serviceaccounts'),
     secrets: ownedInformer(ctx, 'secrets'),

@@ -27,6 +27,7 @@ export const RESOURCES = {
   grant: ref('delegationgrants'),
   consent: ref('consentrequests'),
   auditor: ref('auditorregistrations'),
+  credential: ref('scopedcredentials'),
 } as const;
 
 export interface OwnerSubject {

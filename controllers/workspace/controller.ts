@@ -20,6 +20,7 @@ export function createWorkspaceController(ctx: ControllerContext): Controller {
       workspace: (key) => c.workspaces.get(key),
       workspacesIn: (ns) => inNamespace(c.workspaces, ns),
       organization: (name) => c.organizations.get(name),
+      isHomeNamespace: (ns) => c.organizations.list().some((o) => o.spec.homeNamespace === ns),
       agent: (ns, name) => c.agents.get(`${ns}/${name}`),
       agentsIn: (ns) => inNamespace(c.agents, ns),
       configMap: (ns, name) => c.configMaps.get(`${ns}/${name}`),

@@ -23,6 +23,8 @@ export interface WorkspaceReader {
   workspace(key: string): PlatformWorkspace | undefined;
   workspacesIn(namespace: string): PlatformWorkspace[];
   organization(name: string): Organization | undefined;
+  /** Whether an Organization has this namespace as its home (its label stays then). */
+  isHomeNamespace(namespace: string): boolean;
   agent(namespace: string, name: string): PlatformAgent | undefined;
   agentsIn(namespace: string): PlatformAgent[];
   configMap(namespace: string, name: string): k8s.V1ConfigMap | undefined;
@@ -67,7 +69,9 @@ export class WorkspaceReconciler {
     if (!finalizers.includes(WORKSPACE_FINALIZER)) return;
     const namespace = ws.metadata.namespace ?? '';
     const others = this.deps.read.workspacesIn(namespace).filter((w) => w.metadata.uid !== ws.metadata.uid);
-    if (others.length === 0) await this.labelNamespace(namespace, null);
+    if (others.length === 0 && !this.deps.read.isHomeNamespace(namespace)) {
+      await this.labelNamespace(namespace, null);
+    }
     await this.setFinalizers(
       ws,
       finalizers.filter((f) => f !== WORKSPACE_FINALIZER),

@@ -72,11 +72,11 @@ export async function readBootstrapKey(namespace: string, name = 'platform-api-b
   return Buffer.from(secret.data?.['api-key'] ?? '', 'base64').toString('utf8');
 }
 
-export function useApi(ns: TestNamespace, env: Record<string, string> = {}): ApiFixture {
+export function useApi(ns: TestNamespace, env: () => Record<string, string> = () => ({})): ApiFixture {
   const fx = { keys: {} } as ApiFixture;
   beforeAll(async () => {
     const settings = loadApiSettings(
-      { PLATFORM_API_PORT: '0', PLATFORM_API_HOST: '127.0.0.1', PLATFORM_API_NAMESPACE: ns.name, PLATFORM_WATCH_NAMESPACE: ns.name, ...env },
+      { PLATFORM_API_PORT: '0', PLATFORM_API_HOST: '127.0.0.1', PLATFORM_API_NAMESPACE: ns.name, PLATFORM_WATCH_NAMESPACE: ns.name, ...env() },
       {},
     );
     fx.api = await startApi({ kc: kubeConfig(), settings, log: createLogger('api', { level: 'warn' }) });

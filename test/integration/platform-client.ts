@@ -44,18 +44,32 @@ export class Platform {
 
   constructor(readonly namespace: () => string) {}
 
-  async create(kind: string, name: string, spec: Record<string, unknown>, metadata: k8s.V1ObjectMeta = {}): Promise<Obj> {
+  async create(
+    kind: string,
+    name: string,
+    spec: Record<string, unknown>,
+    metadata: k8s.V1ObjectMeta = {},
+  ): Promise<Obj> {
     const body = { apiVersion: API_VERSION, kind, metadata: { ...metadata, name }, spec };
     if (kind === 'Organization' || kind === 'AuditorRegistration') {
       return (await this.custom.createClusterCustomObject({ ...ref(kind), body })) as Obj;
     }
-    return (await this.custom.createNamespacedCustomObject({ ...ref(kind), namespace: this.namespace(), body })) as Obj;
+    return (await this.custom.createNamespacedCustomObject({
+      ...ref(kind),
+      namespace: this.namespace(),
+      body,
+    })) as Obj;
   }
 
   async get(kind: string, name: string): Promise<Obj | undefined> {
     try {
-      if (kind === 'Organization') return (await this.custom.getClusterCustomObject({ ...ref(kind), name })) as Obj;
-      return (await this.custom.getNamespacedCustomObject({ ...ref(kind), namespace: this.namespace(), name })) as Obj;
+      if (kind === 'Organization')
+        return (await this.custom.getClusterCustomObject({ ...ref(kind), name })) as Obj;
+      return (await this.custom.getNamespacedCustomObject({
+        ...ref(kind),
+        namespace: this.namespace(),
+        name,
+      })) as Obj;
     } catch (err) {
       if ((err as { code?: number }).code === 404) return undefined;
       throw err;
@@ -67,7 +81,10 @@ export class Platform {
       await this.custom.patchClusterCustomObject({ ...ref(kind), name, body }, mergePatch);
       return;
     }
-    await this.custom.patchNamespacedCustomObject({ ...ref(kind), namespace: this.namespace(), name, body }, mergePatch);
+    await this.custom.patchNamespacedCustomObject(
+      { ...ref(kind), namespace: this.namespace(), name, body },
+      mergePatch,
+    );
   }
 
   async patchStatus(kind: string, name: string, status: Record<string, unknown>): Promise<void> {
@@ -92,7 +109,13 @@ export class Platform {
   }
 
   /** The object when condition `type` has `status` (and `reason`, if given). */
-  async withCondition(kind: string, name: string, type: string, status: string, reason?: string): Promise<Obj | undefined> {
+  async withCondition(
+    kind: string,
+    name: string,
+    type: string,
+    status: string,
+    reason?: string,
+  ): Promise<Obj | undefined> {
     const obj = await this.get(kind, name);
     const c = condition(obj, type);
     return c && c.status === status && (reason === undefined || c.reason === reason) ? obj : undefined;

@@ -1,0 +1,79 @@
+// `platform run gateway`: reads its environment, builds the attestation
+// agent, the auditor registry, the policy source and the pipeline, serves
+// HTTP and stops gracefully (stop accepting, drain Evidence delivery).
+import { hostname } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { createAttestationAgent } from '../attestation/agent.ts';
+import { newRegistry } from '../operator/ops-server.ts';
+import type { RoleRunner } from '../operator/roles.ts';
+import { loadGatewaySettings, parseChain } from './config.ts';
+import { EvidenceForwarder } from './forwarder.ts';
+import { Pipeline } from './pipeline.ts';
+import { filePolicySource, noPolicySource, verifierPolicySource, type PolicySource } from './policy-source.ts';
+import { AuditorRegistry } from './registry.ts';
+import { startGatewayServer } from './server.ts';
+
+function policySourceOf(s: ReturnType<typeof loadGatewaySettings>): PolicySource {
+  if (s.policyFile) return filePolicySource(s.policyFile);
+  if (s.verifierUrl && s.policyId) return verifierPolicySource(s.verifierUrl, s.policyId, s.apiKey);
+  return noPolicySource();
+}
+
+export const runGateway: RoleRunner = async (context) => {
+  const s = loadGatewaySettings(context.env, context.flags);
+  const log = context.log;
+  const agent = createAttestationAgent({
+    provider: s.teeProvider as 'MOCK' | 'COCO',
+    ...(s.keyFile ? { keyFile: s.keyFile } : {}),
+    coco: { baseUrl: s.cocoUrl },
+  });
+  const tls = { ...(s.tlsCert ? { cert: s.tlsCert } : {}), ...(s.tlsKey ? { key: s.tlsKey } : {}), ...(s.tlsCa ? { ca: s.tlsCa } : {}) };
+  const registry = new AuditorRegistry(parseChain(s.chain), {
+    tls,
+    env: context.env,
+    timeoutMs: s.auditorTimeout,
+    log,
+    ...(s.verifierUrl ? { verifierUrl: s.verifierUrl } : {}),
+    ...(s.apiKey ? { apiKey: s.apiKey } : {}),
+  });
+  const policy = policySourceOf(s);
+  await Promise.all([policy.refresh(), registry.refreshVocabularies()]);
+  const refresher = setInterval(() => void policy.refresh(), s.policyRefresh);
+  refresher.unref();
+  const pipeline = new Pipeline({
+    agentId: s.agentId,
+    workspaceId: s.workspaceId,
+    sessionId: s.sessionId,
+    attesterId: s.attesterId ?? `gateway/${s.agentId || hostname()}`,
+    auditMode: s.auditMode as 'enforce' | 'observe',
+    timeoutMs: s.auditorTimeout,
+    auditors: () => registry.list(),
+    policy,
+    agent,
+  });
+  const forwarder = new EvidenceForwarder(s.verifierUrl, s.apiKey, log);
+  const server = await startGatewayServer(
+    {
+      pipeline,
+      registry,
+      forwarder,
+      metrics: newRegistry('gateway'),
+      log,
+      ...(s.apiKey ? { apiKey: s.apiKey } : {}),
+      ...(s.modelUrl ? { modelUrl: s.modelUrl } : {}),
+      maxBodyBytes: s.maxBodyBytes,
+      readiness: () => [registry.readiness(), pipeline.readiness()].filter(Boolean).join('; '),
+    },
+    s.port,
+    s.host,
+  );
+  log.info({ port: (server.address() as AddressInfo).port, auditMode: s.auditMode, policyId: s.policyId, chain: registry.list().map((a) => a.id), keyId: agent.binding().key_id }, 'gateway listening');
+  context.lifecycle.onStop('gateway http server', async () => {
+    clearInterval(refresher);
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+  });
+  context.lifecycle.onStop('evidence delivery', () => forwarder.drain(5000));
+};

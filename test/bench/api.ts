@@ -1,0 +1,140 @@
+// Benchmark: passport GET and agent list with 10,000 agents in the cache.
+// The API runs in a child process (one event loop, one core) with in-memory
+// caches filled as the informers would; this process drives keep-alive HTTP
+// load and prints requests/s and latency percentiles.
+//   npx tsx test/bench/api.ts [--seconds 5] [--concurrency 32]
+import { spawn } from 'node:child_process';
+import { request, Agent } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type * as k8s from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { createLogger } from '../../operator/log.ts';
+import { createApp } from '../../api/app.ts';
+import { memoryAccessLog } from '../../api/agents/passport.ts';
+import { HashChainAuditLog } from '../../api/audit/chain.ts';
+import { apiKeyAuthenticator } from '../../api/auth/api-key-auth.ts';
+import { hashKey, mintKey } from '../../api/auth/api-key-format.ts';
+import { ApiKeyStore, secretNameFor } from '../../api/auth/key-store.ts';
+import { ApiMetrics } from '../../api/http/metrics.ts';
+import { AgentIndex, MemoryCache } from '../../api/store/cache.ts';
+import type { ClusterWriter } from '../../api/store/cluster.ts';
+import type { PlatformAgent } from '../../crds/generated/types.ts';
+
+const AGENTS = 10_000;
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+
+function agent(i: number): PlatformAgent {
+  return {
+    apiVersion: 'platform.io/v1alpha1',
+    kind: 'PlatformAgent',
+    metadata: { namespace: `team-${i % 50}`, name: `agent-${i}`, resourceVersion: '1', creationTimestamp: new Date(0).toISOString() as never },
+    spec: {
+      owners: [
+        { subject: `user-${i % 200}@example.com`, role: 'Owner' },
+        { subject: 'bench@example.com', role: i % 10 === 0 ? 'Editor' : 'Viewer' },
+      ],
+      model: { id: 'gpt-test' },
+    },
+    status: { phase: 'running', trustTier: 'mtls_verified', spiffeId: `spiffe://example.org/agent/team-${i % 50}.agent-${i}` },
+  };
+}
+
+async function serve(): Promise<void> {
+  const agents = new MemoryCache<PlatformAgent>();
+  for (let i = 0; i < AGENTS; i++) agents.set(agent(i));
+  const secrets = new MemoryCache<k8s.V1Secret>();
+  const fresh = mintKey();
+  const b64 = (s: string): string => Buffer.from(s).toString('base64');
+  secrets.set({
+    metadata: { namespace: 'bench', name: secretNameFor(fresh.id) },
+    data: { sha256: b64(hashKey(fresh.key)), subject: b64('bench@example.com'), role: b64('user'), createdAt: b64(new Date().toISOString()) },
+  });
+  const keys = new ApiKeyStore({} as k8s.CoreV1Api, 'bench', secrets);
+  const registry = new Registry();
+  const log = createLogger('api-bench', { level: 'warn' });
+  const app = createApp({
+    deps: {
+      agents: new AgentIndex(agents),
+      approvals: new MemoryCache(),
+      auditors: new MemoryCache(),
+      models: new MemoryCache(),
+      writer: {} as ClusterWriter,
+      keys,
+      audit: new HashChainAuditLog(),
+      accessLog: memoryAccessLog(),
+      log,
+      now: Date.now,
+      approvalTtlMs: 3_600_000,
+    },
+    authenticators: [apiKeyAuthenticator(keys)],
+    log,
+    metrics: new ApiMetrics(registry),
+    registry,
+    bodyLimitBytes: 1 << 20,
+    readiness: () => '',
+    liveness: () => '',
+  });
+  const server = app.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    process.stdout.write(`${JSON.stringify({ port, key: fresh.key })}\n`);
+  });
+}
+
+function get(agentPool: Agent, port: number, path: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: agentPool, headers: { authorization: `Bearer ${key}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function load(port: number, key: string, path: () => string, seconds: number, concurrency: number): Promise<string> {
+  const pool = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const latenciesMs: number[] = [];
+  let errors = 0;
+  const deadline = Date.now() + seconds * 1000;
+  const worker = async (): Promise<void> => {
+    while (Date.now() < deadline) {
+      const t = process.hrtime.bigint();
+      const status = await get(pool, port, path(), key);
+      latenciesMs.push(Number(process.hrtime.bigint() - t) / 1e6);
+      if (status !== 200) errors++;
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsedS = (Date.now() - started) / 1000;
+  pool.destroy();
+  latenciesMs.sort((a, b) => a - b);
+  const pct = (p: number): string => (latenciesMs[Math.floor((latenciesMs.length - 1) * p)] ?? 0).toFixed(2);
+  const rps = (latenciesMs.length / elapsedS).toFixed(0);
+  return `${rps.padStart(7)} req/s   p50 ${pct(0.5)} ms   p99 ${pct(0.99)} ms   (${latenciesMs.length} requests, ${errors} non-200)`;
+}
+
+async function main(): Promise<void> {
+  const seconds = arg('seconds', 5);
+  const concurrency = arg('concurrency', 32);
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { port, key } = await new Promise<{ port: number; key: string }>((resolve) =>
+    child.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()) as { port: number; key: string })),
+  );
+  try {
+    console.log(`API benchmark: ${AGENTS} agents in the cache, server in one process, ${concurrency} keep-alive connections, ${seconds} s each`);
+    let n = 0;
+    await load(port, key, () => `/v1/agents/team-0.agent-0/passport`, 1, concurrency);
+    console.log(`passport GET       ${await load(port, key, () => `/v1/agents/team-${(n % 50)}.agent-${n++ % AGENTS}/passport`, seconds, concurrency)}`);
+    console.log(`agent list (100)   ${await load(port, key, () => '/v1/agents?limit=100', seconds, concurrency)}`);
+    console.log(`agent list (1000)  ${await load(port, key, () => '/v1/agents?limit=1000', seconds, concurrency)}`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+if (process.argv.includes('--serve')) void serve();
+else await main();

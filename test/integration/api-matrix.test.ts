@@ -1,0 +1,140 @@
+// The route × role matrix: every route of the route table, called over HTTP
+// by every persona (org admin, workspace admin, Owner, Editor, Viewer, a
+// stranger, and no credential). The expected table below is written by hand
+// from the spec's "Who may do what"; the test fails when a route has no row.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../api/routes/index.ts';
+import { k8s } from '../../operator/kube.ts';
+import { GROUP, VERSION } from '../../crds/kit.ts';
+import { PERSONAS, useApi, type Persona } from './api-harness.ts';
+import { eventually, kubeConfig, useNamespace } from './harness.ts';
+
+type Who = Persona | 'anonymous';
+const WHO: readonly Who[] = [...PERSONAS, 'anonymous'];
+const ADMINS: Who[] = ['org_admin', 'workspace_admin'];
+const SHARED: Who[] = [...ADMINS, 'owner', 'editor', 'viewer'];
+const CHANGERS: Who[] = [...ADMINS, 'owner', 'editor'];
+const ANY: Who[] = [...PERSONAS];
+
+const EXPECTED: Record<string, Who[]> = {
+  'GET /v1/agents/stale': ANY,
+  'GET /v1/agents': ANY,
+  'POST /v1/agents': ADMINS,
+  'GET /v1/agents/{agent_id}': SHARED,
+  'PATCH /v1/agents/{agent_id}': CHANGERS,
+  'DELETE /v1/agents/{agent_id}': CHANGERS,
+  'POST /v1/agents/{agent_id}/suspend': CHANGERS,
+  'POST /v1/agents/{agent_id}/reactivate': [...ADMINS, 'owner'],
+  'GET /v1/agents/{agent_id}/access-review': CHANGERS,
+  'GET /v1/agents/{agent_id}/passport': SHARED,
+  'GET /v1/agents/{agent_id}/shares': SHARED,
+  'POST /v1/agents/{agent_id}/shares': CHANGERS,
+  'DELETE /v1/agents/{agent_id}/shares/{subject}': CHANGERS,
+  'POST /v1/agents/{agent_id}/actions': CHANGERS,
+  'GET /v1/approvals': ANY,
+  'GET /v1/approvals/{id}': SHARED,
+  'POST /v1/approvals/{id}/approve': ['owner'],
+  'POST /v1/approvals/{id}/deny': ['owner'],
+  'GET /v1/notifications/count': ANY,
+  'POST /v1/api-keys': ANY,
+  'GET /v1/api-keys': ANY,
+  'DELETE /v1/api-keys/{id}': ANY,
+  'GET /v1/audit': ADMINS,
+  'GET /v1/audit/verify': ['org_admin'],
+  'GET /registry/check': [...ANY, 'anonymous'],
+  'POST /v1/registry/notarizations': ['org_admin'],
+  'DELETE /v1/registry/notarizations/{digest}': ['org_admin'],
+};
+
+const ns = useNamespace('api-matrix');
+const fx = useApi(ns);
+const state = { agent: '', approval: '', digest: '' };
+const EXTRA = 'extra@example.com';
+
+interface Call {
+  path: string;
+  body?: unknown;
+}
+
+/** Builds the request for one route and persona; may prepare state first (as admin or Owner). */
+async function requestFor(route: string, who: Who, n: number): Promise<Call> {
+  const agent = `/v1/agents/${state.agent}`;
+  const admin = fx.keys.org_admin;
+  switch (route) {
+    case 'POST /v1/agents':
+      return { path: '/v1/agents', body: { namespace: ns.name, name: `m-${n}`, spec: { owners: [{ subject: 'o@x', role: 'Owner' }] } } };
+    case 'PATCH /v1/agents/{agent_id}':
+      return { path: agent, body: { spec: { auditMode: 'observe' } } };
+    case 'POST /v1/agents/{agent_id}/shares':
+      return { path: `${agent}/shares`, body: { subject: EXTRA, role: 'Viewer' } };
+    case 'DELETE /v1/agents/{agent_id}/shares/{subject}':
+      await fx.call('POST', `${agent}/shares`, { key: admin, body: { subject: EXTRA, role: 'Viewer' } });
+      return { path: `${agent}/shares/${encodeURIComponent(EXTRA)}` };
+    case 'POST /v1/agents/{agent_id}/actions':
+      return { path: `${agent}/actions`, body: { action: 'write', target: `doc://${n}` } };
+    case 'POST /v1/approvals/{id}/approve':
+    case 'POST /v1/approvals/{id}/deny': {
+      const r = await fx.call('POST', `${agent}/actions`, { key: fx.keys.owner, body: { action: 'send', target: `mail://${route}/${n}` } });
+      return { path: `/v1/approvals/${(r.body.approval as { id: string }).id}/${route.endsWith('approve') ? 'approve' : 'deny'}` };
+    }
+    case 'POST /v1/api-keys':
+      return { path: '/v1/api-keys', body: {} };
+    case 'DELETE /v1/api-keys/{id}': {
+      const r = await fx.call('POST', '/v1/api-keys', { key: who === 'anonymous' ? admin : fx.keys[who], body: {} });
+      return { path: `/v1/api-keys/${String(r.body.id)}` };
+    }
+    case 'POST /v1/registry/notarizations':
+      return { path: '/v1/registry/notarizations', body: { digest: state.digest } };
+    default:
+      return {
+        path: route
+          .slice(route.indexOf(' ') + 1)
+          .replace('{agent_id}', state.agent)
+          .replace('{id}', state.approval)
+          .replace('{digest}', state.digest)
+          .replace('/registry/check', `/registry/check?digest=${state.digest}`),
+      };
+  }
+}
+
+beforeAll(async () => {
+  state.agent = await fx.createAgent('matrix');
+  const r = await fx.call('POST', `/v1/agents/${state.agent}/actions`, { key: fx.keys.owner, body: { action: 'merge', target: 'pr://1' } });
+  state.approval = (r.body.approval as { id: string }).id;
+  state.digest = `sha256:${ns.name.replace(/[^a-f0-9]/g, 'a').padEnd(64, '0').slice(0, 64)}`;
+  await kubeConfig()
+    .makeApiClient(k8s.CustomObjectsApi)
+    .createClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'modelregistrations',
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'ModelRegistration',
+        metadata: { name: `model-${ns.name}` },
+        spec: { modelId: 'm', deploymentMode: 'in-cluster', endpoint: 'http://m.local', imageDigest: state.digest },
+      },
+    });
+  await fx.until(`/v1/approvals/${state.approval}`, (g) => g.status === 200);
+  await eventually(
+    () => (fx.api.deps.models.list().some((m) => m.spec.imageDigest === state.digest) ? true : undefined),
+    'the registration in the cache',
+  );
+});
+
+describe('route × role matrix', () => {
+  it('has an expectation for every route and no stale rows', () => {
+    const routes = ROUTES.map((r) => `${r.method} ${r.path}`).sort();
+    expect(Object.keys(EXPECTED).sort()).toEqual(routes);
+  });
+
+  const cells = ROUTES.flatMap((r) => WHO.map((who) => ({ route: `${r.method} ${r.path}`, method: r.method, success: r.success, who })));
+  it.each(cells.map((c, n) => [c.route, c.who, n, c] as const))('%s as %s', async (route, who, n, cell) => {
+    const call = await requestFor(route, who, n);
+    const key = who === 'anonymous' ? undefined : fx.keys[who];
+    const r = await fx.call(cell.method, call.path, { key, body: call.body });
+    const allowed = EXPECTED[route]!.includes(who);
+    const expected = allowed ? cell.success : who === 'anonymous' ? 401 : 403;
+    expect(r.status, JSON.stringify(r.body)).toBe(expected);
+  });
+});
