@@ -78,7 +78,11 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'API key, service-account token or OIDC token' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'API key, service-account token or OIDC token',
+        },
       },
       schemas: { Error: ERROR, PlatformAgentSpec: spec },
     },

@@ -59,7 +59,13 @@ function authenticators(s: ApiSettings, kc: k8s.KubeConfig, keys: ApiKeyStore): 
       }),
     );
   }
-  list.push(tokenReviewAuthenticator({ api: kc.makeApiClient(k8s.AuthenticationV1Api), grants, audiences: s.tokenAudiences }));
+  list.push(
+    tokenReviewAuthenticator({
+      api: kc.makeApiClient(k8s.AuthenticationV1Api),
+      grants,
+      audiences: s.tokenAudiences,
+    }),
+  );
   return list;
 }
 
@@ -111,8 +117,16 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     metrics,
     registry,
     bodyLimitBytes: s.bodyLimitBytes,
-    readiness: () => informers.all.map((i) => i.staleness()).filter(Boolean).join('; '),
-    liveness: () => informers.all.map((i) => i.stalled()).filter(Boolean).join('; '),
+    readiness: () =>
+      informers.all
+        .map((i) => i.staleness())
+        .filter(Boolean)
+        .join('; '),
+    liveness: () =>
+      informers.all
+        .map((i) => i.stalled())
+        .filter(Boolean)
+        .join('; '),
   });
   const server = createServer(app.callback());
   server.requestTimeout = 30_000;

@@ -3,31 +3,150 @@
 import { ConfigError, loadSettings, type Settings } from '../operator/config.ts';
 
 export const API_SETTINGS = {
-  port: { env: 'PLATFORM_API_PORT', flag: 'port', type: 'port', default: '8000', description: 'API port (0 picks a free port)' },
-  host: { env: 'PLATFORM_API_HOST', flag: 'host', type: 'string', default: '0.0.0.0', description: 'listen address' },
-  kubeconfig: { env: 'KUBECONFIG', flag: 'kubeconfig', type: 'string', description: 'kubeconfig path; in-cluster when unset' },
-  namespace: { env: 'PLATFORM_API_NAMESPACE', flag: 'namespace', type: 'string', default: 'platform-system', description: 'namespace of the API key Secrets and the bootstrap key' },
-  watchNamespace: { env: 'PLATFORM_WATCH_NAMESPACE', flag: 'watch-namespace', type: 'string', description: 'serve agents of this namespace only (default: all)' },
-  bootstrapSecret: { env: 'PLATFORM_API_BOOTSTRAP_SECRET', flag: 'bootstrap-secret', type: 'string', default: 'platform-api-bootstrap', description: 'Secret holding the first-start admin key' },
-  bodyLimitBytes: { env: 'PLATFORM_API_BODY_LIMIT', flag: 'body-limit', type: 'integer', default: '1048576', description: 'largest request body in bytes (413 above)' },
-  orgAdmins: { env: 'PLATFORM_API_ORG_ADMINS', flag: 'org-admins', type: 'list', default: '', description: 'subjects that are org administrators (service accounts, OIDC users)' },
-  workspaceAdmins: { env: 'PLATFORM_API_WORKSPACE_ADMINS', flag: 'workspace-admins', type: 'list', default: '', description: 'namespace=subject pairs of workspace administrators' },
-  tokenAudiences: { env: 'PLATFORM_API_TOKEN_AUDIENCES', flag: 'token-audiences', type: 'list', default: '', description: 'audiences service-account tokens must carry (default: the apiserver’s)' },
-  oidcIssuer: { env: 'PLATFORM_OIDC_ISSUER', flag: 'oidc-issuer', type: 'url', description: 'OIDC issuer whose tokens are accepted' },
-  oidcAudience: { env: 'PLATFORM_OIDC_AUDIENCE', flag: 'oidc-audience', type: 'string', default: 'platform-api', description: 'required `aud` of OIDC tokens' },
-  oidcJwksUrl: { env: 'PLATFORM_OIDC_JWKS_URL', flag: 'oidc-jwks-url', type: 'url', description: 'JWKS URL (default: discovered from the issuer)' },
-  oidcSubjectClaim: { env: 'PLATFORM_OIDC_SUBJECT_CLAIM', flag: 'oidc-subject-claim', type: 'string', default: 'sub', choices: ['sub', 'email'], description: 'claim naming the user' },
-  oidcGroupsClaim: { env: 'PLATFORM_OIDC_GROUPS_CLAIM', flag: 'oidc-groups-claim', type: 'string', default: 'groups', description: 'claim listing groups (platform:org-admins, platform:workspace-admins:<ns>)' },
-  auditLogPath: { env: 'PLATFORM_API_AUDIT_LOG', flag: 'audit-log', type: 'string', description: 'JSON-lines file for the embedded audit log (memory only when unset)' },
-  approvalTtlMs: { env: 'PLATFORM_API_APPROVAL_TTL', flag: 'approval-ttl', type: 'duration', default: '168h', description: 'how long an approval request waits for an Owner' },
-  relistIntervalMs: { env: 'PLATFORM_INFORMER_RELIST_INTERVAL', flag: 'relist-interval', type: 'duration', default: '5m', description: 'fresh list of every cached kind this often' },
-  staleAfterMs: { env: 'PLATFORM_INFORMER_STALE_AFTER', flag: 'stale-after', type: 'duration', default: '15m', description: 'unhealthy when a cache saw nothing for this long' },
-  shutdownGraceMs: { env: 'PLATFORM_API_SHUTDOWN_GRACE', flag: 'shutdown-grace', type: 'duration', default: '5s', description: 'time in-flight requests get on SIGTERM' },
+  port: {
+    env: 'PLATFORM_API_PORT',
+    flag: 'port',
+    type: 'port',
+    default: '8000',
+    description: 'API port (0 picks a free port)',
+  },
+  host: {
+    env: 'PLATFORM_API_HOST',
+    flag: 'host',
+    type: 'string',
+    default: '0.0.0.0',
+    description: 'listen address',
+  },
+  kubeconfig: {
+    env: 'KUBECONFIG',
+    flag: 'kubeconfig',
+    type: 'string',
+    description: 'kubeconfig path; in-cluster when unset',
+  },
+  namespace: {
+    env: 'PLATFORM_API_NAMESPACE',
+    flag: 'namespace',
+    type: 'string',
+    default: 'platform-system',
+    description: 'namespace of the API key Secrets and the bootstrap key',
+  },
+  watchNamespace: {
+    env: 'PLATFORM_WATCH_NAMESPACE',
+    flag: 'watch-namespace',
+    type: 'string',
+    description: 'serve agents of this namespace only (default: all)',
+  },
+  bootstrapSecret: {
+    env: 'PLATFORM_API_BOOTSTRAP_SECRET',
+    flag: 'bootstrap-secret',
+    type: 'string',
+    default: 'platform-api-bootstrap',
+    description: 'Secret holding the first-start admin key',
+  },
+  bodyLimitBytes: {
+    env: 'PLATFORM_API_BODY_LIMIT',
+    flag: 'body-limit',
+    type: 'integer',
+    default: '1048576',
+    description: 'largest request body in bytes (413 above)',
+  },
+  orgAdmins: {
+    env: 'PLATFORM_API_ORG_ADMINS',
+    flag: 'org-admins',
+    type: 'list',
+    default: '',
+    description: 'subjects that are org administrators (service accounts, OIDC users)',
+  },
+  workspaceAdmins: {
+    env: 'PLATFORM_API_WORKSPACE_ADMINS',
+    flag: 'workspace-admins',
+    type: 'list',
+    default: '',
+    description: 'namespace=subject pairs of workspace administrators',
+  },
+  tokenAudiences: {
+    env: 'PLATFORM_API_TOKEN_AUDIENCES',
+    flag: 'token-audiences',
+    type: 'list',
+    default: '',
+    description: 'audiences service-account tokens must carry (default: the apiserver’s)',
+  },
+  oidcIssuer: {
+    env: 'PLATFORM_OIDC_ISSUER',
+    flag: 'oidc-issuer',
+    type: 'url',
+    description: 'OIDC issuer whose tokens are accepted',
+  },
+  oidcAudience: {
+    env: 'PLATFORM_OIDC_AUDIENCE',
+    flag: 'oidc-audience',
+    type: 'string',
+    default: 'platform-api',
+    description: 'required `aud` of OIDC tokens',
+  },
+  oidcJwksUrl: {
+    env: 'PLATFORM_OIDC_JWKS_URL',
+    flag: 'oidc-jwks-url',
+    type: 'url',
+    description: 'JWKS URL (default: discovered from the issuer)',
+  },
+  oidcSubjectClaim: {
+    env: 'PLATFORM_OIDC_SUBJECT_CLAIM',
+    flag: 'oidc-subject-claim',
+    type: 'string',
+    default: 'sub',
+    choices: ['sub', 'email'],
+    description: 'claim naming the user',
+  },
+  oidcGroupsClaim: {
+    env: 'PLATFORM_OIDC_GROUPS_CLAIM',
+    flag: 'oidc-groups-claim',
+    type: 'string',
+    default: 'groups',
+    description: 'claim listing groups (platform:org-admins, platform:workspace-admins:<ns>)',
+  },
+  auditLogPath: {
+    env: 'PLATFORM_API_AUDIT_LOG',
+    flag: 'audit-log',
+    type: 'string',
+    description: 'JSON-lines file for the embedded audit log (memory only when unset)',
+  },
+  approvalTtlMs: {
+    env: 'PLATFORM_API_APPROVAL_TTL',
+    flag: 'approval-ttl',
+    type: 'duration',
+    default: '168h',
+    description: 'how long an approval request waits for an Owner',
+  },
+  relistIntervalMs: {
+    env: 'PLATFORM_INFORMER_RELIST_INTERVAL',
+    flag: 'relist-interval',
+    type: 'duration',
+    default: '5m',
+    description: 'fresh list of every cached kind this often',
+  },
+  staleAfterMs: {
+    env: 'PLATFORM_INFORMER_STALE_AFTER',
+    flag: 'stale-after',
+    type: 'duration',
+    default: '15m',
+    description: 'unhealthy when a cache saw nothing for this long',
+  },
+  shutdownGraceMs: {
+    env: 'PLATFORM_API_SHUTDOWN_GRACE',
+    flag: 'shutdown-grace',
+    type: 'duration',
+    default: '5s',
+    description: 'time in-flight requests get on SIGTERM',
+  },
 } as const;
 
 export type ApiSettings = Settings<typeof API_SETTINGS>;
 
-export function loadApiSettings(env: NodeJS.ProcessEnv, flags: Record<string, string | undefined>): ApiSettings {
+export function loadApiSettings(
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string | undefined>,
+): ApiSettings {
   const s = loadSettings(API_SETTINGS, env, flags);
   const problems: string[] = [];
   if (s.bodyLimitBytes < 1024) problems.push('PLATFORM_API_BODY_LIMIT: expected at least 1024');

@@ -38,7 +38,9 @@ export class CocoClient {
   private get(path: string): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       const fail = (message: string, cause?: unknown): void =>
-        reject(new AttestationError('NetworkError', `attestation-agent ${path.split('?')[0]}: ${message}`, cause));
+        reject(
+          new AttestationError('NetworkError', `attestation-agent ${path.split('?')[0]}: ${message}`, cause),
+        );
       const req = request(`${this.baseUrl}${path}`, { method: 'GET', timeout: this.timeoutMs }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -1,9 +1,6 @@
 // Attestation failures carry the spec's names ("Other error names seen").
 export type AttestationErrorName =
-  | 'QuoteVerificationFailed'
-  | 'MeasurementMismatch'
-  | 'CertificateExpired'
-  | 'NetworkError';
+  'QuoteVerificationFailed' | 'MeasurementMismatch' | 'CertificateExpired' | 'NetworkError';
 
 export class AttestationError extends Error {
   constructor(

@@ -2,7 +2,14 @@
 // ids. Rotation adds a key and makes it active; older keys stay listed so
 // Evidence they signed still verifies. Kept in memory, or in a JSON file
 // (mode 0600) so a restarted gateway keeps its identity.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  type KeyObject,
+} from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 export interface SigningKey {
@@ -31,7 +38,12 @@ export function publicKeyFromRaw(raw: string): KeyObject {
 function newKey(): SigningKey {
   const { privateKey } = generateKeyPairSync('ed25519');
   const raw = rawPublicKey(privateKey);
-  return { keyId: keyIdOf(raw), publicKey: raw.toString('base64url'), createdAt: new Date().toISOString(), privateKey };
+  return {
+    keyId: keyIdOf(raw),
+    publicKey: raw.toString('base64url'),
+    createdAt: new Date().toISOString(),
+    privateKey,
+  };
 }
 
 interface StoredKey {
@@ -54,8 +66,14 @@ export class KeyRing {
     for (const k of stored.keys) {
       const privateKey = createPrivateKey(k.pem);
       const raw = rawPublicKey(privateKey);
-      if (keyIdOf(raw) !== k.keyId) throw new Error(`key file ${file}: key id ${k.keyId} does not match its key`);
-      this.keys.push({ keyId: k.keyId, createdAt: k.createdAt, publicKey: raw.toString('base64url'), privateKey });
+      if (keyIdOf(raw) !== k.keyId)
+        throw new Error(`key file ${file}: key id ${k.keyId} does not match its key`);
+      this.keys.push({
+        keyId: k.keyId,
+        createdAt: k.createdAt,
+        publicKey: raw.toString('base64url'),
+        privateKey,
+      });
     }
   }
 

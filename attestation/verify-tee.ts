@@ -34,13 +34,25 @@ export function sampleQuoteVerifier(reference: ReferenceValues = {}): QuoteVerif
     try {
       parsed = JSON.parse(quote.toString('utf8')) as typeof parsed;
     } catch {
-      return Promise.reject(new AttestationError('QuoteVerificationFailed', 'quote is not a sample-attester quote and no hardware verifier is configured'));
+      return Promise.reject(
+        new AttestationError(
+          'QuoteVerificationFailed',
+          'quote is not a sample-attester quote and no hardware verifier is configured',
+        ),
+      );
     }
     if (typeof parsed.report_data !== 'string' || !reportDataMatches(parsed.report_data, runtimeData)) {
-      return Promise.reject(new AttestationError('QuoteVerificationFailed', 'quote report data does not bind this Evidence'));
+      return Promise.reject(
+        new AttestationError('QuoteVerificationFailed', 'quote report data does not bind this Evidence'),
+      );
     }
     if (reference.measurements && !reference.measurements.includes(String(parsed.svn))) {
-      return Promise.reject(new AttestationError('MeasurementMismatch', `svn ${String(parsed.svn)} is not among the reference values`));
+      return Promise.reject(
+        new AttestationError(
+          'MeasurementMismatch',
+          `svn ${String(parsed.svn)} is not among the reference values`,
+        ),
+      );
     }
     return Promise.resolve({ hardware: false, tee: 'sample' });
   };

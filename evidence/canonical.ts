@@ -13,7 +13,8 @@ function serialize(value: unknown, out: string[], path: string): void {
   if (value === null || typeof value === 'boolean') {
     out.push(String(value));
   } else if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new CanonicalizationError(`${path}: ${String(value)} is not valid JSON`);
+    if (!Number.isFinite(value))
+      throw new CanonicalizationError(`${path}: ${String(value)} is not valid JSON`);
     out.push(JSON.stringify(value));
   } else if (typeof value === 'string') {
     if (LONE_SURROGATE.test(value)) {

@@ -70,7 +70,10 @@ export function apiKeyAuth(expected: string | undefined): (ctx: Context) => bool
   };
 }
 
-export function requireAuth(ctx: Context, authenticate: (ctx: Context) => boolean | Promise<boolean>): Promise<void> {
+export function requireAuth(
+  ctx: Context,
+  authenticate: (ctx: Context) => boolean | Promise<boolean>,
+): Promise<void> {
   return Promise.resolve(authenticate(ctx)).then((ok) => {
     if (!ok) {
       ctx.set('www-authenticate', 'Bearer');

@@ -27,7 +27,12 @@ export function registerEvidenceRoutes(router: Router, deps: EvidenceRouteDeps):
       const outcome = await intakeEvidence(await jsonBodyOf(ctx, limit), deps);
       if (outcome.status !== 201) throw new RouteError(outcome.status, outcome.detail, outcome.code);
       const { entry } = outcome;
-      reply(ctx, 201, { evidence_id: entry.evidence_id, seq: entry.seq, hash: entry.hash, attestation_result: entry.result });
+      reply(ctx, 201, {
+        evidence_id: entry.evidence_id,
+        seq: entry.seq,
+        hash: entry.hash,
+        attestation_result: entry.result,
+      });
     }),
   );
   router.get('/v1/agents/:agentId/evidence', (ctx) =>
@@ -35,10 +40,19 @@ export function registerEvidenceRoutes(router: Router, deps: EvidenceRouteDeps):
       await requireAuth(ctx, deps.authenticateReader);
       const limit = Math.min(500, Math.max(1, Number(ctx.query.limit ?? 50) || 50));
       const before = ctx.query.before_seq ? Number(ctx.query.before_seq) : undefined;
-      const entries = await deps.store.listByAgent(ctx.params.agentId!, { limit, ...(before ? { beforeSeq: before } : {}) });
+      const entries = await deps.store.listByAgent(ctx.params.agentId!, {
+        limit,
+        ...(before ? { beforeSeq: before } : {}),
+      });
       reply(ctx, 200, {
         agent_id: ctx.params.agentId,
-        items: entries.map((e) => ({ ...e.evidence, trust_tier: e.result.trust_tier, seq: e.seq, hash: e.hash, attestation_result: e.result })),
+        items: entries.map((e) => ({
+          ...e.evidence,
+          trust_tier: e.result.trust_tier,
+          seq: e.seq,
+          hash: e.hash,
+          attestation_result: e.result,
+        })),
       });
     }),
   );

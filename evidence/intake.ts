@@ -49,19 +49,27 @@ export interface IntakeDeps {
 }
 
 export type IntakeOutcome =
-  | { status: 201; entry: StoredEvidence }
-  | { status: 409 | 422; detail: string; code: string };
+  { status: 201; entry: StoredEvidence } | { status: 409 | 422; detail: string; code: string };
 
 export async function intakeEvidence(body: unknown, deps: IntakeDeps): Promise<IntakeOutcome> {
   const checked = validateEvidence(body);
   if (!checked.ok) {
-    return { status: 422, detail: checked.problems.join('; '), code: checked.claimProblem ? 'invalid_claim' : 'invalid_evidence' };
+    return {
+      status: 422,
+      detail: checked.problems.join('; '),
+      code: checked.claimProblem ? 'invalid_claim' : 'invalid_evidence',
+    };
   }
   const evidence = checked.evidence;
-  const keyProblem = deps.keys.check(evidence.attester_id, evidence.attestation.key_id, evidence.attestation.public_key);
+  const keyProblem = deps.keys.check(
+    evidence.attester_id,
+    evidence.attestation.key_id,
+    evidence.attestation.public_key,
+  );
   if (keyProblem) return { status: 422, detail: keyProblem, code: 'untrusted_key' };
   const sig = verifyEvidenceSignature(evidence);
-  if (!sig.valid) return { status: 422, detail: `signature verification failed: ${sig.reason}`, code: 'invalid_signature' };
+  if (!sig.valid)
+    return { status: 422, detail: `signature verification failed: ${sig.reason}`, code: 'invalid_signature' };
   if (await deps.store.get(evidence.evidence_id)) return duplicate(evidence.evidence_id);
   const result = await assess(evidence, deps.registrations, deps.quoteVerifier);
   try {
@@ -79,7 +87,9 @@ function duplicate(id: string): IntakeOutcome {
 }
 
 /** An in-memory passport summary: latest result and tier per auditor, per agent. */
-export function memoryPassport(): PassportSink & { summary(agentId: string): PassportAttestation | undefined } {
+export function memoryPassport(): PassportSink & {
+  summary(agentId: string): PassportAttestation | undefined;
+} {
   const byAgent = new Map<string, PassportAttestation>();
   return {
     record(agentId, r) {

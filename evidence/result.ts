@@ -21,7 +21,13 @@ export interface AttestationResult {
   quote: string;
   quote_detail?: string;
   trust_tier: TrustTier;
-  auditors: { auditor_id: string; deployment_mode: DeploymentMode; channel: AuditorChannel; status: string; trust_tier: TrustTier }[];
+  auditors: {
+    auditor_id: string;
+    deployment_mode: DeploymentMode;
+    channel: AuditorChannel;
+    status: string;
+    trust_tier: TrustTier;
+  }[];
   decision: 'allow' | 'deny';
   blocked: boolean;
   policy_id: string;
@@ -29,11 +35,18 @@ export interface AttestationResult {
   generated_at: string;
 }
 
-async function checkQuote(evidence: Evidence, verifier: QuoteVerifier | undefined): Promise<{ quote: string; detail?: string; hardware: boolean }> {
+async function checkQuote(
+  evidence: Evidence,
+  verifier: QuoteVerifier | undefined,
+): Promise<{ quote: string; detail?: string; hardware: boolean }> {
   if (!evidence.tee_evidence) return { quote: 'not_provided', hardware: false };
-  if (!verifier) return { quote: 'QuoteVerificationFailed', detail: 'no quote verifier configured', hardware: false };
+  if (!verifier)
+    return { quote: 'QuoteVerificationFailed', detail: 'no quote verifier configured', hardware: false };
   try {
-    const check = await verifier(Buffer.from(evidence.tee_evidence, 'base64'), runtimeDataOf(signingPayload(evidence)));
+    const check = await verifier(
+      Buffer.from(evidence.tee_evidence, 'base64'),
+      runtimeDataOf(signingPayload(evidence)),
+    );
     return { quote: 'verified', detail: check.tee, hardware: check.hardware };
   } catch (err) {
     const name = err instanceof AttestationError ? err.name : 'QuoteVerificationFailed';
@@ -67,7 +80,10 @@ export async function assess(
     hardware_attested: hardware,
     quote: q.quote,
     ...(q.detail ? { quote_detail: q.detail } : {}),
-    trust_tier: evidenceTier(auditors.map((a) => a.trust_tier), hardware),
+    trust_tier: evidenceTier(
+      auditors.map((a) => a.trust_tier),
+      hardware,
+    ),
     auditors,
     decision: evidence.decision,
     blocked: evidence.blocked,

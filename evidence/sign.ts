@@ -18,7 +18,11 @@ export function signingPayload(evidence: UnsignedEvidence | Evidence): Buffer {
 
 export async function signEvidence(unsigned: UnsignedEvidence, agent: AttestationAgent): Promise<Evidence> {
   const out = await agent.attest(signingPayload(unsigned));
-  return { ...unsigned, signature: out.signature, ...(out.tee_evidence ? { tee_evidence: out.tee_evidence } : {}) };
+  return {
+    ...unsigned,
+    signature: out.signature,
+    ...(out.tee_evidence ? { tee_evidence: out.tee_evidence } : {}),
+  };
 }
 
 export type SignatureCheck = { valid: true } | { valid: false; reason: string };
@@ -28,8 +32,12 @@ export type SignatureCheck = { valid: true } | { valid: false; reason: string };
  * the key the Evidence names, which proves integrity only: who may sign is
  * the caller's question (see `AttesterKeys`).
  */
-export function verifyEvidenceSignature(evidence: Evidence, publicKey = evidence.attestation?.public_key): SignatureCheck {
-  if (typeof evidence.signature !== 'string' || !evidence.signature) return { valid: false, reason: 'no signature' };
+export function verifyEvidenceSignature(
+  evidence: Evidence,
+  publicKey = evidence.attestation?.public_key,
+): SignatureCheck {
+  if (typeof evidence.signature !== 'string' || !evidence.signature)
+    return { valid: false, reason: 'no signature' };
   if (typeof publicKey !== 'string') return { valid: false, reason: 'no public key' };
   try {
     const key = publicKeyFromRaw(publicKey);

@@ -28,8 +28,8 @@ export class FileEvidenceStore implements EvidenceStore {
   private readonly entries: StoredEvidence[] = [];
   private readonly byId = new Map<string, StoredEvidence>();
   private readonly byAgent = new Map<string, StoredEvidence[]>();
-  private readonly batcher = new Batcher<{ evidence: Evidence; result: AttestationResult }, StoredEvidence>((items) =>
-    this.writeBatch(items),
+  private readonly batcher = new Batcher<{ evidence: Evidence; result: AttestationResult }, StoredEvidence>(
+    (items) => this.writeBatch(items),
   );
   /** The chain check of the file as found on open. */
   readonly opened: ChainCheck;
@@ -45,7 +45,10 @@ export class FileEvidenceStore implements EvidenceStore {
   }
 
   static async open(options: FileStoreOptions = {}): Promise<FileEvidenceStore> {
-    const lines = options.path && existsSync(options.path) ? readFileSync(options.path, 'utf8').split('\n').filter(Boolean) : [];
+    const lines =
+      options.path && existsSync(options.path)
+        ? readFileSync(options.path, 'utf8').split('\n').filter(Boolean)
+        : [];
     const handle = options.path ? await open(options.path, 'a', 0o600) : undefined;
     return new FileEvidenceStore(handle, options.path, options.sync ?? true, lines);
   }
@@ -58,7 +61,9 @@ export class FileEvidenceStore implements EvidenceStore {
     this.byAgent.set(e.agent_id, list);
   }
 
-  private async writeBatch(items: { evidence: Evidence; result: AttestationResult }[]): Promise<(StoredEvidence | Error)[]> {
+  private async writeBatch(
+    items: { evidence: Evidence; result: AttestationResult }[],
+  ): Promise<(StoredEvidence | Error)[]> {
     const out: (StoredEvidence | Error)[] = [];
     const fresh: StoredEvidence[] = [];
     const ids = new Set<string>();
@@ -90,10 +95,16 @@ export class FileEvidenceStore implements EvidenceStore {
     return Promise.resolve(this.byId.get(evidenceId));
   }
 
-  listByAgent(agentId: string, options: { limit?: number; beforeSeq?: number } = {}): Promise<StoredEvidence[]> {
+  listByAgent(
+    agentId: string,
+    options: { limit?: number; beforeSeq?: number } = {},
+  ): Promise<StoredEvidence[]> {
     const all = this.byAgent.get(agentId) ?? [];
     const before = options.beforeSeq ?? Number.POSITIVE_INFINITY;
-    const picked = all.filter((e) => e.seq < before).slice(-(options.limit ?? 50)).reverse();
+    const picked = all
+      .filter((e) => e.seq < before)
+      .slice(-(options.limit ?? 50))
+      .reverse();
     return Promise.resolve(picked);
   }
 

@@ -87,9 +87,14 @@ export class PgEvidenceStore implements EvidenceStore {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
       const ids = items.map((i) => i.evidence.evidence_id);
-      const known = await client.query<{ evidence_id: string }>(`SELECT evidence_id FROM ${TABLE} WHERE evidence_id = ANY($1)`, [ids]);
+      const known = await client.query<{ evidence_id: string }>(
+        `SELECT evidence_id FROM ${TABLE} WHERE evidence_id = ANY($1)`,
+        [ids],
+      );
       const taken = new Set(known.rows.map((r) => r.evidence_id));
-      const last = await client.query<{ seq: string; hash: string }>(`SELECT seq, hash FROM ${TABLE} ORDER BY seq DESC LIMIT 1`);
+      const last = await client.query<{ seq: string; hash: string }>(
+        `SELECT seq, hash FROM ${TABLE} ORDER BY seq DESC LIMIT 1`,
+      );
       let prev = last.rows[0] ? { seq: Number(last.rows[0].seq), hash: last.rows[0].hash } : undefined;
       const out: (StoredEvidence | Error)[] = [];
       for (const { evidence, result } of items) {
@@ -101,7 +106,16 @@ export class PgEvidenceStore implements EvidenceStore {
         taken.add(e.evidence_id);
         await client.query(
           `INSERT INTO ${TABLE} (seq, evidence_id, agent_id, received_at, evidence, result, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-          [e.seq, e.evidence_id, e.agent_id, e.received_at, JSON.stringify(e.evidence), JSON.stringify(e.result), e.prev_hash, e.hash],
+          [
+            e.seq,
+            e.evidence_id,
+            e.agent_id,
+            e.received_at,
+            JSON.stringify(e.evidence),
+            JSON.stringify(e.result),
+            e.prev_hash,
+            e.hash,
+          ],
         );
         out.push(e);
         prev = e;
@@ -125,7 +139,10 @@ export class PgEvidenceStore implements EvidenceStore {
     return r.rows[0] ? fromRow(r.rows[0]) : undefined;
   }
 
-  async listByAgent(agentId: string, options: { limit?: number; beforeSeq?: number } = {}): Promise<StoredEvidence[]> {
+  async listByAgent(
+    agentId: string,
+    options: { limit?: number; beforeSeq?: number } = {},
+  ): Promise<StoredEvidence[]> {
     const r = await this.pool.query<Row>(
       `SELECT * FROM ${TABLE} WHERE agent_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
       [agentId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit ?? 50],

@@ -72,9 +72,12 @@ export function checkChain(entries: Iterable<StoredEvidence>): ChainCheck {
   let count = 0;
   for (const e of entries) {
     const { hash, ...linked } = e;
-    if (e.seq !== (prev?.seq ?? 0) + 1) return { ok: false, seq: e.seq, reason: `sequence gap after ${prev?.seq ?? 0}` };
-    if (e.prev_hash !== (prev?.hash ?? GENESIS_HASH)) return { ok: false, seq: e.seq, reason: 'previous hash does not match' };
-    if (entryHash(linked) !== hash) return { ok: false, seq: e.seq, reason: 'entry hash does not match its content' };
+    if (e.seq !== (prev?.seq ?? 0) + 1)
+      return { ok: false, seq: e.seq, reason: `sequence gap after ${prev?.seq ?? 0}` };
+    if (e.prev_hash !== (prev?.hash ?? GENESIS_HASH))
+      return { ok: false, seq: e.seq, reason: 'previous hash does not match' };
+    if (entryHash(linked) !== hash)
+      return { ok: false, seq: e.seq, reason: 'entry hash does not match its content' };
     prev = e;
     count++;
   }

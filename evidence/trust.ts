@@ -6,7 +6,12 @@
 // never earns more than mtls_verified.
 import type { AuditorOutcome, DeploymentMode, TrustTier } from './types.ts';
 
-const RANK: Record<TrustTier, number> = { tee_attested: 3, mtls_verified: 2, key_authenticated: 1, unverified: 0 };
+const RANK: Record<TrustTier, number> = {
+  tee_attested: 3,
+  mtls_verified: 2,
+  key_authenticated: 1,
+  unverified: 0,
+};
 
 export const lowerTier = (a: TrustTier, b: TrustTier): TrustTier => (RANK[a] <= RANK[b] ? a : b);
 
@@ -19,7 +24,8 @@ export interface RegistrationFacts {
 export function registrationCeiling(reg: RegistrationFacts | undefined): TrustTier {
   if (!reg) return 'tee_attested';
   if (reg.deploymentMode === 'sidecar') return 'tee_attested';
-  if (reg.deploymentMode === 'in-cluster') return reg.authType === 'api_key' ? 'key_authenticated' : 'mtls_verified';
+  if (reg.deploymentMode === 'in-cluster')
+    return reg.authType === 'api_key' ? 'key_authenticated' : 'mtls_verified';
   if (reg.authType === 'mtls') return 'mtls_verified';
   return reg.authType === 'api_key' ? 'key_authenticated' : 'unverified';
 }

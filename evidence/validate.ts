@@ -7,17 +7,21 @@ import { EVIDENCE_SCHEMA_VERSION, type Evidence } from './types.ts';
 const CLAIM_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 const ID = /^[A-Za-z0-9._:-]{1,253}$/;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isTime = (v: unknown): boolean => typeof v === 'string' && !Number.isNaN(Date.parse(v)) && /^\d{4}-\d\d-\d\dT/.test(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isTime = (v: unknown): boolean =>
+  typeof v === 'string' && !Number.isNaN(Date.parse(v)) && /^\d{4}-\d\d-\d\dT/.test(v);
 
 /** Problems with one claim, each prefixed with its pointer. */
 export function claimProblems(claim: unknown, at: string): string[] {
   if (!isObject(claim)) return [`${at}: a claim is an object`];
   const out: string[] = [];
-  if (typeof claim.name !== 'string' || !CLAIM_NAME.test(claim.name)) out.push(`${at}.name: snake_case claim name required`);
+  if (typeof claim.name !== 'string' || !CLAIM_NAME.test(claim.name))
+    out.push(`${at}.name: snake_case claim name required`);
   if (!CLAIM_TYPES.includes(claim.type as never)) out.push(`${at}.type: one of ${CLAIM_TYPES.join(', ')}`);
   if (!('value' in claim)) out.push(`${at}.value: required`);
-  if (claim.timestamp !== undefined && !isTime(claim.timestamp)) out.push(`${at}.timestamp: ISO 8601 timestamp`);
+  if (claim.timestamp !== undefined && !isTime(claim.timestamp))
+    out.push(`${at}.timestamp: ISO 8601 timestamp`);
   for (const k of ['metadata', 'provenance', 'detail'] as const) {
     if (claim[k] !== undefined && !isObject(claim[k])) out.push(`${at}.${k}: an object`);
   }
@@ -28,14 +32,26 @@ export function claimProblems(claim: unknown, at: string): string[] {
   return out;
 }
 
-const STRING_FIELDS = ['evidence_id', 'attester_id', 'agent_id', 'policy_id', 'policy_version', 'phase', 'signature'] as const;
+const STRING_FIELDS = [
+  'evidence_id',
+  'attester_id',
+  'agent_id',
+  'policy_id',
+  'policy_version',
+  'phase',
+  'signature',
+] as const;
 
 function envelopeProblems(e: Record<string, unknown>): string[] {
   const out: string[] = [];
-  if (e.schema_version !== EVIDENCE_SCHEMA_VERSION) out.push(`schema_version: must be ${EVIDENCE_SCHEMA_VERSION}`);
-  for (const f of STRING_FIELDS) if (typeof e[f] !== 'string' || !e[f]) out.push(`${f}: non-empty string required`);
-  if (typeof e.evidence_id === 'string' && !ID.test(e.evidence_id)) out.push('evidence_id: 1–253 of A-Z a-z 0-9 . _ : -');
-  if (typeof e.agent_id === 'string' && !ID.test(e.agent_id)) out.push('agent_id: 1–253 of A-Z a-z 0-9 . _ : -');
+  if (e.schema_version !== EVIDENCE_SCHEMA_VERSION)
+    out.push(`schema_version: must be ${EVIDENCE_SCHEMA_VERSION}`);
+  for (const f of STRING_FIELDS)
+    if (typeof e[f] !== 'string' || !e[f]) out.push(`${f}: non-empty string required`);
+  if (typeof e.evidence_id === 'string' && !ID.test(e.evidence_id))
+    out.push('evidence_id: 1–253 of A-Z a-z 0-9 . _ : -');
+  if (typeof e.agent_id === 'string' && !ID.test(e.agent_id))
+    out.push('agent_id: 1–253 of A-Z a-z 0-9 . _ : -');
   if (e.attester_type !== 'gateway') out.push("attester_type: must be 'gateway'");
   if (e.decision !== 'allow' && e.decision !== 'deny') out.push('decision: allow or deny');
   if (!Array.isArray(e.decision_reasons) || e.decision_reasons.some((r) => typeof r !== 'string')) {
@@ -44,7 +60,12 @@ function envelopeProblems(e: Record<string, unknown>): string[] {
   if (!isTime(e.generated_at)) out.push('generated_at: RFC 3339 timestamp');
   if (!Array.isArray(e.auditors)) out.push('auditors: list required');
   const a = e.attestation;
-  if (!isObject(a) || typeof a.key_id !== 'string' || typeof a.public_key !== 'string' || typeof a.hardware_attested !== 'boolean') {
+  if (
+    !isObject(a) ||
+    typeof a.key_id !== 'string' ||
+    typeof a.public_key !== 'string' ||
+    typeof a.hardware_attested !== 'boolean'
+  ) {
     out.push('attestation: {provider, key_id, public_key, hardware_attested} required');
   }
   if (e.trust_tier !== undefined) out.push('trust_tier: set by the Verifier, not the sender');
@@ -52,14 +73,15 @@ function envelopeProblems(e: Record<string, unknown>): string[] {
 }
 
 export type EvidenceCheck =
-  | { ok: true; evidence: Evidence }
-  | { ok: false; problems: string[]; claimProblem: boolean };
+  { ok: true; evidence: Evidence } | { ok: false; problems: string[]; claimProblem: boolean };
 
 export function validateEvidence(body: unknown): EvidenceCheck {
   if (!isObject(body)) return { ok: false, problems: ['Evidence is a JSON object'], claimProblem: false };
   const problems = envelopeProblems(body);
   if (!Array.isArray(body.claims)) problems.push('claims: list required');
-  const claimIssues = Array.isArray(body.claims) ? body.claims.flatMap((c, i) => claimProblems(c, `claims[${i}]`)) : [];
+  const claimIssues = Array.isArray(body.claims)
+    ? body.claims.flatMap((c, i) => claimProblems(c, `claims[${i}]`))
+    : [];
   if (problems.length + claimIssues.length === 0) return { ok: true, evidence: body as unknown as Evidence };
   return { ok: false, problems: [...claimIssues, ...problems], claimProblem: claimIssues.length > 0 };
 }

@@ -7,11 +7,13 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { Claim, ClaimsRequest, Vocabulary } from '../auditors/sdk/types.ts';
 import type { AuditorChannel, AuditorOutcome, DeploymentMode } from '../evidence/types.ts';
 import { claimTypeProblem } from '../policy/context.ts';
-import { callJson, CallError } from './http-client.ts';
+import type { CallError } from './http-client.ts';
+import { callJson } from './http-client.ts';
 
 export const SUPPORTED_SCHEMA_MAJOR = 2;
 
-export type AuditorAuth = { type: 'none' } | { type: 'api_key'; key: string } | { type: 'mtls'; agent: HttpsAgent };
+export type AuditorAuth =
+  { type: 'none' } | { type: 'api_key'; key: string } | { type: 'mtls'; agent: HttpsAgent };
 
 export interface ChainAuditor {
   id: string;
@@ -31,7 +33,8 @@ export interface TlsFiles {
 
 /** An https agent presenting the gateway's client certificate, trusting `caPem` (the registration's) or the CA file. */
 export function mtlsAgent(files: TlsFiles, caPem?: string): HttpsAgent {
-  if (!files.cert || !files.key) throw new Error('mTLS auditors need PLATFORM_GATEWAY_TLS_CERT and PLATFORM_GATEWAY_TLS_KEY');
+  if (!files.cert || !files.key)
+    throw new Error('mTLS auditors need PLATFORM_GATEWAY_TLS_CERT and PLATFORM_GATEWAY_TLS_KEY');
   const ca = caPem ?? (files.ca ? readFileSync(files.ca, 'utf8') : undefined);
   return new HttpsAgent({
     keepAlive: true,
@@ -56,10 +59,12 @@ function requestOptions(a: ChainAuditor): { headers: Record<string, string>; age
 /** '' when the declaration is usable, else why not. */
 export function vocabularyProblem(v: unknown): string {
   const decl = v as Partial<Vocabulary> & { schema_version?: unknown };
-  if (!decl || typeof decl !== 'object' || !Array.isArray(decl.vocabulary)) return 'vocabulary declaration has no vocabulary[]';
+  if (!decl || typeof decl !== 'object' || !Array.isArray(decl.vocabulary))
+    return 'vocabulary declaration has no vocabulary[]';
   if (decl.schema_version !== undefined) {
     const major = Number(String(decl.schema_version).split('.')[0]);
-    if (major !== SUPPORTED_SCHEMA_MAJOR) return `schema version ${String(decl.schema_version)} is not ${SUPPORTED_SCHEMA_MAJOR}.x`;
+    if (major !== SUPPORTED_SCHEMA_MAJOR)
+      return `schema version ${String(decl.schema_version)} is not ${SUPPORTED_SCHEMA_MAJOR}.x`;
   }
   return '';
 }
@@ -84,7 +89,8 @@ type Attempt = { claims: Claim[] } | { error: ErrorInfo };
 
 /** Checks a `/claims` answer; anything off is an error, never claims taken on trust. */
 export function readClaimsAnswer(a: ChainAuditor, status: number, raw: Buffer): Attempt {
-  if (status !== 200) return { error: { code: 'INVALID_RESPONSE', message: `HTTP ${status}`, retryable: status >= 500 } };
+  if (status !== 200)
+    return { error: { code: 'INVALID_RESPONSE', message: `HTTP ${status}`, retryable: status >= 500 } };
   let body: { status?: unknown; claims?: unknown; error?: Partial<ErrorInfo> };
   try {
     body = JSON.parse(raw.toString('utf8')) as typeof body;
@@ -93,10 +99,22 @@ export function readClaimsAnswer(a: ChainAuditor, status: number, raw: Buffer): 
   }
   if (body?.status === 'error') {
     const e = body.error ?? {};
-    return { error: { code: String(e.code ?? 'INTERNAL_ERROR'), message: String(e.message ?? ''), retryable: e.retryable === true } };
+    return {
+      error: {
+        code: String(e.code ?? 'INTERNAL_ERROR'),
+        message: String(e.message ?? ''),
+        retryable: e.retryable === true,
+      },
+    };
   }
   if (body?.status !== 'success' || !Array.isArray(body.claims)) {
-    return { error: { code: 'INVALID_RESPONSE', message: `status ${JSON.stringify(body?.status)} is not success or error`, retryable: false } };
+    return {
+      error: {
+        code: 'INVALID_RESPONSE',
+        message: `status ${JSON.stringify(body?.status)} is not success or error`,
+        retryable: false,
+      },
+    };
   }
   const declared = new Map((a.vocabulary?.vocabulary ?? []).map((v) => [v.name, v.type]));
   for (const c of body.claims as Claim[]) {
@@ -119,19 +137,35 @@ async function attempt(a: ChainAuditor, body: ClaimsRequest, timeoutMs: number):
 }
 
 /** Calls one auditor within `deadlineMs`, retrying a retryable error once while time remains. */
-export async function callAuditor(a: ChainAuditor, body: ClaimsRequest, deadlineMs: number): Promise<{ outcome: AuditorOutcome; claims: Claim[] }> {
+export async function callAuditor(
+  a: ChainAuditor,
+  body: ClaimsRequest,
+  deadlineMs: number,
+): Promise<{ outcome: AuditorOutcome; claims: Claim[] }> {
   const started = performance.now();
   const base = { auditor_id: a.id, deployment_mode: a.deploymentMode, channel: channelOf(a) };
   const finish = (attempts: number, result: Attempt) => {
     const latency_ms = Math.round((performance.now() - started) * 100) / 100;
     if ('error' in result) {
-      return { outcome: { ...base, status: 'error' as const, claims: [], latency_ms, attempts, error: result.error }, claims: [] };
+      return {
+        outcome: { ...base, status: 'error' as const, claims: [], latency_ms, attempts, error: result.error },
+        claims: [],
+      };
     }
     const names = result.claims.map((c) => c.name);
-    return { outcome: { ...base, status: 'ok' as const, claims: names, latency_ms, attempts }, claims: result.claims };
+    return {
+      outcome: { ...base, status: 'ok' as const, claims: names, latency_ms, attempts },
+      claims: result.claims,
+    };
   };
   if (!a.vocabulary) {
-    return finish(0, { error: { code: 'VOCABULARY_UNAVAILABLE', message: a.vocabularyError ?? 'vocabulary not fetched yet', retryable: true } });
+    return finish(0, {
+      error: {
+        code: 'VOCABULARY_UNAVAILABLE',
+        message: a.vocabularyError ?? 'vocabulary not fetched yet',
+        retryable: true,
+      },
+    });
   }
   const first = await attempt(a, body, deadlineMs);
   const left = deadlineMs - (performance.now() - started);

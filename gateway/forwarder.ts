@@ -62,7 +62,14 @@ export class EvidenceForwarder {
       else if (res.status >= 500 || res.status === 429) retry = true;
       else {
         this.stats.failed++;
-        this.log.error({ evidence_id: item.evidence.evidence_id, status: res.status, body: res.body.toString('utf8').slice(0, 300) }, 'Verifier refused Evidence');
+        this.log.error(
+          {
+            evidence_id: item.evidence.evidence_id,
+            status: res.status,
+            body: res.body.toString('utf8').slice(0, 300),
+          },
+          'Verifier refused Evidence',
+        );
       }
     } catch (err) {
       retry = true;

@@ -2,7 +2,8 @@
 // response size cap. mTLS auditors get an https agent with the gateway's
 // client certificate; API-key auditors a bearer header.
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
+import { request as httpsRequest } from 'node:https';
 
 export interface CallOptions {
   method?: 'GET' | 'POST';
@@ -36,20 +37,32 @@ export function callJson(url: string, o: CallOptions): Promise<CallResult> {
   const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
   const payload = o.body === undefined ? undefined : Buffer.from(JSON.stringify(o.body));
   const headers: Record<string, string> = { accept: 'application/json', ...o.headers };
-  if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(payload.length) });
+  if (payload)
+    Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(payload.length) });
   return new Promise((resolve, reject) => {
-    const req = send(u, { method: o.method ?? (payload ? 'POST' : 'GET'), headers, agent: o.agent ?? (u.protocol === 'https:' ? undefined : plainAgent) }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > (o.maxBytes ?? 4 << 20)) req.destroy(new CallError('too_large', 'answer too large'));
-        else chunks.push(c);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      res.on('error', (err) => reject(err));
-    });
-    const timer = setTimeout(() => req.destroy(new CallError('timeout', `no answer within ${o.timeoutMs} ms`)), o.timeoutMs);
+    const req = send(
+      u,
+      {
+        method: o.method ?? (payload ? 'POST' : 'GET'),
+        headers,
+        agent: o.agent ?? (u.protocol === 'https:' ? undefined : plainAgent),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > (o.maxBytes ?? 4 << 20)) req.destroy(new CallError('too_large', 'answer too large'));
+          else chunks.push(c);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', (err) => reject(err));
+      },
+    );
+    const timer = setTimeout(
+      () => req.destroy(new CallError('timeout', `no answer within ${o.timeoutMs} ms`)),
+      o.timeoutMs,
+    );
     req.on('close', () => clearTimeout(timer));
     req.on('error', (err: Error & { code?: string }) => {
       if (err instanceof CallError) return reject(err);

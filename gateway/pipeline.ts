@@ -31,7 +31,12 @@ export interface PipelineOptions {
 export interface EvaluateInput {
   data: ClaimsRequest['data'];
   phase: RequestPhase;
-  platform_context?: { trace_id?: string; agent_id?: string; workspace_id?: string; auditor_config?: Record<string, unknown> };
+  platform_context?: {
+    trace_id?: string;
+    agent_id?: string;
+    workspace_id?: string;
+    auditor_config?: Record<string, unknown>;
+  };
 }
 
 export interface EvaluateResult {
@@ -64,7 +69,9 @@ export class Pipeline {
     if (policy) {
       const set = compilePolicySet(policy.chain, claims);
       problems.push(...set.problems);
-      problems.push(...this.engine.load(policy.policy_id, policy.policy_version, set.policies, cedarSchema(claims)));
+      problems.push(
+        ...this.engine.load(policy.policy_id, policy.policy_version, set.policies, cedarSchema(claims)),
+      );
     }
     this.compiled = { key, claims, detection, problems };
     return this.compiled;
@@ -79,13 +86,28 @@ export class Pipeline {
   private decide(c: Compiled, phase: string, claims: Claim[], outcomes: AuditorOutcome[]): Decision {
     const policy = this.o.policy.current();
     const policyId = policy?.policy_id ?? this.o.policy.problem();
-    if (c.problems.length > 0 && policy) return { decision: 'deny', reasons: c.problems.map((p) => `PolicyError: ${p}`), determining: [] };
+    if (c.problems.length > 0 && policy)
+      return { decision: 'deny', reasons: c.problems.map((p) => `PolicyError: ${p}`), determining: [] };
     const d = this.o.policy.current()
-      ? this.engine.decide(policyId, { agentId: this.o.agentId, workspaceId: this.o.workspaceId, phase, claims }, c.claims)
-      : { decision: 'deny' as const, reasons: [`PolicyNotFound: ${this.o.policy.problem()}`], determining: [] };
-    const failures = outcomes.filter((o) => o.status === 'error').map((o) => `AuditorError: ${o.auditor_id}: ${o.error?.code}: ${o.error?.message}`);
+      ? this.engine.decide(
+          policyId,
+          { agentId: this.o.agentId, workspaceId: this.o.workspaceId, phase, claims },
+          c.claims,
+        )
+      : {
+          decision: 'deny' as const,
+          reasons: [`PolicyNotFound: ${this.o.policy.problem()}`],
+          determining: [],
+        };
+    const failures = outcomes
+      .filter((o) => o.status === 'error')
+      .map((o) => `AuditorError: ${o.auditor_id}: ${o.error?.code}: ${o.error?.message}`);
     if (failures.length === 0) return d;
-    return { decision: 'deny', reasons: [...failures, ...(d.decision === 'deny' ? d.reasons : [])], determining: d.determining };
+    return {
+      decision: 'deny',
+      reasons: [...failures, ...(d.decision === 'deny' ? d.reasons : [])],
+      determining: d.determining,
+    };
   }
 
   async evaluate(input: EvaluateInput): Promise<EvaluateResult> {
@@ -118,11 +140,22 @@ export class Pipeline {
     return {
       evidence,
       blocked: evidence.blocked,
-      timings: { auditorsMs: t1 - t0, cedarMs: t2 - t1, totalMs: performance.now() - t0, slowestAuditorMs: slowest },
+      timings: {
+        auditorsMs: t1 - t0,
+        cedarMs: t2 - t1,
+        totalMs: performance.now() - t0,
+        slowestAuditorMs: slowest,
+      },
     };
   }
 
-  private sign(phase: string, traceId: string, claims: Claim[], auditors: AuditorOutcome[], d: Decision): Promise<Evidence> {
+  private sign(
+    phase: string,
+    traceId: string,
+    claims: Claim[],
+    auditors: AuditorOutcome[],
+    d: Decision,
+  ): Promise<Evidence> {
     const policy = this.o.policy.current();
     return signEvidence(
       {

@@ -21,7 +21,8 @@ export interface PolicySource {
 
 function parse(raw: string): EffectivePolicy {
   const p = JSON.parse(raw) as EffectivePolicy;
-  if (!p || typeof p.policy_id !== 'string' || !Array.isArray(p.chain)) throw new Error('expected {policy_id, policy_version, chain}');
+  if (!p || typeof p.policy_id !== 'string' || !Array.isArray(p.chain))
+    throw new Error('expected {policy_id, policy_version, chain}');
   return { ...p, policy_version: String(p.policy_version ?? '') };
 }
 
@@ -40,13 +41,20 @@ export function filePolicySource(path: string): PolicySource {
   return { current: () => current, problem: () => problem, refresh };
 }
 
-export function verifierPolicySource(verifierUrl: string, policyId: string, apiKey: string | undefined): PolicySource {
+export function verifierPolicySource(
+  verifierUrl: string,
+  policyId: string,
+  apiKey: string | undefined,
+): PolicySource {
   let current: EffectivePolicy | undefined;
   let problem = 'not loaded yet';
   const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
   const refresh = async (): Promise<void> => {
     try {
-      const res = await callJson(`${verifierUrl}/v1/policies/${encodeURIComponent(policyId)}/effective`, { headers, timeoutMs: 5000 });
+      const res = await callJson(`${verifierUrl}/v1/policies/${encodeURIComponent(policyId)}/effective`, {
+        headers,
+        timeoutMs: 5000,
+      });
       if (res.status === 404) {
         current = undefined;
         problem = `PolicyNotFound: ${policyId}`;
@@ -63,5 +71,9 @@ export function verifierPolicySource(verifierUrl: string, policyId: string, apiK
 }
 
 export function noPolicySource(): PolicySource {
-  return { current: () => undefined, problem: () => 'PLATFORM_POLICY_ID is not set', refresh: () => Promise.resolve() };
+  return {
+    current: () => undefined,
+    problem: () => 'PLATFORM_POLICY_ID is not set',
+    refresh: () => Promise.resolve(),
+  };
 }

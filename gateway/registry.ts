@@ -4,7 +4,13 @@
 // gateway's API key. Each registration is relayed to the Verifier.
 import type { Logger } from '../operator/log.ts';
 import type { DeploymentMode } from '../evidence/types.ts';
-import { fetchVocabulary, mtlsAgent, type AuditorAuth, type ChainAuditor, type TlsFiles } from './auditors.ts';
+import {
+  fetchVocabulary,
+  mtlsAgent,
+  type AuditorAuth,
+  type ChainAuditor,
+  type TlsFiles,
+} from './auditors.ts';
 import type { ChainEntry } from './config.ts';
 import { callJson } from './http-client.ts';
 
@@ -21,9 +27,17 @@ export class AuditorRegistry {
 
   constructor(
     chain: ChainEntry[],
-    private readonly o: { tls: TlsFiles; env: NodeJS.ProcessEnv; timeoutMs: number; log: Logger; verifierUrl?: string; apiKey?: string },
+    private readonly o: {
+      tls: TlsFiles;
+      env: NodeJS.ProcessEnv;
+      timeoutMs: number;
+      log: Logger;
+      verifierUrl?: string;
+      apiKey?: string;
+    },
   ) {
-    for (const e of chain) this.byId.set(e.id, { id: e.id, url: e.url, deploymentMode: e.deploymentMode, auth: { type: 'none' } });
+    for (const e of chain)
+      this.byId.set(e.id, { id: e.id, url: e.url, deploymentMode: e.deploymentMode, auth: { type: 'none' } });
   }
 
   list(): ChainAuditor[] {
@@ -45,7 +59,14 @@ export class AuditorRegistry {
 
   private authOf(body: RegistrationBody): AuditorAuth {
     const type = body.auth?.type;
-    if (type === 'mtls') return { type: 'mtls', agent: mtlsAgent(this.o.tls, typeof body.auth?.cert_pem === 'string' ? body.auth.cert_pem : undefined) };
+    if (type === 'mtls')
+      return {
+        type: 'mtls',
+        agent: mtlsAgent(
+          this.o.tls,
+          typeof body.auth?.cert_pem === 'string' ? body.auth.cert_pem : undefined,
+        ),
+      };
     if (type === 'api_key') {
       const name = typeof body.auth?.key_env === 'string' ? body.auth.key_env : 'PLATFORM_AUDITOR_API_KEY';
       const key = this.o.env[name];
@@ -60,21 +81,30 @@ export class AuditorRegistry {
     const id = typeof body.auditor_id === 'string' ? body.auditor_id : '';
     const endpoint = typeof body.endpoint === 'string' ? body.endpoint.replace(/\/+$/, '') : '';
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(id) || !/^https?:\/\//.test(endpoint)) {
-      return [400, { detail: 'registration needs auditor_id and an http(s) endpoint', code: 'invalid_request' }];
+      return [
+        400,
+        { detail: 'registration needs auditor_id and an http(s) endpoint', code: 'invalid_request' },
+      ];
     }
     const known = this.byId.get(id);
-    if (!known && !authorized) return [401, { detail: 'a new auditor registers with the gateway API key', code: 'unauthenticated' }];
+    if (!known && !authorized)
+      return [401, { detail: 'a new auditor registers with the gateway API key', code: 'unauthenticated' }];
     let auth: AuditorAuth;
     try {
       auth = this.authOf(body);
     } catch (err) {
       return [422, { detail: (err as Error).message, code: 'invalid_auth' }];
     }
-    const mode = (typeof body.deployment_mode === 'string' ? body.deployment_mode : known?.deploymentMode ?? 'external') as DeploymentMode;
+    const mode = (
+      typeof body.deployment_mode === 'string' ? body.deployment_mode : (known?.deploymentMode ?? 'external')
+    ) as DeploymentMode;
     const auditor: ChainAuditor = { id, url: endpoint, deploymentMode: mode, auth };
     await fetchVocabulary(auditor, Math.min(this.o.timeoutMs, 5000));
     this.byId.set(id, auditor);
-    this.o.log.info({ auditorId: id, endpoint, mode, auth: auth.type, vocabulary: !auditor.vocabularyError }, 'auditor registered');
+    this.o.log.info(
+      { auditorId: id, endpoint, mode, auth: auth.type, vocabulary: !auditor.vocabularyError },
+      'auditor registered',
+    );
     return this.relay(body, id, !auditor.vocabularyError);
   }
 
@@ -87,7 +117,8 @@ export class AuditorRegistry {
         timeoutMs: 5000,
         headers: this.o.apiKey ? { authorization: `Bearer ${this.o.apiKey}` } : {},
       });
-      if (res.status >= 200 && res.status < 300) return [200, JSON.parse(res.body.toString('utf8') || '{}') as unknown];
+      if (res.status >= 200 && res.status < 300)
+        return [200, JSON.parse(res.body.toString('utf8') || '{}') as unknown];
       return [502, { detail: `Verifier answered ${res.status}`, code: 'relay_failed' }];
     } catch (err) {
       return [502, { detail: `Verifier unreachable: ${(err as Error).message}`, code: 'relay_failed' }];

@@ -9,7 +9,12 @@ import type { RoleRunner } from '../operator/roles.ts';
 import { loadGatewaySettings, parseChain } from './config.ts';
 import { EvidenceForwarder } from './forwarder.ts';
 import { Pipeline } from './pipeline.ts';
-import { filePolicySource, noPolicySource, verifierPolicySource, type PolicySource } from './policy-source.ts';
+import {
+  filePolicySource,
+  noPolicySource,
+  verifierPolicySource,
+  type PolicySource,
+} from './policy-source.ts';
 import { AuditorRegistry } from './registry.ts';
 import { startGatewayServer } from './server.ts';
 
@@ -27,7 +32,11 @@ export const runGateway: RoleRunner = async (context) => {
     ...(s.keyFile ? { keyFile: s.keyFile } : {}),
     coco: { baseUrl: s.cocoUrl },
   });
-  const tls = { ...(s.tlsCert ? { cert: s.tlsCert } : {}), ...(s.tlsKey ? { key: s.tlsKey } : {}), ...(s.tlsCa ? { ca: s.tlsCa } : {}) };
+  const tls = {
+    ...(s.tlsCert ? { cert: s.tlsCert } : {}),
+    ...(s.tlsKey ? { key: s.tlsKey } : {}),
+    ...(s.tlsCa ? { ca: s.tlsCa } : {}),
+  };
   const registry = new AuditorRegistry(parseChain(s.chain), {
     tls,
     env: context.env,
@@ -67,7 +76,16 @@ export const runGateway: RoleRunner = async (context) => {
     s.port,
     s.host,
   );
-  log.info({ port: (server.address() as AddressInfo).port, auditMode: s.auditMode, policyId: s.policyId, chain: registry.list().map((a) => a.id), keyId: agent.binding().key_id }, 'gateway listening');
+  log.info(
+    {
+      port: (server.address() as AddressInfo).port,
+      auditMode: s.auditMode,
+      policyId: s.policyId,
+      chain: registry.list().map((a) => a.id),
+      keyId: agent.binding().key_id,
+    },
+    'gateway listening',
+  );
   context.lifecycle.onStop('gateway http server', async () => {
     clearInterval(refresher);
     await new Promise<void>((resolve) => {

@@ -28,7 +28,10 @@ export interface GatewayServerOptions {
 }
 
 class BodyError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -44,17 +47,32 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json', ...headers });
+  res.writeHead(status, {
+    'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+    ...headers,
+  });
   res.end(text);
 }
 
 /** The prompt text of a model request: chat messages, `prompt` or `input`, else the raw body. */
 export function inputOf(raw: Buffer): string {
   try {
-    const b = JSON.parse(raw.toString('utf8')) as { messages?: { content?: unknown }[]; prompt?: unknown; input?: unknown };
-    if (Array.isArray(b.messages)) return b.messages.map((m) => (typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? ''))).join('\n');
+    const b = JSON.parse(raw.toString('utf8')) as {
+      messages?: { content?: unknown }[];
+      prompt?: unknown;
+      input?: unknown;
+    };
+    if (Array.isArray(b.messages))
+      return b.messages
+        .map((m) => (typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? '')))
+        .join('\n');
     if (typeof b.prompt === 'string') return b.prompt;
     if (typeof b.input === 'string') return b.input;
   } catch {
@@ -66,8 +84,12 @@ export function inputOf(raw: Buffer): string {
 /** The model's answer text: chat choices, completion text or `output`, else the raw body. */
 export function outputOf(raw: Buffer): string {
   try {
-    const b = JSON.parse(raw.toString('utf8')) as { choices?: { message?: { content?: unknown }; text?: unknown }[]; output?: unknown };
-    if (Array.isArray(b.choices)) return b.choices.map((c) => String(c?.message?.content ?? c?.text ?? '')).join('\n');
+    const b = JSON.parse(raw.toString('utf8')) as {
+      choices?: { message?: { content?: unknown }; text?: unknown }[];
+      output?: unknown;
+    };
+    if (Array.isArray(b.choices))
+      return b.choices.map((c) => String(c?.message?.content ?? c?.text ?? '')).join('\n');
     if (typeof b.output === 'string') return b.output;
   } catch {
     /* not JSON */
@@ -76,9 +98,24 @@ export function outputOf(raw: Buffer): string {
 }
 
 export function startGatewayServer(o: GatewayServerOptions, port: number, host: string): Promise<Server> {
-  const decisions = new Counter({ name: 'platform_gateway_decisions_total', help: 'Decisions by outcome', labelNames: ['decision', 'blocked', 'phase'], registers: [o.metrics] });
-  const auditorErrors = new Counter({ name: 'platform_gateway_auditor_errors_total', help: 'Auditor calls that ended in an error', labelNames: ['auditor', 'code'], registers: [o.metrics] });
-  const added = new Histogram({ name: 'platform_gateway_added_seconds', help: 'Evaluation time beyond the slowest auditor', buckets: [0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.05], registers: [o.metrics] });
+  const decisions = new Counter({
+    name: 'platform_gateway_decisions_total',
+    help: 'Decisions by outcome',
+    labelNames: ['decision', 'blocked', 'phase'],
+    registers: [o.metrics],
+  });
+  const auditorErrors = new Counter({
+    name: 'platform_gateway_auditor_errors_total',
+    help: 'Auditor calls that ended in an error',
+    labelNames: ['auditor', 'code'],
+    registers: [o.metrics],
+  });
+  const added = new Histogram({
+    name: 'platform_gateway_added_seconds',
+    help: 'Evaluation time beyond the slowest auditor',
+    buckets: [0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.05],
+    registers: [o.metrics],
+  });
   const keyDigest = o.apiKey ? createHash('sha256').update(o.apiKey).digest() : undefined;
   const authorized = (req: IncomingMessage): boolean => {
     const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
@@ -89,23 +126,41 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
     await o.registry.refreshVocabularies();
     const r = await o.pipeline.evaluate(input);
     decisions.inc({ decision: r.evidence.decision, blocked: String(r.blocked), phase: input.phase });
-    for (const a of r.evidence.auditors) if (a.error) auditorErrors.inc({ auditor: a.auditor_id, code: a.error.code });
+    for (const a of r.evidence.auditors)
+      if (a.error) auditorErrors.inc({ auditor: a.auditor_id, code: a.error.code });
     added.observe(Math.max(0, r.timings.totalMs - r.timings.slowestAuditorMs) / 1000);
     o.forwarder.submit(r.evidence);
     return r;
   };
 
   const handleEvaluate = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = JSON.parse((await readBody(req, o.maxBodyBytes)).toString('utf8') || '{}') as Partial<EvaluateInput>;
-    if (!REQUEST_PHASES.includes(body.phase as RequestPhase) || typeof body.data !== 'object' || body.data === null) {
-      return send(res, 400, { detail: `send {data, phase} with phase one of ${REQUEST_PHASES.join(', ')}`, code: 'invalid_request' });
+    const body = JSON.parse(
+      (await readBody(req, o.maxBodyBytes)).toString('utf8') || '{}',
+    ) as Partial<EvaluateInput>;
+    if (
+      !REQUEST_PHASES.includes(body.phase as RequestPhase) ||
+      typeof body.data !== 'object' ||
+      body.data === null
+    ) {
+      return send(res, 400, {
+        detail: `send {data, phase} with phase one of ${REQUEST_PHASES.join(', ')}`,
+        code: 'invalid_request',
+      });
     }
     const r = await evaluate(body as EvaluateInput);
-    send(res, 200, r.evidence, { 'x-platform-decision': r.evidence.decision, 'x-platform-evidence-id': r.evidence.evidence_id });
+    send(res, 200, r.evidence, {
+      'x-platform-decision': r.evidence.decision,
+      'x-platform-evidence-id': r.evidence.evidence_id,
+    });
   };
 
   const blocked = (res: ServerResponse, r: EvaluateResult): void =>
-    send(res, 403, { detail: 'blocked by policy', code: 'blocked_by_policy', evidence_id: r.evidence.evidence_id, decision_reasons: r.evidence.decision_reasons });
+    send(res, 403, {
+      detail: 'blocked by policy',
+      code: 'blocked_by_policy',
+      evidence_id: r.evidence.evidence_id,
+      decision_reasons: r.evidence.decision_reasons,
+    });
 
   const handleModelPath = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = await readBody(req, o.maxBodyBytes);
@@ -119,9 +174,15 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
       timeoutMs: 120_000,
       headers: req.headers.authorization ? { authorization: req.headers.authorization } : {},
     });
-    const after = await evaluate({ data: { input: inputOf(raw), output: outputOf(answer.body), metadata: meta }, phase: 'response' });
+    const after = await evaluate({
+      data: { input: inputOf(raw), output: outputOf(answer.body), metadata: meta },
+      phase: 'response',
+    });
     if (after.blocked) return blocked(res, after);
-    res.writeHead(answer.status, { 'content-type': 'application/json', 'x-platform-evidence-id': after.evidence.evidence_id });
+    res.writeHead(answer.status, {
+      'content-type': 'application/json',
+      'x-platform-evidence-id': after.evidence.evidence_id,
+    });
     res.end(answer.body);
   };
 
@@ -132,7 +193,8 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
       const why = o.readiness();
       return send(res, why ? 503 : 200, why ? { status: 'fail', detail: why } : { status: 'ok' });
     }
-    if (req.method === 'GET' && path === '/metrics') return send(res, 200, await o.metrics.metrics(), { 'content-type': o.metrics.contentType });
+    if (req.method === 'GET' && path === '/metrics')
+      return send(res, 200, await o.metrics.metrics(), { 'content-type': o.metrics.contentType });
     if (req.method === 'POST' && path === '/v1/evaluate') return handleEvaluate(req, res);
     if (req.method === 'POST' && path === '/v1/auditors/register') {
       const body = JSON.parse((await readBody(req, 64 * 1024)).toString('utf8') || '{}') as object;
@@ -145,8 +207,10 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
   const server = createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
       if (res.headersSent) return res.destroy();
-      if (err instanceof BodyError) return send(res, err.status, { detail: err.message, code: 'payload_too_large' });
-      if (err instanceof SyntaxError) return send(res, 400, { detail: `malformed JSON: ${err.message}`, code: 'malformed_json' });
+      if (err instanceof BodyError)
+        return send(res, err.status, { detail: err.message, code: 'payload_too_large' });
+      if (err instanceof SyntaxError)
+        return send(res, 400, { detail: `malformed JSON: ${err.message}`, code: 'malformed_json' });
       o.log.error({ err }, 'gateway request failed');
       send(res, 500, { detail: 'internal error', code: 'internal' });
     });

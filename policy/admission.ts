@@ -40,5 +40,7 @@ export function validateAuditorPolicyChange(
   }
   const parents = applicableParents(newPolicy, parentPolicies).map(policyRecordOf);
   const violations = enforcementViolations(newPolicy.spec.detection, parents);
-  return violations.length === 0 ? { allowed: true } : { allowed: false, message: violationDetail(violations) };
+  return violations.length === 0
+    ? { allowed: true }
+    : { allowed: false, message: violationDetail(violations) };
 }

@@ -14,13 +14,20 @@ function cedarWithout(cedar: string | undefined, names: Set<string>): string[] {
   return parts.policies.filter((p) => !names.has(/^\s*@id\("([^"\\]+)"\)/.exec(p)?.[1] ?? ''));
 }
 
-export function applyPreset(spec: AuditorPolicySpec, preset: Preset, claims: Map<string, ClaimInfo>): AuditorPolicySpec {
+export function applyPreset(
+  spec: AuditorPolicySpec,
+  preset: Preset,
+  claims: Map<string, ClaimInfo>,
+): AuditorPolicySpec {
   const detection = { ...spec.detection };
-  for (const [claim, settings] of Object.entries(preset.detection)) detection[claim] = { ...detection[claim], ...settings };
+  for (const [claim, settings] of Object.entries(preset.detection))
+    detection[claim] = { ...detection[claim], ...settings };
   const names = new Set(preset.responseRules.map((r) => r.name));
   const rules = [...(spec.responseRules ?? []).filter((r) => !names.has(r.name)), ...preset.responseRules];
   const cedarNames = new Set(preset.cedarRules.map((r) => r.name));
-  const cedar = [...cedarWithout(spec.cedar, cedarNames), presetCedar(preset, claims)].filter(Boolean).join('\n');
+  const cedar = [...cedarWithout(spec.cedar, cedarNames), presetCedar(preset, claims)]
+    .filter(Boolean)
+    .join('\n');
   const out: AuditorPolicySpec = { ...spec, detection, responseRules: rules };
   if (cedar) out.cedar = cedar;
   else delete out.cedar;

@@ -35,7 +35,11 @@ const OPTIONAL_ACCESS = /unable to guarantee safety of access to optional attrib
  * are accepted: at run time a missing claim is a `KeyError` deny, not a skip.
  */
 export function validatePolicies(policies: Record<string, string>, schema: SchemaJson<string>): string[] {
-  const answer = validate({ schema, policies: { staticPolicies: policies }, validationSettings: { mode: 'strict' } });
+  const answer = validate({
+    schema,
+    policies: { staticPolicies: policies },
+    validationSettings: { mode: 'strict' },
+  });
   if (answer.type === 'failure') return answer.errors.map((e) => e.message);
   return answer.validationErrors
     .filter((e) => !OPTIONAL_ACCESS.test(e.error.message))
@@ -44,8 +48,10 @@ export function validatePolicies(policies: Record<string, string>, schema: Schem
 
 function errorReason(e: AuthorizationError): string {
   const missing = /does not have the attribute `([^`]+)`/.exec(e.error.message);
-  if (missing) return `KeyError: claim '${missing[1]}' read by policy '${e.policyId}' was not produced by any auditor`;
-  if (/type error|expected/i.test(e.error.message)) return `TypeMismatch: policy '${e.policyId}': ${e.error.message}`;
+  if (missing)
+    return `KeyError: claim '${missing[1]}' read by policy '${e.policyId}' was not produced by any auditor`;
+  if (/type error|expected/i.test(e.error.message))
+    return `TypeMismatch: policy '${e.policyId}': ${e.error.message}`;
   return `EvaluationError: policy '${e.policyId}': ${e.error.message}`;
 }
 
@@ -54,7 +60,12 @@ export class CedarEngine {
   private generation = 0;
 
   /** Parses and caches a policy set under `policyId`; returns the parse problems (none when loaded). */
-  load(policyId: string, version: string, policies: Record<string, string>, schema?: SchemaJson<string>): string[] {
+  load(
+    policyId: string,
+    version: string,
+    policies: Record<string, string>,
+    schema?: SchemaJson<string>,
+  ): string[] {
     const setId = `set-${++this.generation}`;
     const parsed = preparsePolicySet(setId, { staticPolicies: policies });
     if (parsed.type === 'failure') return parsed.errors.map((e) => e.message);

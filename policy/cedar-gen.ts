@@ -32,6 +32,7 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Cedar string literal: `\u{…}` escapes for controls, quotes and backslashes escaped. */
 export function cedarString(s: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what gets escaped
   const body = s.replace(/[\\"\u0000-\u001f\u007f]/g, (c) =>
     c === '\\' || c === '"' ? `\\${c}` : `\\u{${c.charCodeAt(0).toString(16)}}`,
   );
@@ -45,12 +46,14 @@ export function claimRef(name: string): string {
 
 function scalar(type: ClaimType, value: Condition['value'], claim: string): string {
   if (type === 'score_normalized') {
-    if (typeof value !== 'number' || value < 0 || value > 1) throw new Error(`${claim}: a score threshold is a number 0.0–1.0`);
+    if (typeof value !== 'number' || value < 0 || value > 1)
+      throw new Error(`${claim}: a score threshold is a number 0.0–1.0`);
     return String(scaleDecimal(value));
   }
   if (type === 'duration_ms') {
     const ms = typeof value === 'string' ? parseDurationMs(value) : value;
-    if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new Error(`${claim}: a duration is milliseconds or like 2s`);
+    if (typeof ms !== 'number' || !Number.isFinite(ms))
+      throw new Error(`${claim}: a duration is milliseconds or like 2s`);
     return String(Math.round(ms));
   }
   if (type === 'count') {
@@ -73,19 +76,24 @@ export function conditionExpr(c: Condition, type: ClaimType): string {
   if (type === 'string_list') {
     const items = Array.isArray(c.value) ? c.value : [String(c.value)];
     if (c.op === 'contains') return `${ref}.contains(${cedarString(String(items[0] ?? ''))})`;
-    if (c.op === 'containsAny' || c.op === 'containsAll') return `${ref}.${c.op}([${items.map(cedarString).join(', ')}])`;
+    if (c.op === 'containsAny' || c.op === 'containsAll')
+      return `${ref}.${c.op}([${items.map(cedarString).join(', ')}])`;
     throw new Error(`${c.claim}: a string_list takes contains, containsAny or containsAll`);
   }
   if (type === 'object') throw new Error(`${c.claim}: object claims are not visible to Cedar`);
-  if (['<', '<=', '>', '>='].includes(c.op) && !ORDERED.has(type)) throw new Error(`${c.claim}: ${c.op} needs a numeric claim`);
-  if (!['<', '<=', '>', '>=', '==', '!='].includes(c.op)) throw new Error(`${c.claim}: ${c.op} needs a string_list claim`);
+  if (['<', '<=', '>', '>='].includes(c.op) && !ORDERED.has(type))
+    throw new Error(`${c.claim}: ${c.op} needs a numeric claim`);
+  if (!['<', '<=', '>', '>=', '==', '!='].includes(c.op))
+    throw new Error(`${c.claim}: ${c.op} needs a string_list claim`);
   return `${ref} ${c.op} ${scalar(type, c.value, c.claim)}`;
 }
 
 function phaseGuard(infos: ClaimInfo[]): string {
   const phases = [...new Set(infos.flatMap((i) => i.phases))];
   if (phases.length === 0 || infos.some((i) => i.phases.length === 0)) return '';
-  return phases.length === 1 ? `context.phase == ${cedarString(phases[0]!)}` : `[${phases.map(cedarString).join(', ')}].contains(context.phase)`;
+  return phases.length === 1
+    ? `context.phase == ${cedarString(phases[0]!)}`
+    : `[${phases.map(cedarString).join(', ')}].contains(context.phase)`;
 }
 
 /**
@@ -117,7 +125,10 @@ export function ruleSpecOf(rule: ResponseRule, claims: Map<string, ClaimInfo>): 
   else if (info.type === 'score_normalized') {
     if (rule.threshold === undefined) throw new Error(`${rule.claim}: a score rule needs a threshold`);
     when.push({ claim: rule.claim, op: '>=', value: rule.threshold });
-  } else throw new Error(`${rule.claim}: response rules take boolean or score claims; write Cedar for ${info.type}`);
+  } else
+    throw new Error(
+      `${rule.claim}: response rules take boolean or score claims; write Cedar for ${info.type}`,
+    );
   return { name: rule.name, effect, when };
 }
 
@@ -145,14 +156,17 @@ function compileRecord(policy: PolicyRecord, claims: Map<string, ClaimInfo>, out
   if (!policy.spec.cedar?.trim()) return;
   const parts = policySetTextToParts(policy.spec.cedar);
   if (parts.type === 'failure') {
-    out.problems.push(`policy ${policy.id}: Cedar does not parse: ${parts.errors.map((e) => e.message).join('; ')}`);
+    out.problems.push(
+      `policy ${policy.id}: Cedar does not parse: ${parts.errors.map((e) => e.message).join('; ')}`,
+    );
     return;
   }
   parts.policies.forEach((text, i) => {
     const named = /^\s*@id\("([^"\\]+)"\)/.exec(text)?.[1];
     out.policies[`${policy.id}/${named ?? `cedar-${i}`}`] = text;
   });
-  if (parts.policy_templates.length > 0) out.problems.push(`policy ${policy.id}: templates are not supported`);
+  if (parts.policy_templates.length > 0)
+    out.problems.push(`policy ${policy.id}: templates are not supported`);
 }
 
 /**

@@ -18,7 +18,10 @@ export interface ClaimInfo {
 }
 
 /** claim name → type, declaring auditor and phases; conflicts are reported, first declaration kept. */
-export function indexVocabularies(vocabularies: Vocabulary[]): { claims: Map<string, ClaimInfo>; problems: string[] } {
+export function indexVocabularies(vocabularies: Vocabulary[]): {
+  claims: Map<string, ClaimInfo>;
+  problems: string[];
+} {
   const claims = new Map<string, ClaimInfo>();
   const problems: string[] = [];
   for (const vocabulary of vocabularies) {
@@ -30,7 +33,12 @@ export function indexVocabularies(vocabularies: Vocabulary[]): { claims: Map<str
         );
         continue;
       }
-      if (!seen) claims.set(entry.name, { type: entry.type, auditorId: vocabulary.auditor_id, phases: vocabulary.phases });
+      if (!seen)
+        claims.set(entry.name, {
+          type: entry.type,
+          auditorId: vocabulary.auditor_id,
+          phases: vocabulary.phases,
+        });
     }
   }
   return { claims, problems };

@@ -35,7 +35,10 @@ export function claimTypeProblem(claim: Claim, declared: ClaimType | undefined):
   if (!check(claim.value)) {
     return `TypeMismatch: claim '${claim.name}' (${type}) has value ${JSON.stringify(claim.value) ?? 'undefined'}`;
   }
-  if (claim.confidence !== undefined && !(typeof claim.confidence === 'number' && claim.confidence >= 0 && claim.confidence <= 1)) {
+  if (
+    claim.confidence !== undefined &&
+    !(typeof claim.confidence === 'number' && claim.confidence >= 0 && claim.confidence <= 1)
+  ) {
     return `TypeMismatch: claim '${claim.name}' has confidence ${JSON.stringify(claim.confidence)}`;
   }
   return '';
@@ -66,7 +69,10 @@ export function buildContext(facts: RequestFacts, claims: Map<string, ClaimInfo>
     const shown = JSON.stringify(value);
     const earlier = seen.get(claim.name);
     if (earlier !== undefined && earlier !== shown) {
-      return { ok: false, reason: `TypeMismatch: claim '${claim.name}' reported twice with different values` };
+      return {
+        ok: false,
+        reason: `TypeMismatch: claim '${claim.name}' reported twice with different values`,
+      };
     }
     seen.set(claim.name, shown);
     context[claim.name] = value;

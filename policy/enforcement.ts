@@ -88,13 +88,22 @@ export function parentViolations(detection: Detection | undefined, parents: Poli
 }
 
 /** Every violation of saving `detection` below `parents`. */
-export function enforcementViolations(detection: Detection | undefined, parents: PolicyRecord[]): Violation[] {
+export function enforcementViolations(
+  detection: Detection | undefined,
+  parents: PolicyRecord[],
+): Violation[] {
   return [...typeViolations(detection), ...parentViolations(detection, parents)];
 }
 
 /** The 422 `detail`: the first violation's message, with a count when there are more. */
 export function violationDetail(violations: Violation[]): string {
   if (violations.length === 0) return '';
-  const more = violations.length > 1 ? ` (and ${violations.length - 1} more: ${violations.slice(1).map((v) => v.field).join(', ')})` : '';
+  const more =
+    violations.length > 1
+      ? ` (and ${violations.length - 1} more: ${violations
+          .slice(1)
+          .map((v) => v.field)
+          .join(', ')})`
+      : '';
   return `${violations[0]!.message}${more}`;
 }

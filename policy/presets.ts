@@ -23,12 +23,18 @@ export interface Preset {
 const deny = (name: string, claim: string, threshold?: number): ResponseRule =>
   threshold === undefined ? { name, claim, decision: 'deny' } : { name, claim, threshold, decision: 'deny' };
 
-const both = (claims: string[], key: string, value: unknown, enforcement?: 'exact' | 'ceiling' | 'superset'): Detection =>
+const both = (
+  claims: string[],
+  key: string,
+  value: unknown,
+  enforcement?: 'exact' | 'ceiling' | 'superset',
+): Detection =>
   Object.fromEntries(claims.map((c) => [c, { [key]: enforcement ? { value, enforcement } : { value } }]));
 
 function merge(...parts: Detection[]): Detection {
   const out: Detection = {};
-  for (const part of parts) for (const [claim, s] of Object.entries(part)) out[claim] = { ...out[claim], ...s };
+  for (const part of parts)
+    for (const [claim, s] of Object.entries(part)) out[claim] = { ...out[claim], ...s };
   return out;
 }
 
@@ -43,8 +49,14 @@ export const PRESETS: Record<string, Record<PresetTier, Preset>> = {
       cedarRules: [],
     },
     Balanced: {
-      detection: merge(both(INJ, 'threshold', 0.8, 'ceiling'), both(['injection_detected'], 'invisible_char_check', true)),
-      responseRules: [deny('injection-block', 'injection_detected'), deny('injection-block-invisible', 'injection.invisible_chars_detected')],
+      detection: merge(
+        both(INJ, 'threshold', 0.8, 'ceiling'),
+        both(['injection_detected'], 'invisible_char_check', true),
+      ),
+      responseRules: [
+        deny('injection-block', 'injection_detected'),
+        deny('injection-block-invisible', 'injection.invisible_chars_detected'),
+      ],
       cedarRules: [],
     },
     Strict: {
@@ -59,7 +71,11 @@ export const PRESETS: Record<string, Record<PresetTier, Preset>> = {
         deny('injection-block-pattern', 'injection.pattern_score', 0.5),
       ],
       cedarRules: [
-        { name: 'injection-block-banned', effect: 'forbid', when: [{ claim: 'injection.banned_substrings', op: 'containsAny', value: BAN }] },
+        {
+          name: 'injection-block-banned',
+          effect: 'forbid',
+          when: [{ claim: 'injection.banned_substrings', op: 'containsAny', value: BAN }],
+        },
       ],
     },
   },
@@ -79,7 +95,10 @@ export const PRESETS: Record<string, Record<PresetTier, Preset>> = {
         both(['toxicity_detected', 'toxicity_score'], 'threshold', 0.5, 'ceiling'),
         both(['toxicity_detected', 'toxicity.threat'], 'threat_threshold', 0.4, 'ceiling'),
       ),
-      responseRules: [deny('toxicity-block', 'toxicity_detected'), deny('toxicity-block-threat', 'toxicity.threat', 0.4)],
+      responseRules: [
+        deny('toxicity-block', 'toxicity_detected'),
+        deny('toxicity-block-threat', 'toxicity.threat', 0.4),
+      ],
       cedarRules: [],
     },
   },
@@ -94,7 +113,11 @@ export const PRESETS: Record<string, Record<PresetTier, Preset>> = {
       detection: both(['context_window_near_limit'], 'near_limit_ratio', 0.8, 'ceiling'),
       responseRules: [deny('context-block-near-limit', 'context_window_near_limit')],
       cedarRules: [
-        { name: 'context-block-large-input', effect: 'forbid', when: [{ claim: 'input_tokens', op: '>', value: 32000 }] },
+        {
+          name: 'context-block-large-input',
+          effect: 'forbid',
+          when: [{ claim: 'input_tokens', op: '>', value: 32000 }],
+        },
       ],
     },
   },
@@ -111,7 +134,10 @@ export const PRESETS: Record<string, Record<PresetTier, Preset>> = {
     },
     Strict: {
       detection: both(['judge_risk_detected'], 'threshold', 0.5, 'ceiling'),
-      responseRules: [deny('judge-block', 'judge_risk_detected'), deny('judge-block-score', 'judge_risk_score', 0.5)],
+      responseRules: [
+        deny('judge-block', 'judge_risk_detected'),
+        deny('judge-block-score', 'judge_risk_score', 0.5),
+      ],
       cedarRules: [],
     },
   },

@@ -27,7 +27,10 @@ export function resolveDetection(chain: PolicyRecord[]): ResolvedDetection {
 }
 
 /** The part of `resolved` an auditor's vocabulary declares (claims and their setting keys). */
-export function overridesFor(resolved: ResolvedDetection, vocabulary: Vocabulary | undefined): ResolvedDetection {
+export function overridesFor(
+  resolved: ResolvedDetection,
+  vocabulary: Vocabulary | undefined,
+): ResolvedDetection {
   if (!vocabulary) return {};
   const out: ResolvedDetection = {};
   for (const entry of vocabulary.vocabulary) {

@@ -11,7 +11,8 @@ import { cedarSchema, indexVocabularies } from './cedar-schema.ts';
 import { enforcementViolations, violationDetail } from './enforcement.ts';
 import type { AuditorPolicySpec, PolicyRecord } from './types.ts';
 
-export type SaveCheck = { ok: true } | { ok: false; detail: string; code: 'enforcement_violation' | 'invalid_policy' };
+export type SaveCheck =
+  { ok: true } | { ok: false; detail: string; code: 'enforcement_violation' | 'invalid_policy' };
 
 export function checkPolicySave(
   id: string,
@@ -28,13 +29,19 @@ export function checkPolicySave(
   };
   const shape = validateResource(resource);
   if (!shape.valid) {
-    const detail = shape.issues.map((i) => `${i.pointer}: ${i.message}${i.expected ? ` (${i.expected})` : ''}`).join('; ');
+    const detail = shape.issues
+      .map((i) => `${i.pointer}: ${i.message}${i.expected ? ` (${i.expected})` : ''}`)
+      .join('; ');
     return { ok: false, detail, code: 'invalid_policy' };
   }
   const me: PolicyRecord = { id, version: '0', spec };
-  const parents = applicableParents(me, all.filter((p) => p.id !== id));
+  const parents = applicableParents(
+    me,
+    all.filter((p) => p.id !== id),
+  );
   const violations = enforcementViolations(spec.detection, parents);
-  if (violations.length > 0) return { ok: false, detail: violationDetail(violations), code: 'enforcement_violation' };
+  if (violations.length > 0)
+    return { ok: false, detail: violationDetail(violations), code: 'enforcement_violation' };
   const { claims } = indexVocabularies(vocabularies);
   const compiled = compilePolicySet([me], claims);
   const problems = [...compiled.problems, ...validatePolicies(compiled.policies, cedarSchema(claims))];
@@ -43,7 +50,13 @@ export function checkPolicySave(
 
 /** The chain a policy is evaluated with: its org parents, then itself. */
 export function policyChain(target: PolicyRecord, all: PolicyRecord[]): PolicyRecord[] {
-  return [...applicableParents(target, all.filter((p) => p.id !== target.id)), target];
+  return [
+    ...applicableParents(
+      target,
+      all.filter((p) => p.id !== target.id),
+    ),
+    target,
+  ];
 }
 
 /** One version string for a chain: `id@version` of each member, org first. */

@@ -21,7 +21,10 @@ export function parseAgentId(id: string): AgentName {
   const namespace = id.slice(0, dot);
   const name = id.slice(dot + 1);
   if (dot < 1 || !NAMESPACE_RE.test(namespace) || !NAME_RE.test(name) || name.includes('..')) {
-    throw badRequest(`invalid agent id ${JSON.stringify(id.slice(0, 80))}: expected <namespace>.<name>`, 'invalid_id');
+    throw badRequest(
+      `invalid agent id ${JSON.stringify(id.slice(0, 80))}: expected <namespace>.<name>`,
+      'invalid_id',
+    );
   }
   return { namespace, name };
 }
@@ -72,7 +75,11 @@ export function removeShare(owners: readonly Owner[] | undefined, subject: strin
 }
 
 /** Whether an edit touches the Owner role (and so needs `agent.shares.write_owner`). */
-export function touchesOwner(owners: readonly Owner[] | undefined, subject: string, newRole?: ShareRole): boolean {
+export function touchesOwner(
+  owners: readonly Owner[] | undefined,
+  subject: string,
+  newRole?: ShareRole,
+): boolean {
   const current = (owners ?? []).find((o) => o.subject === subject)?.role;
   return current === 'Owner' || newRole === 'Owner';
 }
@@ -84,7 +91,9 @@ const RESERVED_FIELDS = ['owners', 'suspend'] as const;
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
   const base =
-    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+    target && typeof target === 'object' && !Array.isArray(target)
+      ? { ...(target as Record<string, unknown>) }
+      : {};
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (v === null) delete base[k];
     else base[k] = mergePatch(base[k], v);
@@ -156,8 +165,10 @@ export function accessReview(a: PlatformAgent, nowMs: number, staleDays = 30): A
   for (const s of shares) counts[s.role]++;
   const findings: string[] = [];
   if (counts.Owner === 0) findings.push('no Owner: the agent is suspended until an Owner is added');
-  if (counts.Owner === 1) findings.push('a single Owner: add a second Owner so approvals do not depend on one person');
-  if (counts.Editor > counts.Owner * 5) findings.push('many Editors per Owner: review whether each still needs access');
+  if (counts.Owner === 1)
+    findings.push('a single Owner: add a second Owner so approvals do not depend on one person');
+  if (counts.Editor > counts.Owner * 5)
+    findings.push('many Editors per Owner: review whether each still needs access');
   const idle = Math.floor((nowMs - lastActivityMs(a)) / DAY_MS);
   if (idle >= staleDays) findings.push(`no activity for ${idle} days: consider suspending the agent`);
   if (a.spec.suspend) findings.push('suspended on request');

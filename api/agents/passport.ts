@@ -41,7 +41,8 @@ export type TrustTier = 'tee_attested' | 'mtls_verified' | 'key_authenticated' |
 export function trustTierOf(reg: AuditorRegistration | undefined): TrustTier {
   if (!reg) return 'unverified';
   if (reg.status?.trustTier) return reg.status.trustTier;
-  if (reg.spec.deploymentMode === 'external') return reg.spec.auth?.type === 'mtls' ? 'mtls_verified' : 'key_authenticated';
+  if (reg.spec.deploymentMode === 'external')
+    return reg.spec.auth?.type === 'mtls' ? 'mtls_verified' : 'key_authenticated';
   return 'mtls_verified';
 }
 
@@ -65,6 +66,18 @@ export interface Passport {
   attestation: { trust_tier: string | null; results: unknown[] };
 }
 
+function identity(
+  agent: PlatformAgent,
+): Pick<Passport, 'email' | 'handle' | 'spiffe_id' | 'oauth_client_id'> {
+  const s = agent.status;
+  return {
+    email: s?.email ?? agent.spec.email ?? null,
+    handle: s?.handle ?? agent.spec.handle ?? null,
+    spiffe_id: s?.spiffeId ?? null,
+    oauth_client_id: s?.oauthClientId ?? null,
+  };
+}
+
 export function buildPassport(
   agent: PlatformAgent,
   registration: (auditorId: string) => AuditorRegistration | undefined,
@@ -73,17 +86,18 @@ export function buildPassport(
   const s = agent.status;
   return {
     agent_id: agentIdOf(agent),
-    email: s?.email ?? agent.spec.email ?? null,
-    handle: s?.handle ?? agent.spec.handle ?? null,
-    spiffe_id: s?.spiffeId ?? null,
-    oauth_client_id: s?.oauthClientId ?? null,
+    ...identity(agent),
     phase: s?.phase ?? 'pending',
     owners: (agent.spec.owners ?? []).map((o) => ({ subject: o.subject, role: o.role })),
     accountable_owners: ownerCount(agent.spec.owners),
     accesses,
     trust_tiers: chainOf(agent).map((id) => {
       const reg = registration(id);
-      return { auditor_id: id, deployment_mode: reg?.spec.deploymentMode ?? null, trust_tier: trustTierOf(reg) };
+      return {
+        auditor_id: id,
+        deployment_mode: reg?.spec.deploymentMode ?? null,
+        trust_tier: trustTierOf(reg),
+      };
     }),
     attestation: { trust_tier: s?.trustTier ?? null, results: [] },
   };

@@ -80,7 +80,8 @@ export function approvalView(a: ApprovalRequest, nowMs: number): Record<string, 
 /** Throws 409 unless the request is still pending. */
 export function assertDecidable(a: ApprovalRequest, nowMs: number): void {
   const phase = phaseOf(a, nowMs);
-  if (phase === 'expired') throw conflict('this approval request expired; request the action again', 'approval_expired');
+  if (phase === 'expired')
+    throw conflict('this approval request expired; request the action again', 'approval_expired');
   if (phase !== 'pending') throw conflict(`this approval request was already ${phase}`, 'already_decided');
 }
 

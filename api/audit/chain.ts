@@ -27,24 +27,25 @@ export function verifyEntries(entries: readonly AuditEntry[]): ChainVerification
   let prev = GENESIS_HASH;
   for (const [i, e] of entries.entries()) {
     const { hash, ...rest } = e;
-    if (e.seq !== i + 1) return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'sequence gap' };
-    if (e.prevHash !== prev) return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'link broken' };
-    if (entryHash(rest) !== hash) return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'content changed' };
+    if (e.seq !== i + 1)
+      return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'sequence gap' };
+    if (e.prevHash !== prev)
+      return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'link broken' };
+    if (entryHash(rest) !== hash)
+      return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'content changed' };
     prev = hash;
   }
   return { ok: true, entries: entries.length };
 }
 
+const FIELD_FILTERS = ['subject', 'action', 'resource', 'namespace', 'outcome'] as const;
+
 function matches(e: AuditEntry, f: AuditFilter): boolean {
-  if (f.subject !== undefined && e.subject !== f.subject) return false;
-  if (f.action !== undefined && e.action !== f.action) return false;
-  if (f.resource !== undefined && e.resource !== f.resource) return false;
-  if (f.namespace !== undefined && e.namespace !== f.namespace) return false;
-  if (f.namespaces !== undefined && (e.namespace === undefined || !f.namespaces.includes(e.namespace))) return false;
-  if (f.outcome !== undefined && e.outcome !== f.outcome) return false;
+  if (FIELD_FILTERS.some((k) => f[k] !== undefined && e[k] !== f[k])) return false;
+  if (f.namespaces !== undefined && (e.namespace === undefined || !f.namespaces.includes(e.namespace)))
+    return false;
   const t = Date.parse(e.time);
-  if (f.sinceMs !== undefined && t < f.sinceMs) return false;
-  return f.untilMs === undefined || t <= f.untilMs;
+  return (f.sinceMs === undefined || t >= f.sinceMs) && (f.untilMs === undefined || t <= f.untilMs);
 }
 
 export class HashChainAuditLog implements AuditLog {
@@ -78,7 +79,10 @@ export class HashChainAuditLog implements AuditLog {
 
   query(filter: AuditFilter): Promise<AuditEntry[]> {
     const out: AuditEntry[] = [];
-    const start = filter.beforeSeq !== undefined ? Math.min(filter.beforeSeq - 1, this.entries.length) : this.entries.length;
+    const start =
+      filter.beforeSeq !== undefined
+        ? Math.min(filter.beforeSeq - 1, this.entries.length)
+        : this.entries.length;
     for (let i = start - 1; i >= 0 && out.length < filter.limit; i--) {
       const e = this.entries[i] as AuditEntry;
       if (matches(e, filter)) out.push(e);

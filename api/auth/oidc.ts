@@ -58,7 +58,8 @@ export function principalFromClaims(payload: JWTPayload, o: OidcOptions): Princi
 
 function reason(err: unknown): string {
   if (err instanceof errors.JWTExpired) return 'OIDC token expired';
-  if (err instanceof errors.JWTClaimValidationFailed) return `OIDC token claim ${err.claim} invalid: ${err.reason}`;
+  if (err instanceof errors.JWTClaimValidationFailed)
+    return `OIDC token claim ${err.claim} invalid: ${err.reason}`;
   if (err instanceof errors.JOSEError) return `OIDC token rejected: ${err.code}`;
   return `OIDC token rejected: ${(err as Error).message}`;
 }

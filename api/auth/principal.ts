@@ -31,7 +31,10 @@ export interface AdminGrants {
   workspaceAdmins: readonly string[];
 }
 
-export function grantsFor(subject: string, grants: AdminGrants): Pick<Principal, 'orgAdmin' | 'workspaceAdminOf'> {
+export function grantsFor(
+  subject: string,
+  grants: AdminGrants,
+): Pick<Principal, 'orgAdmin' | 'workspaceAdminOf'> {
   const workspaceAdminOf = grants.workspaceAdmins
     .map((pair) => pair.split('='))
     .filter(([, s]) => s === subject)

@@ -1,7 +1,7 @@
 // Kubernetes service-account tokens, checked with the TokenReview API. Results
 // are cached briefly by token hash so a busy client does not cost one
 // apiserver round trip per request; failures are cached for less time.
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
 import { grantsFor, type AdminGrants, type Authenticator, type AuthResult } from './principal.ts';
 

@@ -57,7 +57,8 @@ export function errorShaper(log: ErrorLogger) {
   return async function shapeErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw notFound(`no route for ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw notFound(`no route for ${ctx.method} ${ctx.path}`);
     } catch (err) {
       const http = toHttpError(err);
       if (!http) log.error({ err, requestId: ctx.state.requestId }, 'request failed');

@@ -36,11 +36,20 @@ export function validateKind<T>(resource: unknown, where: string): T {
   return result.value;
 }
 
-export function intQuery(q: Record<string, string>, name: string, dflt: number, min: number, max: number): number {
+export function intQuery(
+  q: Record<string, string>,
+  name: string,
+  dflt: number,
+  min: number,
+  max: number,
+): number {
   const raw = q[name];
   if (raw === undefined) return dflt;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw badRequest(`query ${name}=${JSON.stringify(raw.slice(0, 40))}: expected an integer ${min}-${max}`, 'invalid_query');
+    throw badRequest(
+      `query ${name}=${JSON.stringify(raw.slice(0, 40))}: expected an integer ${min}-${max}`,
+      'invalid_query',
+    );
   }
   return Number(raw);
 }
@@ -55,7 +64,11 @@ export function timeQuery(q: Record<string, string>, name: string): number | und
   return ms;
 }
 
-export function enumQuery<T extends string>(q: Record<string, string>, name: string, values: readonly T[]): T | undefined {
+export function enumQuery<T extends string>(
+  q: Record<string, string>,
+  name: string,
+  values: readonly T[],
+): T | undefined {
   const raw = q[name];
   if (raw === undefined) return undefined;
   if (!(values as readonly string[]).includes(raw)) {

@@ -56,7 +56,10 @@ export interface AgentRef {
 
 const SHARE_ROLE: Record<Owner['role'], Role> = { Owner: 'owner', Editor: 'editor', Viewer: 'viewer' };
 
-export function shareRoleOf(subject: string, owners: readonly Owner[] | undefined): Owner['role'] | undefined {
+export function shareRoleOf(
+  subject: string,
+  owners: readonly Owner[] | undefined,
+): Owner['role'] | undefined {
   return owners?.find((o) => o.subject === subject)?.role;
 }
 
@@ -65,14 +68,19 @@ export function rolesOf(principal: Principal, target?: AgentRef | { namespace: s
   const roles = new Set<Role>(['authenticated']);
   if (principal.orgAdmin) roles.add('org_admin');
   const ns = target?.namespace;
-  const adminsHere = ns !== undefined ? principal.workspaceAdminOf.includes(ns) : principal.workspaceAdminOf.length > 0;
+  const adminsHere =
+    ns !== undefined ? principal.workspaceAdminOf.includes(ns) : principal.workspaceAdminOf.length > 0;
   if (adminsHere) roles.add('workspace_admin');
   const share = target && 'owners' in target ? shareRoleOf(principal.subject, target.owners) : undefined;
   if (share) roles.add(SHARE_ROLE[share]);
   return roles;
 }
 
-export function can(principal: Principal, action: Action, target?: AgentRef | { namespace: string }): boolean {
+export function can(
+  principal: Principal,
+  action: Action,
+  target?: AgentRef | { namespace: string },
+): boolean {
   const held = rolesOf(principal, target);
   return (POLICY[action].roles as readonly Role[]).some((r) => held.has(r));
 }

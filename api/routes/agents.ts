@@ -46,13 +46,19 @@ const agentOf = (rc: RouteCtx): PlatformAgent => rc.agent as PlatformAgent;
 
 async function create(rc: RouteCtx): Promise<unknown> {
   const body = bodyOf<{ namespace: string; name: string; spec: PlatformAgent['spec'] }>(rc);
-  if (!validName(body.namespace, body.name)) throw badRequest('namespace or name is not a valid Kubernetes name');
+  if (!validName(body.namespace, body.name))
+    throw badRequest('namespace or name is not a valid Kubernetes name');
   rc.audit = { resource: `${body.namespace}.${body.name}`, namespace: body.namespace };
   if (!can(rc.principal, 'agent.create', { namespace: body.namespace })) {
     throw forbidden(`creating agents in ${body.namespace} needs a workspace or org administrator`);
   }
   const agent = validateKind<PlatformAgent>(
-    { apiVersion: API_VERSION, kind: 'PlatformAgent', metadata: { namespace: body.namespace, name: body.name }, spec: body.spec },
+    {
+      apiVersion: API_VERSION,
+      kind: 'PlatformAgent',
+      metadata: { namespace: body.namespace, name: body.name },
+      spec: body.spec,
+    },
     'agent',
   );
   requireOwnerOnCreate(agent.spec);
@@ -71,7 +77,10 @@ function list(rc: RouteCtx): Promise<unknown> {
     return a ? [agentView(a)] : [];
   });
   rc.audit = { resource: ns ? `namespace:${ns}` : 'agents', details: { returned: agents.length } };
-  return Promise.resolve({ items: agents, ...(next ? { continue: Buffer.from(next).toString('base64url') } : {}) });
+  return Promise.resolve({
+    items: agents,
+    ...(next ? { continue: Buffer.from(next).toString('base64url') } : {}),
+  });
 }
 
 function stale(rc: RouteCtx): Promise<unknown> {
@@ -122,14 +131,92 @@ async function remove(rc: RouteCtx): Promise<unknown> {
 const AGENT = '/v1/agents/{agent_id}';
 
 export const AGENT_ROUTES: RouteSpec[] = [
-  { method: 'GET', path: '/v1/agents/stale', action: 'agent.stale', summary: 'Agents without activity for `days`', success: 200, query: { days: 'integer, default 30' }, handle: stale },
-  { method: 'GET', path: '/v1/agents', action: 'agent.list', summary: 'Agents the caller may see', success: 200, query: { limit: 'integer 1-1000', continue: 'paging token', namespace: 'workspace namespace' }, handle: list },
-  { method: 'POST', path: '/v1/agents', action: 'agent.create', summary: 'Create an agent (needs one Owner)', success: 201, body: CREATE_BODY, handle: create },
-  { method: 'GET', path: AGENT, action: 'agent.read', summary: 'One agent', success: 200, handle: (rc) => Promise.resolve(agentView(agentOf(rc))) },
-  { method: 'PATCH', path: AGENT, action: 'agent.update', summary: 'Merge-patch the spec (not owners or suspend)', success: 200, body: UPDATE_BODY, handle: update },
-  { method: 'DELETE', path: AGENT, action: 'agent.delete', summary: 'Request deletion: creates an ApprovalRequest for the Owners', success: 202, handle: remove },
-  { method: 'POST', path: `${AGENT}/suspend`, action: 'agent.suspend', summary: 'Suspend the agent', success: 200, body: REASON_BODY, optionalBody: true, handle: (rc) => setSuspend(rc, true) },
-  { method: 'POST', path: `${AGENT}/reactivate`, action: 'agent.reactivate', summary: 'Clear a requested suspension', success: 200, body: REASON_BODY, optionalBody: true, handle: (rc) => setSuspend(rc, false) },
-  { method: 'GET', path: `${AGENT}/access-review`, action: 'agent.access_review', summary: 'Who has access and what to review', success: 200, handle: (rc) => Promise.resolve(accessReview(agentOf(rc), rc.deps.now())) },
-  { method: 'GET', path: `${AGENT}/passport`, action: 'agent.passport', summary: 'The agent passport', success: 200, handle: passport },
+  {
+    method: 'GET',
+    path: '/v1/agents/stale',
+    action: 'agent.stale',
+    summary: 'Agents without activity for `days`',
+    success: 200,
+    query: { days: 'integer, default 30' },
+    handle: stale,
+  },
+  {
+    method: 'GET',
+    path: '/v1/agents',
+    action: 'agent.list',
+    summary: 'Agents the caller may see',
+    success: 200,
+    query: { limit: 'integer 1-1000', continue: 'paging token', namespace: 'workspace namespace' },
+    handle: list,
+  },
+  {
+    method: 'POST',
+    path: '/v1/agents',
+    action: 'agent.create',
+    summary: 'Create an agent (needs one Owner)',
+    success: 201,
+    body: CREATE_BODY,
+    handle: create,
+  },
+  {
+    method: 'GET',
+    path: AGENT,
+    action: 'agent.read',
+    summary: 'One agent',
+    success: 200,
+    handle: (rc) => Promise.resolve(agentView(agentOf(rc))),
+  },
+  {
+    method: 'PATCH',
+    path: AGENT,
+    action: 'agent.update',
+    summary: 'Merge-patch the spec (not owners or suspend)',
+    success: 200,
+    body: UPDATE_BODY,
+    handle: update,
+  },
+  {
+    method: 'DELETE',
+    path: AGENT,
+    action: 'agent.delete',
+    summary: 'Request deletion: creates an ApprovalRequest for the Owners',
+    success: 202,
+    handle: remove,
+  },
+  {
+    method: 'POST',
+    path: `${AGENT}/suspend`,
+    action: 'agent.suspend',
+    summary: 'Suspend the agent',
+    success: 200,
+    body: REASON_BODY,
+    optionalBody: true,
+    handle: (rc) => setSuspend(rc, true),
+  },
+  {
+    method: 'POST',
+    path: `${AGENT}/reactivate`,
+    action: 'agent.reactivate',
+    summary: 'Clear a requested suspension',
+    success: 200,
+    body: REASON_BODY,
+    optionalBody: true,
+    handle: (rc) => setSuspend(rc, false),
+  },
+  {
+    method: 'GET',
+    path: `${AGENT}/access-review`,
+    action: 'agent.access_review',
+    summary: 'Who has access and what to review',
+    success: 200,
+    handle: (rc) => Promise.resolve(accessReview(agentOf(rc), rc.deps.now())),
+  },
+  {
+    method: 'GET',
+    path: `${AGENT}/passport`,
+    action: 'agent.passport',
+    summary: 'The agent passport',
+    success: 200,
+    handle: passport,
+  },
 ];

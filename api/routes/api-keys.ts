@@ -13,7 +13,11 @@ const MINT_BODY = {
   properties: {
     subject: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[^\\s,]+$' },
     role: { enum: [...KEY_ROLES] },
-    workspaces: { type: 'array', maxItems: 64, items: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' } },
+    workspaces: {
+      type: 'array',
+      maxItems: 64,
+      items: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' },
+    },
     description: { type: 'string', maxLength: 1024 },
     expires_at: { type: 'string', format: 'date-time' },
   },
@@ -87,7 +91,30 @@ async function revoke(rc: RouteCtx): Promise<unknown> {
 }
 
 export const API_KEY_ROUTES: RouteSpec[] = [
-  { method: 'POST', path: '/v1/api-keys', action: 'apikey.mint', summary: 'Mint an API key (returned once)', success: 201, body: MINT_BODY, optionalBody: true, handle: mint },
-  { method: 'GET', path: '/v1/api-keys', action: 'apikey.list', summary: 'Your keys (all keys for org administrators)', success: 200, handle: list },
-  { method: 'DELETE', path: '/v1/api-keys/{id}', action: 'apikey.revoke', summary: 'Revoke a key', success: 204, handle: revoke },
+  {
+    method: 'POST',
+    path: '/v1/api-keys',
+    action: 'apikey.mint',
+    summary: 'Mint an API key (returned once)',
+    success: 201,
+    body: MINT_BODY,
+    optionalBody: true,
+    handle: mint,
+  },
+  {
+    method: 'GET',
+    path: '/v1/api-keys',
+    action: 'apikey.list',
+    summary: 'Your keys (all keys for org administrators)',
+    success: 200,
+    handle: list,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/api-keys/{id}',
+    action: 'apikey.revoke',
+    summary: 'Revoke a key',
+    success: 204,
+    handle: revoke,
+  },
 ];

@@ -30,7 +30,11 @@ export interface ActionRequest {
 }
 
 /** Creates (or returns the identical pending) ApprovalRequest for a high-risk action. */
-export async function requestApproval(rc: RouteCtx, agent: PlatformAgent, req: ActionRequest): Promise<unknown> {
+export async function requestApproval(
+  rc: RouteCtx,
+  agent: PlatformAgent,
+  req: ActionRequest,
+): Promise<unknown> {
   const namespace = agent.metadata.namespace ?? '';
   const input = { ...req, namespace, agent: agent.metadata.name ?? '', requestedBy: rc.principal.subject };
   const now = rc.deps.now();
@@ -92,12 +96,18 @@ async function decide(rc: RouteCtx, phase: 'approved' | 'denied'): Promise<unkno
     throw err;
   }
   const reason = bodyOf<{ reason?: string } | undefined>(rc)?.reason;
-  const status = { phase, decidedBy: rc.principal.subject, decidedTime: new Date(now).toISOString(), ...(reason ? { reason } : {}) };
+  const status = {
+    phase,
+    decidedBy: rc.principal.subject,
+    decidedTime: new Date(now).toISOString(),
+    ...(reason ? { reason } : {}),
+  };
   let stored: ApprovalRequest;
   try {
     stored = await rc.deps.writer.patchApprovalStatus(a, status);
   } catch (err) {
-    if (apiStatus(err) === 409) throw conflict('another decision was recorded first; reload', 'already_decided');
+    if (apiStatus(err) === 409)
+      throw conflict('another decision was recorded first; reload', 'already_decided');
     throw err;
   }
   const outcome = phase === 'approved' ? await execute(rc, stored) : { executed: false, result: 'denied' };
@@ -134,10 +144,58 @@ function count(rc: RouteCtx): Promise<unknown> {
 const APPROVAL = '/v1/approvals/{id}';
 
 export const APPROVAL_ROUTES: RouteSpec[] = [
-  { method: 'POST', path: '/v1/agents/{agent_id}/actions', action: 'agent.action.request', summary: 'Request a high-risk action (creates an ApprovalRequest)', success: 202, body: ACTION_BODY, handle: requestAction },
-  { method: 'GET', path: '/v1/approvals', action: 'approval.list', summary: 'Approvals the caller can decide', success: 200, query: { status: 'pending (default) or all' }, handle: list },
-  { method: 'GET', path: APPROVAL, action: 'approval.read', summary: 'One approval request', success: 200, handle: (rc) => Promise.resolve(approvalView(rc.approval as ApprovalRequest, rc.deps.now())) },
-  { method: 'POST', path: `${APPROVAL}/approve`, action: 'approval.decide', summary: 'Approve (Owners only); runs the action', success: 200, body: DECISION_BODY, optionalBody: true, handle: (rc) => decide(rc, 'approved') },
-  { method: 'POST', path: `${APPROVAL}/deny`, action: 'approval.decide', summary: 'Deny (Owners only)', success: 200, body: DECISION_BODY, optionalBody: true, handle: (rc) => decide(rc, 'denied') },
-  { method: 'GET', path: '/v1/notifications/count', action: 'notification.count', summary: 'Sidebar badge: pending approvals for the caller', success: 200, handle: count },
+  {
+    method: 'POST',
+    path: '/v1/agents/{agent_id}/actions',
+    action: 'agent.action.request',
+    summary: 'Request a high-risk action (creates an ApprovalRequest)',
+    success: 202,
+    body: ACTION_BODY,
+    handle: requestAction,
+  },
+  {
+    method: 'GET',
+    path: '/v1/approvals',
+    action: 'approval.list',
+    summary: 'Approvals the caller can decide',
+    success: 200,
+    query: { status: 'pending (default) or all' },
+    handle: list,
+  },
+  {
+    method: 'GET',
+    path: APPROVAL,
+    action: 'approval.read',
+    summary: 'One approval request',
+    success: 200,
+    handle: (rc) => Promise.resolve(approvalView(rc.approval as ApprovalRequest, rc.deps.now())),
+  },
+  {
+    method: 'POST',
+    path: `${APPROVAL}/approve`,
+    action: 'approval.decide',
+    summary: 'Approve (Owners only); runs the action',
+    success: 200,
+    body: DECISION_BODY,
+    optionalBody: true,
+    handle: (rc) => decide(rc, 'approved'),
+  },
+  {
+    method: 'POST',
+    path: `${APPROVAL}/deny`,
+    action: 'approval.decide',
+    summary: 'Deny (Owners only)',
+    success: 200,
+    body: DECISION_BODY,
+    optionalBody: true,
+    handle: (rc) => decide(rc, 'denied'),
+  },
+  {
+    method: 'GET',
+    path: '/v1/notifications/count',
+    action: 'notification.count',
+    summary: 'Sidebar badge: pending approvals for the caller',
+    success: 200,
+    handle: count,
+  },
 ];

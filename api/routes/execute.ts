@@ -13,7 +13,12 @@ import { validateBody } from '../http/validate.ts';
 import { can, POLICY, type Action } from '../policy/roles.ts';
 import type { ApiDeps, RouteCtx, RouteSpec } from './route.ts';
 
-export const ANONYMOUS: Principal = { subject: 'anonymous', method: 'api_key', orgAdmin: false, workspaceAdminOf: [] };
+export const ANONYMOUS: Principal = {
+  subject: 'anonymous',
+  method: 'api_key',
+  orgAdmin: false,
+  workspaceAdminOf: [],
+};
 
 export interface Executor {
   deps: ApiDeps;
@@ -24,7 +29,8 @@ export interface Executor {
 function flatQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) {
-    if (Array.isArray(v)) throw badRequest(`query parameter ${k.slice(0, 40)} given more than once`, 'invalid_query');
+    if (Array.isArray(v))
+      throw badRequest(`query parameter ${k.slice(0, 40)} given more than once`, 'invalid_query');
     if (v !== undefined) out[k] = v;
   }
   return out;
@@ -49,7 +55,9 @@ async function loadApproval(rc: RouteCtx, id: string, fresh: boolean): Promise<v
   if (!approval) throw notFound(`approval ${id} not found`);
   rc.approval = approval;
   const key = `${namespace}/${approval.spec.agent}`;
-  rc.agent = (fresh ? await rc.deps.writer.readAgent(namespace, approval.spec.agent) : rc.deps.agents.agent(key)) ?? {
+  rc.agent = (fresh
+    ? await rc.deps.writer.readAgent(namespace, approval.spec.agent)
+    : rc.deps.agents.agent(key)) ?? {
     apiVersion: 'platform.io/v1alpha1',
     kind: 'PlatformAgent',
     metadata: { namespace, name: approval.spec.agent },

@@ -19,7 +19,10 @@ function parseDigest(raw: string | undefined): string {
   return raw;
 }
 
-export function recordsWithDigest(deps: Pick<ApiDeps, 'auditors' | 'models'>, digest: string): { plural: RegistrationPlural; reg: Registration }[] {
+export function recordsWithDigest(
+  deps: Pick<ApiDeps, 'auditors' | 'models'>,
+  digest: string,
+): { plural: RegistrationPlural; reg: Registration }[] {
   return [
     ...deps.auditors.list().map((reg) => ({ plural: 'auditorregistrations' as const, reg })),
     ...deps.models.list().map((reg) => ({ plural: 'modelregistrations' as const, reg })),
@@ -27,7 +30,9 @@ export function recordsWithDigest(deps: Pick<ApiDeps, 'auditors' | 'models'>, di
 }
 
 export function isNotarized(deps: Pick<ApiDeps, 'auditors' | 'models'>, digest: string): boolean {
-  return recordsWithDigest(deps, digest).some(({ reg }) => reg.metadata.annotations?.[NOTARIZED_ANNOTATION] === 'true');
+  return recordsWithDigest(deps, digest).some(
+    ({ reg }) => reg.metadata.annotations?.[NOTARIZED_ANNOTATION] === 'true',
+  );
 }
 
 function check(rc: RouteCtx): Promise<unknown> {
@@ -41,7 +46,9 @@ async function mark(rc: RouteCtx, notarized: boolean): Promise<unknown> {
   rc.audit = { resource: digest, details: { notarized } };
   const records = recordsWithDigest(rc.deps, digest);
   if (records.length === 0) {
-    throw notFound(`no AuditorRegistration or ModelRegistration has imageDigest ${digest}; register it first`);
+    throw notFound(
+      `no AuditorRegistration or ModelRegistration has imageDigest ${digest}; register it first`,
+    );
   }
   const annotations = notarized
     ? { [NOTARIZED_ANNOTATION]: 'true', 'platform.io/notarized-by': rc.principal.subject.slice(0, 253) }
@@ -60,7 +67,30 @@ const NOTARIZE_BODY = {
 };
 
 export const REGISTRY_ROUTES: RouteSpec[] = [
-  { method: 'GET', path: '/registry/check', action: 'public', summary: 'Is this image digest notarized?', success: 200, query: { digest: 'sha256:<hex>' }, handle: check },
-  { method: 'POST', path: '/v1/registry/notarizations', action: 'registry.notarize', summary: 'Mark a registered digest notarized', success: 200, body: NOTARIZE_BODY, handle: (rc) => mark(rc, true) },
-  { method: 'DELETE', path: '/v1/registry/notarizations/{digest}', action: 'registry.notarize', summary: 'Withdraw a notarization', success: 200, handle: (rc) => mark(rc, false) },
+  {
+    method: 'GET',
+    path: '/registry/check',
+    action: 'public',
+    summary: 'Is this image digest notarized?',
+    success: 200,
+    query: { digest: 'sha256:<hex>' },
+    handle: check,
+  },
+  {
+    method: 'POST',
+    path: '/v1/registry/notarizations',
+    action: 'registry.notarize',
+    summary: 'Mark a registered digest notarized',
+    success: 200,
+    body: NOTARIZE_BODY,
+    handle: (rc) => mark(rc, true),
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/registry/notarizations/{digest}',
+    action: 'registry.notarize',
+    summary: 'Withdraw a notarization',
+    success: 200,
+    handle: (rc) => mark(rc, false),
+  },
 ];

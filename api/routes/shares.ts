@@ -2,7 +2,14 @@
 // Viewers; a change that grants or takes the Owner role needs an Owner or an
 // administrator. Removing the last Owner is allowed: the controller then
 // suspends the agent (condition OwnersMissing) — the API only edits owners.
-import { ownerCount, removeShare, setShare, touchesOwner, type PlatformAgent, type ShareRole } from '../agents/model.ts';
+import {
+  ownerCount,
+  removeShare,
+  setShare,
+  touchesOwner,
+  type PlatformAgent,
+  type ShareRole,
+} from '../agents/model.ts';
 import { mutateAgent } from '../agents/mutate.ts';
 import { badRequest, forbidden } from '../http/errors.ts';
 import { validateKind } from '../http/validate.ts';
@@ -31,7 +38,9 @@ function sharesView(a: PlatformAgent): Record<string, unknown> {
 
 function assertMayTouch(rc: RouteCtx, fresh: PlatformAgent, subject: string, role?: ShareRole): void {
   const ref = { namespace: fresh.metadata.namespace ?? '', owners: fresh.spec.owners ?? [] };
-  const action = touchesOwner(fresh.spec.owners, subject, role) ? 'agent.shares.write_owner' : 'agent.shares.write';
+  const action = touchesOwner(fresh.spec.owners, subject, role)
+    ? 'agent.shares.write_owner'
+    : 'agent.shares.write';
   if (!can(rc.principal, action, ref)) {
     throw forbidden(
       action === 'agent.shares.write_owner'
@@ -68,7 +77,29 @@ async function remove(rc: RouteCtx): Promise<unknown> {
 const SHARES = '/v1/agents/{agent_id}/shares';
 
 export const SHARE_ROUTES: RouteSpec[] = [
-  { method: 'GET', path: SHARES, action: 'agent.shares.read', summary: 'Who the agent is shared with', success: 200, handle: (rc) => Promise.resolve(sharesView(rc.agent as PlatformAgent)) },
-  { method: 'POST', path: SHARES, action: 'agent.shares.write', summary: 'Share with a subject or change its role', success: 200, body: SHARE_BODY, handle: add },
-  { method: 'DELETE', path: `${SHARES}/{subject}`, action: 'agent.shares.write', summary: 'Remove a share (the last Owner’s removal suspends the agent)', success: 200, handle: remove },
+  {
+    method: 'GET',
+    path: SHARES,
+    action: 'agent.shares.read',
+    summary: 'Who the agent is shared with',
+    success: 200,
+    handle: (rc) => Promise.resolve(sharesView(rc.agent as PlatformAgent)),
+  },
+  {
+    method: 'POST',
+    path: SHARES,
+    action: 'agent.shares.write',
+    summary: 'Share with a subject or change its role',
+    success: 200,
+    body: SHARE_BODY,
+    handle: add,
+  },
+  {
+    method: 'DELETE',
+    path: `${SHARES}/{subject}`,
+    action: 'agent.shares.write',
+    summary: 'Remove a share (the last Owner’s removal suspends the agent)',
+    success: 200,
+    handle: remove,
+  },
 ];

@@ -95,7 +95,11 @@ export class AgentIndex {
 }
 
 /** One page of sorted keys after the `continue` key. */
-export function page(keys: readonly string[], limit: number, after?: string): { items: string[]; next?: string } {
+export function page(
+  keys: readonly string[],
+  limit: number,
+  after?: string,
+): { items: string[]; next?: string } {
   let lo = 0;
   if (after !== undefined) {
     let hi = keys.length;

@@ -21,8 +21,15 @@ export interface ClusterWriter {
   deleteAgent(namespace: string, name: string): Promise<boolean>;
   createApproval(approval: ApprovalRequest): Promise<ApprovalRequest>;
   readApproval(namespace: string, name: string): Promise<ApprovalRequest | undefined>;
-  patchApprovalStatus(a: ApprovalRequest, status: NonNullable<ApprovalRequest['status']>): Promise<ApprovalRequest>;
-  annotateRegistration(plural: RegistrationPlural, name: string, annotations: Record<string, string | null>): Promise<void>;
+  patchApprovalStatus(
+    a: ApprovalRequest,
+    status: NonNullable<ApprovalRequest['status']>,
+  ): Promise<ApprovalRequest>;
+  annotateRegistration(
+    plural: RegistrationPlural,
+    name: string,
+    annotations: Record<string, string | null>,
+  ): Promise<void>;
 }
 
 async function orUndefined<T>(call: Promise<unknown>): Promise<T | undefined> {
@@ -43,7 +50,8 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
         namespace: agent.metadata.namespace ?? '',
         body: agent,
       })) as PlatformAgent,
-    readAgent: (namespace, name) => orUndefined(api.getNamespacedCustomObject({ ...AGENTS, namespace, name })),
+    readAgent: (namespace, name) =>
+      orUndefined(api.getNamespacedCustomObject({ ...AGENTS, namespace, name })),
     replaceAgent: async (agent) =>
       (await api.replaceNamespacedCustomObject({
         ...AGENTS,
@@ -59,7 +67,8 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
         namespace: approval.metadata.namespace ?? '',
         body: approval,
       })) as ApprovalRequest,
-    readApproval: (namespace, name) => orUndefined(api.getNamespacedCustomObject({ ...APPROVALS, namespace, name })),
+    readApproval: (namespace, name) =>
+      orUndefined(api.getNamespacedCustomObject({ ...APPROVALS, namespace, name })),
     patchApprovalStatus: async (a, status) =>
       (await api.patchNamespacedCustomObjectStatus(
         {

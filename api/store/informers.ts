@@ -20,7 +20,13 @@ export interface Timings {
 
 type KObj = k8s.KubernetesObject;
 
-function custom<T extends KObj>(kc: k8s.KubeConfig, log: Logger, t: Timings, plural: string, ns?: string): ResilientInformer<T> {
+function custom<T extends KObj>(
+  kc: k8s.KubeConfig,
+  log: Logger,
+  t: Timings,
+  plural: string,
+  ns?: string,
+): ResilientInformer<T> {
   const api = kc.makeApiClient(k8s.CustomObjectsApi);
   const ref = { group: GROUP, version: VERSION, plural };
   const base = `/apis/${GROUP}/${VERSION}`;
@@ -29,7 +35,12 @@ function custom<T extends KObj>(kc: k8s.KubeConfig, log: Logger, t: Timings, plu
     ns
       ? api.listNamespacedCustomObject({ ...ref, namespace: ns })
       : api.listClusterCustomObject(ref)) as k8s.ListPromise<T>;
-  return new ResilientInformer<T>({ resource: `${plural}.${GROUP}`, factory: informerFactory(kc, path, list), log, ...t });
+  return new ResilientInformer<T>({
+    resource: `${plural}.${GROUP}`,
+    factory: informerFactory(kc, path, list),
+    log,
+    ...t,
+  });
 }
 
 export interface ApiInformers {
@@ -41,7 +52,13 @@ export interface ApiInformers {
   all: ResilientInformer<KObj>[];
 }
 
-export function apiInformers(kc: k8s.KubeConfig, log: Logger, t: Timings, keyNamespace: string, watchNamespace?: string): ApiInformers {
+export function apiInformers(
+  kc: k8s.KubeConfig,
+  log: Logger,
+  t: Timings,
+  keyNamespace: string,
+  watchNamespace?: string,
+): ApiInformers {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const selector = `${API_KEY_LABEL}=true`;
   const keys = new ResilientInformer<k8s.V1Secret>({

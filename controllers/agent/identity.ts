@@ -33,9 +33,15 @@ export interface IdentityClaim {
 type Field = 'email' | 'handle';
 
 const keyOf = (a: PlatformAgent): string => `${a.metadata?.namespace}/${a.metadata?.name}`;
+/** Creation time in ms whether the client gave a Date or an RFC 3339 string. */
+const createdMs = (a: PlatformAgent): number => {
+  const t = a.metadata.creationTimestamp as Date | string | undefined;
+  const ms = t === undefined ? NaN : new Date(t).getTime();
+  return Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms;
+};
 const olderThan = (a: PlatformAgent, b: PlatformAgent): boolean => {
-  const ta = String(a.metadata?.creationTimestamp ?? '');
-  const tb = String(b.metadata?.creationTimestamp ?? '');
+  const ta = createdMs(a);
+  const tb = createdMs(b);
   return ta !== tb ? ta < tb : keyOf(a) < keyOf(b);
 };
 

@@ -101,7 +101,9 @@ export function consentLifecycle(
       ],
     };
   }
-  const created = Date.parse(String(consent.metadata.creationTimestamp ?? ''));
+  const created = new Date(
+    (consent.metadata.creationTimestamp as Date | string | undefined) ?? NaN,
+  ).getTime();
   const deadlineMs = (Number.isNaN(created) ? now.getTime() : created) + ttlMs;
   if (deadlineMs <= now.getTime()) {
     return {

@@ -11,10 +11,10 @@ export function lastActivityMs(agent: PlatformAgent): number | undefined {
   const times = [
     agent.status?.lastActivityTime,
     agent.status?.passport?.lastAttestationTime,
-    agent.metadata.creationTimestamp ? String(agent.metadata.creationTimestamp) : undefined,
+    agent.metadata.creationTimestamp as Date | string | undefined,
   ]
-    .filter((t): t is string => typeof t === 'string' && t !== '')
-    .map((t) => Date.parse(t))
+    .filter((t): t is string | Date => t !== undefined && t !== '')
+    .map((t) => new Date(t).getTime())
     .filter((ms) => !Number.isNaN(ms));
   return times.length > 0 ? Math.max(...times) : undefined;
 }

@@ -30,7 +30,12 @@ function agent(i: number): PlatformAgent {
   return {
     apiVersion: 'platform.io/v1alpha1',
     kind: 'PlatformAgent',
-    metadata: { namespace: `team-${i % 50}`, name: `agent-${i}`, resourceVersion: '1', creationTimestamp: new Date(0).toISOString() as never },
+    metadata: {
+      namespace: `team-${i % 50}`,
+      name: `agent-${i}`,
+      resourceVersion: '1',
+      creationTimestamp: new Date(0).toISOString() as never,
+    },
     spec: {
       owners: [
         { subject: `user-${i % 200}@example.com`, role: 'Owner' },
@@ -38,7 +43,11 @@ function agent(i: number): PlatformAgent {
       ],
       model: { id: 'gpt-test' },
     },
-    status: { phase: 'running', trustTier: 'mtls_verified', spiffeId: `spiffe://example.org/agent/team-${i % 50}.agent-${i}` },
+    status: {
+      phase: 'running',
+      trustTier: 'mtls_verified',
+      spiffeId: `spiffe://example.org/agent/team-${i % 50}.agent-${i}`,
+    },
   };
 }
 
@@ -50,7 +59,12 @@ async function serve(): Promise<void> {
   const b64 = (s: string): string => Buffer.from(s).toString('base64');
   secrets.set({
     metadata: { namespace: 'bench', name: secretNameFor(fresh.id) },
-    data: { sha256: b64(hashKey(fresh.key)), subject: b64('bench@example.com'), role: b64('user'), createdAt: b64(new Date().toISOString()) },
+    data: {
+      sha256: b64(hashKey(fresh.key)),
+      subject: b64('bench@example.com'),
+      role: b64('user'),
+      createdAt: b64(new Date().toISOString()),
+    },
   });
   const keys = new ApiKeyStore({} as k8s.CoreV1Api, 'bench', secrets);
   const registry = new Registry();
@@ -85,16 +99,25 @@ async function serve(): Promise<void> {
 
 function get(agentPool: Agent, port: number, path: string, key: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: agentPool, headers: { authorization: `Bearer ${key}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, agent: agentPool, headers: { authorization: `Bearer ${key}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
-async function load(port: number, key: string, path: () => string, seconds: number, concurrency: number): Promise<string> {
+async function load(
+  port: number,
+  key: string,
+  path: () => string,
+  seconds: number,
+  concurrency: number,
+): Promise<string> {
   const pool = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latenciesMs: number[] = [];
   let errors = 0;
@@ -120,17 +143,29 @@ async function load(port: number, key: string, path: () => string, seconds: numb
 async function main(): Promise<void> {
   const seconds = arg('seconds', 5);
   const concurrency = arg('concurrency', 32);
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const { port, key } = await new Promise<{ port: number; key: string }>((resolve) =>
-    child.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()) as { port: number; key: string })),
+    child.stdout.once('data', (d: Buffer) =>
+      resolve(JSON.parse(d.toString()) as { port: number; key: string }),
+    ),
   );
   try {
-    console.log(`API benchmark: ${AGENTS} agents in the cache, server in one process, ${concurrency} keep-alive connections, ${seconds} s each`);
+    console.log(
+      `API benchmark: ${AGENTS} agents in the cache, server in one process, ${concurrency} keep-alive connections, ${seconds} s each`,
+    );
     let n = 0;
     await load(port, key, () => `/v1/agents/team-0.agent-0/passport`, 1, concurrency);
-    console.log(`passport GET       ${await load(port, key, () => `/v1/agents/team-${(n % 50)}.agent-${n++ % AGENTS}/passport`, seconds, concurrency)}`);
-    console.log(`agent list (100)   ${await load(port, key, () => '/v1/agents?limit=100', seconds, concurrency)}`);
-    console.log(`agent list (1000)  ${await load(port, key, () => '/v1/agents?limit=1000', seconds, concurrency)}`);
+    console.log(
+      `passport GET       ${await load(port, key, () => `/v1/agents/team-${n % 50}.agent-${n++ % AGENTS}/passport`, seconds, concurrency)}`,
+    );
+    console.log(
+      `agent list (100)   ${await load(port, key, () => '/v1/agents?limit=100', seconds, concurrency)}`,
+    );
+    console.log(
+      `agent list (1000)  ${await load(port, key, () => '/v1/agents?limit=1000', seconds, concurrency)}`,
+    );
   } finally {
     child.kill('SIGTERM');
   }

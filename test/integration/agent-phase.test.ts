@@ -96,11 +96,14 @@ describe('PlatformAgent phase (running operator process)', () => {
     await eventually(() => phaseOf('flip', 'pending'), 'the last transition to settle');
     const before = await Promise.all(['with-owner', 'no-owner', 'flip'].map(getAgent));
     const writes = await operator.metric('platform_controller_status_writes_total', { outcome: 'written' });
-    const reconciles = await operator.metric('platform_controller_reconcile_total', { result: 'success' });
+    // Every result counts: an agent reconcile returns requeue-after for its Stale deadline.
+    const reconciles = await operator.metric('platform_controller_reconcile_total', {
+      controller: 'platformagent',
+    });
     // Resync runs every second: wait for two full rounds over the three agents.
     await eventually(
       async () =>
-        (await operator.metric('platform_controller_reconcile_total', { result: 'success' })) >=
+        (await operator.metric('platform_controller_reconcile_total', { controller: 'platformagent' })) >=
         reconciles + 6
           ? true
           : undefined,

@@ -14,14 +14,25 @@ const fx = useApi(ns);
 
 async function stored(name: string): Promise<PlatformAgent> {
   const api = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
-  return (await api.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'platformagents', namespace: ns.name, name })) as PlatformAgent;
+  return (await api.getNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'platformagents',
+    namespace: ns.name,
+    name,
+  })) as PlatformAgent;
 }
 
 describe('agents', () => {
   it('creates an agent with an Owner and refuses one without', async () => {
     const id = await fx.createAgent('alpha');
     const got = await fx.call('GET', `/v1/agents/${id}`, { key: fx.keys.viewer });
-    expect(got.body).toMatchObject({ agent_id: id, namespace: ns.name, name: 'alpha', spec: { model: { id: 'gpt-test' } } });
+    expect(got.body).toMatchObject({
+      agent_id: id,
+      namespace: ns.name,
+      name: 'alpha',
+      spec: { model: { id: 'gpt-test' } },
+    });
     const none = await fx.call('POST', '/v1/agents', {
       key: fx.keys.org_admin,
       body: { namespace: ns.name, name: 'ownerless', spec: { owners: [{ subject: 'x', role: 'Viewer' }] } },
@@ -53,22 +64,37 @@ describe('agents', () => {
     expect((await fx.call('GET', '/v1/agents', { key: fx.keys.stranger })).body.items).toEqual([]);
     const first = await fx.call('GET', '/v1/agents?limit=1', { key: fx.keys.owner });
     expect(first.body.items).toHaveLength(1);
-    const second = await fx.call('GET', `/v1/agents?limit=1&continue=${String(first.body.continue)}`, { key: fx.keys.owner });
+    const second = await fx.call('GET', `/v1/agents?limit=1&continue=${String(first.body.continue)}`, {
+      key: fx.keys.owner,
+    });
     expect(second.body.items![0]!.agent_id).not.toBe(first.body.items![0]!.agent_id);
   });
 
   it('updates the spec by merge patch but not owners or suspend', async () => {
     const id = await fx.createAgent('delta');
-    const r = await fx.call('PATCH', `/v1/agents/${id}`, { key: fx.keys.editor, body: { spec: { model: { id: 'gpt-next' }, auditMode: 'observe' } } });
+    const r = await fx.call('PATCH', `/v1/agents/${id}`, {
+      key: fx.keys.editor,
+      body: { spec: { model: { id: 'gpt-next' }, auditMode: 'observe' } },
+    });
     expect(r.status).toBe(200);
     expect((await stored('delta')).spec).toMatchObject({ model: { id: 'gpt-next' }, auditMode: 'observe' });
-    const owners = await fx.call('PATCH', `/v1/agents/${id}`, { key: fx.keys.owner, body: { spec: { owners: [] } } });
+    const owners = await fx.call('PATCH', `/v1/agents/${id}`, {
+      key: fx.keys.owner,
+      body: { spec: { owners: [] } },
+    });
     expect(owners).toMatchObject({ status: 422, body: { code: 'reserved_field' } });
   });
 
   it('suspends and reactivates through spec.suspend', async () => {
     const id = await fx.createAgent('epsilon');
-    expect((await fx.call('POST', `/v1/agents/${id}/suspend`, { key: fx.keys.editor, body: { reason: 'odd traffic' } })).status).toBe(200);
+    expect(
+      (
+        await fx.call('POST', `/v1/agents/${id}/suspend`, {
+          key: fx.keys.editor,
+          body: { reason: 'odd traffic' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await stored('epsilon')).spec.suspend).toBe(true);
     expect((await fx.call('POST', `/v1/agents/${id}/reactivate`, { key: fx.keys.editor })).status).toBe(403);
     expect((await fx.call('POST', `/v1/agents/${id}/reactivate`, { key: fx.keys.owner })).status).toBe(200);
@@ -100,22 +126,36 @@ describe('agents', () => {
 describe('the share dialog', () => {
   it('adds and removes Editors and Viewers; Editors cannot touch Owners', async () => {
     const id = await fx.createAgent('theta');
-    const add = await fx.call('POST', `/v1/agents/${id}/shares`, { key: fx.keys.editor, body: { subject: 'new@example.com', role: 'Viewer' } });
+    const add = await fx.call('POST', `/v1/agents/${id}/shares`, {
+      key: fx.keys.editor,
+      body: { subject: 'new@example.com', role: 'Viewer' },
+    });
     expect(add.status).toBe(200);
     expect(add.body.shares).toContainEqual({ subject: 'new@example.com', role: 'Viewer' });
-    const promote = await fx.call('POST', `/v1/agents/${id}/shares`, { key: fx.keys.editor, body: { subject: 'new@example.com', role: 'Owner' } });
+    const promote = await fx.call('POST', `/v1/agents/${id}/shares`, {
+      key: fx.keys.editor,
+      body: { subject: 'new@example.com', role: 'Owner' },
+    });
     expect(promote.status).toBe(403);
-    const demote = await fx.call('DELETE', `/v1/agents/${id}/shares/${encodeURIComponent(SUBJECTS.owner)}`, { key: fx.keys.editor });
+    const demote = await fx.call('DELETE', `/v1/agents/${id}/shares/${encodeURIComponent(SUBJECTS.owner)}`, {
+      key: fx.keys.editor,
+    });
     expect(demote.status).toBe(403);
-    const removed = await fx.call('DELETE', `/v1/agents/${id}/shares/new%40example.com`, { key: fx.keys.editor });
+    const removed = await fx.call('DELETE', `/v1/agents/${id}/shares/new%40example.com`, {
+      key: fx.keys.editor,
+    });
     expect(removed.body.shares).not.toContainEqual(expect.objectContaining({ subject: 'new@example.com' }));
-    const again = await fx.call('DELETE', `/v1/agents/${id}/shares/new%40example.com`, { key: fx.keys.editor });
+    const again = await fx.call('DELETE', `/v1/agents/${id}/shares/new%40example.com`, {
+      key: fx.keys.editor,
+    });
     expect(again.status).toBe(404);
   });
 
   it('suspends the agent when its last owner is removed', async () => {
     const id = await fx.createAgent('iota');
-    const r = await fx.call('DELETE', `/v1/agents/${id}/shares/${encodeURIComponent(SUBJECTS.owner)}`, { key: fx.keys.owner });
+    const r = await fx.call('DELETE', `/v1/agents/${id}/shares/${encodeURIComponent(SUBJECTS.owner)}`, {
+      key: fx.keys.owner,
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ owners: 0, suspended_for_owners: true });
     const agent = await stored('iota');
@@ -123,7 +163,9 @@ describe('the share dialog', () => {
     // The controller's documented reconciliation of exactly this stored object.
     const { status } = computeAgentStatus(agent as never, {}, new Date());
     expect(status.phase).toBe('suspended');
-    const cond = (status.conditions as { type: string; status: string }[]).find((c) => c.type === 'OwnersMissing');
+    const cond = (status.conditions as { type: string; status: string }[]).find(
+      (c) => c.type === 'OwnersMissing',
+    );
     expect(cond?.status).toBe('True');
   });
 });

@@ -14,7 +14,13 @@ const objects = () => kubeConfig().makeApiClient(k8s.CustomObjectsApi);
 
 async function readAgent(name: string): Promise<PlatformAgent | undefined> {
   try {
-    return (await objects().getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'platformagents', namespace: ns.name, name })) as PlatformAgent;
+    return (await objects().getNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'platformagents',
+      namespace: ns.name,
+      name,
+    })) as PlatformAgent;
   } catch (err) {
     if (apiStatus(err) === 404) return undefined;
     throw err;
@@ -23,10 +29,17 @@ async function readAgent(name: string): Promise<PlatformAgent | undefined> {
 
 async function readApproval(id: string): Promise<ApprovalRequest> {
   const name = id.slice(id.indexOf('.') + 1);
-  return (await objects().getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'approvalrequests', namespace: ns.name, name })) as ApprovalRequest;
+  return (await objects().getNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'approvalrequests',
+    namespace: ns.name,
+    name,
+  })) as ApprovalRequest;
 }
 
-const approvalIdOf = (r: { body: Record<string, unknown> }): string => String((r.body.approval as { id: string }).id);
+const approvalIdOf = (r: { body: Record<string, unknown> }): string =>
+  String((r.body.approval as { id: string }).id);
 
 describe('high-risk actions need an Owner', () => {
   it('creates an ApprovalRequest for every high-risk route and changes nothing', async () => {
@@ -35,12 +48,18 @@ describe('high-risk actions need an Owner', () => {
     const requests = [
       fx.call('DELETE', `/v1/agents/${id}`, { key: fx.keys.editor }),
       ...['write', 'merge', 'send', 'delete'].map((action) =>
-        fx.call('POST', `/v1/agents/${id}/actions`, { key: fx.keys.editor, body: { action, target: `repo://main/${action}` } }),
+        fx.call('POST', `/v1/agents/${id}/actions`, {
+          key: fx.keys.editor,
+          body: { action, target: `repo://main/${action}` },
+        }),
       ),
     ];
     for (const r of await Promise.all(requests)) {
       expect(r.status).toBe(202);
-      expect(r.body).toMatchObject({ applied: false, approval: { phase: 'pending', requested_by: SUBJECTS.editor } });
+      expect(r.body).toMatchObject({
+        applied: false,
+        approval: { phase: 'pending', requested_by: SUBJECTS.editor },
+      });
       const stored = await readApproval(approvalIdOf(r));
       expect(stored.spec.agent).toBe('quiet');
       expect(stored.status?.phase).toBe('pending');
@@ -67,10 +86,20 @@ describe('high-risk actions need an Owner', () => {
     }
     expect((await readApproval(approval)).status?.phase).toBe('pending');
     expect(await readAgent('doomed')).toBeDefined();
-    const ok = await fx.call('POST', `/v1/approvals/${approval}/approve`, { key: fx.keys.owner, body: { reason: 'retired' } });
+    const ok = await fx.call('POST', `/v1/approvals/${approval}/approve`, {
+      key: fx.keys.owner,
+      body: { reason: 'retired' },
+    });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ executed: true, result: 'agent deleted', approval: { phase: 'approved', decided_by: SUBJECTS.owner, reason: 'retired' } });
-    await eventually(async () => ((await readAgent('doomed')) === undefined ? true : undefined), 'the agent to be deleted');
+    expect(ok.body).toMatchObject({
+      executed: true,
+      result: 'agent deleted',
+      approval: { phase: 'approved', decided_by: SUBJECTS.owner, reason: 'retired' },
+    });
+    await eventually(
+      async () => ((await readAgent('doomed')) === undefined ? true : undefined),
+      'the agent to be deleted',
+    );
     // The agent and with it every Owner is gone: nobody may decide any more.
     const again = await fx.call('POST', `/v1/approvals/${approval}/deny`, { key: fx.keys.owner });
     expect(again.status).toBe(403);
@@ -79,20 +108,38 @@ describe('high-risk actions need an Owner', () => {
 
   it('a denial changes nothing and is final', async () => {
     const id = await fx.createAgent('spared');
-    const req = await fx.call('POST', `/v1/agents/${id}/actions`, { key: fx.keys.owner, body: { action: 'send', target: 'mail://all-staff', description: 'newsletter' } });
+    const req = await fx.call('POST', `/v1/agents/${id}/actions`, {
+      key: fx.keys.owner,
+      body: { action: 'send', target: 'mail://all-staff', description: 'newsletter' },
+    });
     const approval = approvalIdOf(req);
-    const denied = await fx.call('POST', `/v1/approvals/${approval}/deny`, { key: fx.keys.owner, body: { reason: 'no' } });
+    const denied = await fx.call('POST', `/v1/approvals/${approval}/deny`, {
+      key: fx.keys.owner,
+      body: { reason: 'no' },
+    });
     expect(denied.body).toMatchObject({ executed: false, approval: { phase: 'denied' } });
-    expect((await readApproval(approval)).status).toMatchObject({ phase: 'denied', decidedBy: SUBJECTS.owner });
-    expect((await fx.call('POST', `/v1/approvals/${approval}/approve`, { key: fx.keys.owner })).status).toBe(409);
+    expect((await readApproval(approval)).status).toMatchObject({
+      phase: 'denied',
+      decidedBy: SUBJECTS.owner,
+    });
+    expect((await fx.call('POST', `/v1/approvals/${approval}/approve`, { key: fx.keys.owner })).status).toBe(
+      409,
+    );
     expect(await readAgent('spared')).toBeDefined();
   });
 
   it('lists pending approvals for Owners and counts them for the badge', async () => {
     const id = await fx.createAgent('counted');
-    const req = await fx.call('POST', `/v1/agents/${id}/actions`, { key: fx.keys.editor, body: { action: 'merge', target: 'pr://42' } });
+    const req = await fx.call('POST', `/v1/agents/${id}/actions`, {
+      key: fx.keys.editor,
+      body: { action: 'merge', target: 'pr://42' },
+    });
     const approval = approvalIdOf(req);
-    const list = await fx.until('/v1/approvals', (r) => r.body.items!.some((a) => a.id === approval), 'owner');
+    const list = await fx.until(
+      '/v1/approvals',
+      (r) => r.body.items!.some((a) => a.id === approval),
+      'owner',
+    );
     expect(list.body.items!.every((a) => a.phase === 'pending')).toBe(true);
     const count = await fx.call('GET', '/v1/notifications/count', { key: fx.keys.owner });
     expect(count.body.count).toBe(list.body.items!.length);

@@ -18,7 +18,14 @@ async function writeKeySecret(namespace: string, expiresAt: string): Promise<str
     namespace,
     body: {
       metadata: { name: secretNameFor(fresh.id), labels: { [API_KEY_LABEL]: 'true' } },
-      stringData: { sha256: hashKey(fresh.key), subject: 'late@example.com', role: 'user', createdBy: 'test', createdAt: new Date().toISOString(), expiresAt },
+      stringData: {
+        sha256: hashKey(fresh.key),
+        subject: 'late@example.com',
+        role: 'user',
+        createdBy: 'test',
+        createdAt: new Date().toISOString(),
+        expiresAt,
+      },
     },
   });
   return fresh.key;
@@ -36,9 +43,19 @@ describe('ops endpoints and the OpenAPI document', () => {
     const { body } = await fx.call('GET', '/openapi.json');
     expect(body.openapi).toBe('3.1.0');
     const paths = body.paths as Record<string, Record<string, unknown>>;
-    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/v1/agents', '/v1/agents/{agent_id}/passport', '/registry/check', '/v1/approvals/{id}/approve']));
-    const schemas = (body.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas;
-    expect(Object.keys(schemas.PlatformAgentSpec!.properties)).toEqual(expect.arrayContaining(['owners', 'suspend', 'model']));
+    expect(Object.keys(paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/agents',
+        '/v1/agents/{agent_id}/passport',
+        '/registry/check',
+        '/v1/approvals/{id}/approve',
+      ]),
+    );
+    const schemas = (body.components as { schemas: Record<string, { properties: Record<string, unknown> }> })
+      .schemas;
+    expect(Object.keys(schemas.PlatformAgentSpec!.properties)).toEqual(
+      expect.arrayContaining(['owners', 'suspend', 'model']),
+    );
   });
 
   it('echoes a well-formed request id and mints one otherwise', async () => {
@@ -61,9 +78,16 @@ describe('errors are {detail, code}', () => {
 
   it('415 for a non-JSON body, 413 for a huge one, 400 for malformed JSON', async () => {
     const key = fx.keys.viewer;
-    const text = await fx.call('POST', '/v1/api-keys', { key, raw: 'x=1', headers: { 'content-type': 'text/plain' } });
+    const text = await fx.call('POST', '/v1/api-keys', {
+      key,
+      raw: 'x=1',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });
-    const huge = await fx.call('POST', '/v1/api-keys', { key, raw: `{"description":"${'a'.repeat(1_100_000)}"}` });
+    const huge = await fx.call('POST', '/v1/api-keys', {
+      key,
+      raw: `{"description":"${'a'.repeat(1_100_000)}"}`,
+    });
     expect(huge).toMatchObject({ status: 413, body: { code: 'body_too_large' } });
     const broken = await fx.call('POST', '/v1/api-keys', { key, raw: '{"description":' });
     expect(broken.status).toBe(400);
@@ -96,28 +120,41 @@ describe('authentication', () => {
   });
 
   it('mints, lists and revokes keys; a revoked key is 401 at once', async () => {
-    const minted = await fx.call('POST', '/v1/api-keys', { key: fx.keys.stranger, body: { description: 'laptop' } });
+    const minted = await fx.call('POST', '/v1/api-keys', {
+      key: fx.keys.stranger,
+      body: { description: 'laptop' },
+    });
     expect(minted.status).toBe(201);
     expect(minted.body).toMatchObject({ subject: SUBJECTS.stranger, role: 'user', description: 'laptop' });
     const key = String(minted.body.key);
     expect((await fx.call('GET', '/v1/agents', { key })).status).toBe(200);
     const mine = await fx.call('GET', '/v1/api-keys', { key });
-    expect(mine.body.items!.every((k) => k.subject === SUBJECTS.stranger && !('key' in k) && !('sha256' in k))).toBe(true);
+    expect(
+      mine.body.items!.every((k) => k.subject === SUBJECTS.stranger && !('key' in k) && !('sha256' in k)),
+    ).toBe(true);
     const other = await fx.call('DELETE', `/v1/api-keys/${fx.api.bootstrapKeyId}`, { key });
     expect(other.status).toBe(404);
     expect((await fx.call('DELETE', `/v1/api-keys/${String(minted.body.id)}`, { key })).status).toBe(204);
     expect((await fx.call('GET', '/v1/agents', { key })).status).toBe(401);
     const core = kubeConfig().makeApiClient(k8s.CoreV1Api);
     await eventually(async () => {
-      const list = await core.listNamespacedSecret({ namespace: ns.name, labelSelector: `${API_KEY_LABEL}=true` });
-      return list.items.every((s) => s.metadata?.name !== secretNameFor(String(minted.body.id))) ? true : undefined;
+      const list = await core.listNamespacedSecret({
+        namespace: ns.name,
+        labelSelector: `${API_KEY_LABEL}=true`,
+      });
+      return list.items.every((s) => s.metadata?.name !== secretNameFor(String(minted.body.id)))
+        ? true
+        : undefined;
     }, 'the key Secret to be deleted');
   });
 
   it('stores only the hash of a key', async () => {
     const minted = await fx.call('POST', '/v1/api-keys', { key: fx.keys.viewer, body: {} });
     const core = kubeConfig().makeApiClient(k8s.CoreV1Api);
-    const secret = await core.readNamespacedSecret({ namespace: ns.name, name: secretNameFor(String(minted.body.id)) });
+    const secret = await core.readNamespacedSecret({
+      namespace: ns.name,
+      name: secretNameFor(String(minted.body.id)),
+    });
     const values = Object.values(secret.data ?? {}).map((v) => Buffer.from(v, 'base64').toString());
     expect(values).not.toContain(minted.body.key);
     expect(values).toContain(hashKey(String(minted.body.key)));
@@ -126,7 +163,10 @@ describe('authentication', () => {
   it('refuses administrator keys to non-administrators', async () => {
     const r = await fx.call('POST', '/v1/api-keys', { key: fx.keys.owner, body: { role: 'org_admin' } });
     expect(r).toMatchObject({ status: 403, body: { code: 'forbidden' } });
-    const other = await fx.call('POST', '/v1/api-keys', { key: fx.keys.owner, body: { subject: 'someone@else' } });
+    const other = await fx.call('POST', '/v1/api-keys', {
+      key: fx.keys.owner,
+      body: { subject: 'someone@else' },
+    });
     expect(other.status).toBe(403);
   });
 

@@ -15,7 +15,10 @@ const ns = useNamespace('api-fuzz');
 const fx = useApi(ns);
 const ids = { agent: '', approval: '' };
 
-function fill(path: string, o: Partial<Record<'agent_id' | 'id' | 'subject' | 'digest', string>> = {}): string {
+function fill(
+  path: string,
+  o: Partial<Record<'agent_id' | 'id' | 'subject' | 'digest', string>> = {},
+): string {
   return path
     .replace('{agent_id}', o.agent_id ?? ids.agent)
     .replace('{id}', o.id ?? (path.startsWith('/v1/approvals') ? ids.approval : '0123456789abcdef'))
@@ -33,7 +36,13 @@ function expectClear4xx(r: Reply, what: string): void {
 async function resourceVersion(): Promise<string | undefined> {
   const api = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
   const name = ids.agent.slice(ids.agent.indexOf('.') + 1);
-  const a = (await api.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'platformagents', namespace: ns.name, name })) as PlatformAgent;
+  const a = (await api.getNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'platformagents',
+    namespace: ns.name,
+    name,
+  })) as PlatformAgent;
   return a.metadata.resourceVersion;
 }
 
@@ -42,7 +51,10 @@ const key = (): string => fx.keys.owner;
 
 beforeAll(async () => {
   ids.agent = await fx.createAgent('fuzzed');
-  const r = await fx.call('POST', `/v1/agents/${ids.agent}/actions`, { key: fx.keys.owner, body: { action: 'write', target: 'x://y' } });
+  const r = await fx.call('POST', `/v1/agents/${ids.agent}/actions`, {
+    key: fx.keys.owner,
+    body: { action: 'write', target: 'x://y' },
+  });
   ids.approval = (r.body.approval as { id: string }).id;
 });
 
@@ -51,8 +63,18 @@ describe('bad input on every endpoint', () => {
     const before = await resourceVersion();
     for (const r of bodyRoutes) {
       const path = fill(r.path);
-      expectClear4xx(await fx.call(r.method, path, { key: key(), raw: '{"spec": {"a": ' }), `${r.method} ${r.path} malformed`);
-      for (const body of [[], 'text', 42, null, { spec: 5, role: 7, subject: [], digest: {} }, { unknown: true }]) {
+      expectClear4xx(
+        await fx.call(r.method, path, { key: key(), raw: '{"spec": {"a": ' }),
+        `${r.method} ${r.path} malformed`,
+      );
+      for (const body of [
+        [],
+        'text',
+        42,
+        null,
+        { spec: 5, role: 7, subject: [], digest: {} },
+        { unknown: true },
+      ]) {
         const res = await fx.call(r.method, path, { key: key(), body });
         expectClear4xx(res, `${r.method} ${r.path} ${JSON.stringify(body)}`);
       }
@@ -75,9 +97,26 @@ describe('bad input on every endpoint', () => {
 
   it('unknown ids are 404 and traversal or malformed ids are 400/404', async () => {
     const idRoutes = ROUTES.filter((r) => /\{(agent_id|id)\}/.test(r.path));
-    const bad = ['..', '..%2F..%2Fetc%2Fpasswd', '%2e%2e', `${ns.name}.a%2Fb`, `${ns.name}..x`, 'UPPER.case', '%E0%A4%A', 'x'.repeat(300), '.leading'];
+    const bad = [
+      '..',
+      '..%2F..%2Fetc%2Fpasswd',
+      '%2e%2e',
+      `${ns.name}.a%2Fb`,
+      `${ns.name}..x`,
+      'UPPER.case',
+      '%E0%A4%A',
+      'x'.repeat(300),
+      '.leading',
+    ];
     for (const r of idRoutes) {
-      const unknown = await fx.call(r.method, fill(r.path, { agent_id: `${ns.name}.nope`, id: r.path.startsWith('/v1/approvals') ? `${ns.name}.nope` : 'ffffffffffffffff' }), { key: key() });
+      const unknown = await fx.call(
+        r.method,
+        fill(r.path, {
+          agent_id: `${ns.name}.nope`,
+          id: r.path.startsWith('/v1/approvals') ? `${ns.name}.nope` : 'ffffffffffffffff',
+        }),
+        { key: key() },
+      );
       expect([400, 404], `${r.method} ${r.path} unknown`).toContain(unknown.status);
       expectClear4xx(unknown, `${r.method} ${r.path} unknown`);
       for (const id of bad) {
@@ -88,10 +127,23 @@ describe('bad input on every endpoint', () => {
   });
 
   it('bad query values are 400', async () => {
-    for (const q of ['/v1/agents?limit=-1', '/v1/agents?limit=abc', '/v1/agents?limit=1&limit=2', '/v1/agents/stale?days=1e9', '/v1/approvals?status=maybe', '/registry/check', '/registry/check?digest=../../etc']) {
+    for (const q of [
+      '/v1/agents?limit=-1',
+      '/v1/agents?limit=abc',
+      '/v1/agents?limit=1&limit=2',
+      '/v1/agents/stale?days=1e9',
+      '/v1/approvals?status=maybe',
+      '/registry/check',
+      '/registry/check?digest=../../etc',
+    ]) {
       expectClear4xx(await fx.call('GET', q, { key: fx.keys.org_admin }), q);
     }
-    for (const q of ['/v1/audit?since=yesterday', '/v1/audit?outcome=won', '/v1/audit?limit=0', '/v1/audit?before=x']) {
+    for (const q of [
+      '/v1/audit?since=yesterday',
+      '/v1/audit?outcome=won',
+      '/v1/audit?limit=0',
+      '/v1/audit?before=x',
+    ]) {
       expectClear4xx(await fx.call('GET', q, { key: fx.keys.org_admin }), q);
     }
   });
@@ -110,7 +162,17 @@ describe('bad input on every endpoint', () => {
   it('odd methods and headers are 4xx', async () => {
     expectClear4xx(await fx.call('PUT', '/v1/agents', { key: key(), body: {} }), 'PUT /v1/agents');
     expectClear4xx(await fx.call('PROPFIND', '/v1/agents', { key: key() }), 'PROPFIND');
-    expectClear4xx(await fx.call('GET', '/v1/agents', { headers: { authorization: `Bearer ${'a'.repeat(9000)}` } }), 'long token');
-    expectClear4xx(await fx.call('POST', '/v1/api-keys', { key: key(), raw: '{}', headers: { 'content-type': 'application/xml' } }), 'xml');
+    expectClear4xx(
+      await fx.call('GET', '/v1/agents', { headers: { authorization: `Bearer ${'a'.repeat(9000)}` } }),
+      'long token',
+    );
+    expectClear4xx(
+      await fx.call('POST', '/v1/api-keys', {
+        key: key(),
+        raw: '{}',
+        headers: { 'content-type': 'application/xml' },
+      }),
+      'xml',
+    );
   });
 });

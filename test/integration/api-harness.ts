@@ -55,7 +55,11 @@ async function send(base: string, method: string, path: string, o: CallOptions =
   let payload: string | Buffer | undefined = o.raw;
   if (o.body !== undefined) payload = JSON.stringify(o.body);
   if (payload !== undefined) headers['content-type'] ??= 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    ...(payload !== undefined ? { body: payload } : {}),
+  });
   const text = await res.text();
   let body: Reply['body'] = {};
   try {
@@ -76,7 +80,13 @@ export function useApi(ns: TestNamespace, env: () => Record<string, string> = ()
   const fx = { keys: {} } as ApiFixture;
   beforeAll(async () => {
     const settings = loadApiSettings(
-      { PLATFORM_API_PORT: '0', PLATFORM_API_HOST: '127.0.0.1', PLATFORM_API_NAMESPACE: ns.name, PLATFORM_WATCH_NAMESPACE: ns.name, ...env() },
+      {
+        PLATFORM_API_PORT: '0',
+        PLATFORM_API_HOST: '127.0.0.1',
+        PLATFORM_API_NAMESPACE: ns.name,
+        PLATFORM_WATCH_NAMESPACE: ns.name,
+        ...env(),
+      },
       {},
     );
     fx.api = await startApi({ kc: kubeConfig(), settings, log: createLogger('api', { level: 'warn' }) });
@@ -85,7 +95,10 @@ export function useApi(ns: TestNamespace, env: () => Record<string, string> = ()
     fx.keys.org_admin = await readBootstrapKey(ns.name);
     for (const persona of PERSONAS.filter((p) => p !== 'org_admin')) {
       const admin = persona === 'workspace_admin';
-      const body = { subject: SUBJECTS[persona], ...(admin ? { role: 'workspace_admin', workspaces: [ns.name] } : {}) };
+      const body = {
+        subject: SUBJECTS[persona],
+        ...(admin ? { role: 'workspace_admin', workspaces: [ns.name] } : {}),
+      };
       const r = await fx.call('POST', '/v1/api-keys', { key: fx.keys.org_admin, body });
       if (r.status !== 201) throw new Error(`minting ${persona} key: ${r.status} ${JSON.stringify(r.body)}`);
       fx.keys[persona] = String(r.body.key);

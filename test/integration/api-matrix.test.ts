@@ -2,7 +2,7 @@
 // by every persona (org admin, workspace admin, Owner, Editor, Viewer, a
 // stranger, and no credential). The expected table below is written by hand
 // from the spec's "Who may do what"; the test fails when a route has no row.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../api/routes/index.ts';
 import { k8s } from '../../operator/kube.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
@@ -62,7 +62,10 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
   const admin = fx.keys.org_admin;
   switch (route) {
     case 'POST /v1/agents':
-      return { path: '/v1/agents', body: { namespace: ns.name, name: `m-${n}`, spec: { owners: [{ subject: 'o@x', role: 'Owner' }] } } };
+      return {
+        path: '/v1/agents',
+        body: { namespace: ns.name, name: `m-${n}`, spec: { owners: [{ subject: 'o@x', role: 'Owner' }] } },
+      };
     case 'PATCH /v1/agents/{agent_id}':
       return { path: agent, body: { spec: { auditMode: 'observe' } } };
     case 'POST /v1/agents/{agent_id}/shares':
@@ -74,13 +77,21 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
       return { path: `${agent}/actions`, body: { action: 'write', target: `doc://${n}` } };
     case 'POST /v1/approvals/{id}/approve':
     case 'POST /v1/approvals/{id}/deny': {
-      const r = await fx.call('POST', `${agent}/actions`, { key: fx.keys.owner, body: { action: 'send', target: `mail://${route}/${n}` } });
-      return { path: `/v1/approvals/${(r.body.approval as { id: string }).id}/${route.endsWith('approve') ? 'approve' : 'deny'}` };
+      const r = await fx.call('POST', `${agent}/actions`, {
+        key: fx.keys.owner,
+        body: { action: 'send', target: `mail://${route}/${n}` },
+      });
+      return {
+        path: `/v1/approvals/${(r.body.approval as { id: string }).id}/${route.endsWith('approve') ? 'approve' : 'deny'}`,
+      };
     }
     case 'POST /v1/api-keys':
       return { path: '/v1/api-keys', body: {} };
     case 'DELETE /v1/api-keys/{id}': {
-      const r = await fx.call('POST', '/v1/api-keys', { key: who === 'anonymous' ? admin : fx.keys[who], body: {} });
+      const r = await fx.call('POST', '/v1/api-keys', {
+        key: who === 'anonymous' ? admin : fx.keys[who],
+        body: {},
+      });
       return { path: `/v1/api-keys/${String(r.body.id)}` };
     }
     case 'POST /v1/registry/notarizations':
@@ -99,9 +110,15 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
 
 beforeAll(async () => {
   state.agent = await fx.createAgent('matrix');
-  const r = await fx.call('POST', `/v1/agents/${state.agent}/actions`, { key: fx.keys.owner, body: { action: 'merge', target: 'pr://1' } });
+  const r = await fx.call('POST', `/v1/agents/${state.agent}/actions`, {
+    key: fx.keys.owner,
+    body: { action: 'merge', target: 'pr://1' },
+  });
   state.approval = (r.body.approval as { id: string }).id;
-  state.digest = `sha256:${ns.name.replace(/[^a-f0-9]/g, 'a').padEnd(64, '0').slice(0, 64)}`;
+  state.digest = `sha256:${ns.name
+    .replace(/[^a-f0-9]/g, 'a')
+    .padEnd(64, '0')
+    .slice(0, 64)}`;
   await kubeConfig()
     .makeApiClient(k8s.CustomObjectsApi)
     .createClusterCustomObject({
@@ -112,7 +129,12 @@ beforeAll(async () => {
         apiVersion: `${GROUP}/${VERSION}`,
         kind: 'ModelRegistration',
         metadata: { name: `model-${ns.name}` },
-        spec: { modelId: 'm', deploymentMode: 'in-cluster', endpoint: 'http://m.local', imageDigest: state.digest },
+        spec: {
+          modelId: 'm',
+          deploymentMode: 'in-cluster',
+          endpoint: 'http://m.local',
+          imageDigest: state.digest,
+        },
       },
     });
   await fx.until(`/v1/approvals/${state.approval}`, (g) => g.status === 200);
@@ -122,13 +144,21 @@ beforeAll(async () => {
   );
 });
 
+afterAll(async () => {
+  const api = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+  const ref = { group: GROUP, version: VERSION, plural: 'modelregistrations', name: `model-${ns.name}` };
+  await api.deleteClusterCustomObject(ref).catch(() => undefined);
+});
+
 describe('route × role matrix', () => {
   it('has an expectation for every route and no stale rows', () => {
     const routes = ROUTES.map((r) => `${r.method} ${r.path}`).sort();
     expect(Object.keys(EXPECTED).sort()).toEqual(routes);
   });
 
-  const cells = ROUTES.flatMap((r) => WHO.map((who) => ({ route: `${r.method} ${r.path}`, method: r.method, success: r.success, who })));
+  const cells = ROUTES.flatMap((r) =>
+    WHO.map((who) => ({ route: `${r.method} ${r.path}`, method: r.method, success: r.success, who })),
+  );
   it.each(cells.map((c, n) => [c.route, c.who, n, c] as const))('%s as %s', async (route, who, n, cell) => {
     const call = await requestFor(route, who, n);
     const key = who === 'anonymous' ? undefined : fx.keys[who];

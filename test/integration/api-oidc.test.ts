@@ -8,7 +8,12 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'j
 import { useApi } from './api-harness.ts';
 import { useNamespace } from './harness.ts';
 
-const issuer = { url: '', server: undefined as Server | undefined, key: undefined as CryptoKey | undefined, fetches: 0 };
+const issuer = {
+  url: '',
+  server: undefined as Server | undefined,
+  key: undefined as CryptoKey | undefined,
+  fetches: 0,
+};
 
 beforeAll(async () => {
   const { privateKey, publicKey } = await generateKeyPair('ES256');

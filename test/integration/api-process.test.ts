@@ -39,14 +39,31 @@ describe('platform run api', () => {
       }
     });
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    const port = await eventually(() => logs.find((l) => l.msg === 'api listening')?.port as number | undefined, 'the api to listen', 30_000);
+    const port = await eventually(
+      () => logs.find((l) => l.msg === 'api listening')?.port as number | undefined,
+      'the api to listen',
+      30_000,
+    );
     const base = `http://127.0.0.1:${port}`;
-    await eventually(async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined), 'readiness');
+    await eventually(
+      async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined),
+      'readiness',
+    );
     const key = await readBootstrapKey(ns.name);
-    const res = await fetch(`${base}/v1/api-keys`, { headers: { authorization: `Bearer ${key}`, 'x-request-id': 'proc-1' } });
+    const res = await fetch(`${base}/v1/api-keys`, {
+      headers: { authorization: `Bearer ${key}`, 'x-request-id': 'proc-1' },
+    });
     expect(res.status).toBe(200);
-    const line = await eventually(() => logs.find((l) => l.msg === 'request' && l.requestId === 'proc-1'), 'the access log line');
-    expect(line).toMatchObject({ method: 'GET', route: 'GET /v1/api-keys', status: 200, subject: 'bootstrap-admin' });
+    const line = await eventually(
+      () => logs.find((l) => l.msg === 'request' && l.requestId === 'proc-1'),
+      'the access log line',
+    );
+    expect(line).toMatchObject({
+      method: 'GET',
+      route: 'GET /v1/api-keys',
+      status: 200,
+      subject: 'bootstrap-admin',
+    });
     expect(JSON.stringify(logs)).not.toContain(key);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

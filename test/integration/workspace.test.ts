@@ -187,5 +187,5 @@ describe('PlatformWorkspace → namespace, chain ConfigMap and agents', () => {
     console.log(`[workspace] delete → agents, pods and ConfigMap collected in ${Date.now() - startedMs} ms`);
     const n = await p.core.readNamespace({ name: ns.name });
     expect(n.metadata?.labels?.['platform.computing/enabled']).toBeUndefined();
-  });
+  }, 150_000);
 });

@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, HashChainAuditLog } from './chain.ts';
+import type { AuditInput } from './log.ts';
+
+const input = (subject: string, extra: Partial<AuditInput> = {}): AuditInput => ({
+  subject,
+  method: 'api_key',
+  action: 'agent.read',
+  resource: 'ns.a',
+  namespace: 'ns',
+  status: 200,
+  outcome: 'allowed',
+  requestId: 'r',
+  ...extra,
+});
+
+describe('the hash-chained audit log', () => {
+  it('links each entry to the one before and verifies', async () => {
+    const log = new HashChainAuditLog();
+    const a = await log.append(input('alice'));
+    const b = await log.append(input('bob', { details: { z: 1, a: { y: 2, b: 3 } } }));
+    expect(b.prevHash).toBe(a.hash);
+    expect(await log.verify()).toEqual({ ok: true, entries: 2 });
+  });
+
+  it('detects an edited, a removed and a reordered entry', async () => {
+    const log = new HashChainAuditLog();
+    for (const s of ['a', 'b', 'c']) await log.append(input(s, { details: { deep: { who: s } } }));
+    const entries = log.unsafeEntries();
+    (entries[1]!.details!.deep as { who: string }).who = 'mallory';
+    expect(await log.verify()).toMatchObject({ ok: false, brokenAt: 2, reason: 'content changed' });
+    (entries[1]!.details!.deep as { who: string }).who = 'b';
+    entries.splice(1, 1);
+    expect((await log.verify()).ok).toBe(false);
+  });
+
+  it('filters newest first and pages by seq', async () => {
+    const log = new HashChainAuditLog();
+    for (let i = 0; i < 10; i++) await log.append(input(i % 2 ? 'odd' : 'even'));
+    const odd = await log.query({ subject: 'odd', limit: 3 });
+    expect(odd.map((e) => e.seq)).toEqual([10, 8, 6]);
+    expect((await log.query({ subject: 'odd', limit: 3, beforeSeq: 6 })).map((e) => e.seq)).toEqual([4, 2]);
+    expect(await log.query({ namespaces: ['other'], limit: 10 })).toEqual([]);
+  });
+
+  it('reloads from its file and refuses a tampered file', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'audit-')), 'audit.jsonl');
+    const log = new HashChainAuditLog(path);
+    await log.append(input('a'));
+    await log.append(input('b'));
+    expect(await new HashChainAuditLog(path).verify()).toEqual({ ok: true, entries: 2 });
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"b"', '"x"'));
+    expect(() => new HashChainAuditLog(path)).toThrow(/broken at seq 2/);
+  });
+
+  it('canonical JSON sorts keys at every level', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { f: 1, e: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"e":2,"f":1}]},"b":1}',
+    );
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../auth/principal.ts';
+import { can, POLICY, rolesOf } from './roles.ts';
+
+const user = (subject: string, extra: Partial<Principal> = {}): Principal => ({
+  subject,
+  method: 'api_key',
+  orgAdmin: false,
+  workspaceAdminOf: [],
+  ...extra,
+});
+const agent = {
+  namespace: 'team-a',
+  owners: [
+    { subject: 'o', role: 'Owner' as const },
+    { subject: 'e', role: 'Editor' as const },
+    { subject: 'v', role: 'Viewer' as const },
+  ],
+};
+
+describe('the policy table', () => {
+  it('lets only an Owner approve, never an administrator or Editor', () => {
+    expect(can(user('o'), 'approval.decide', agent)).toBe(true);
+    expect(can(user('e'), 'approval.decide', agent)).toBe(false);
+    expect(can(user('x', { orgAdmin: true }), 'approval.decide', agent)).toBe(false);
+    expect(can(user('x', { workspaceAdminOf: ['team-a'] }), 'approval.decide', agent)).toBe(false);
+  });
+
+  it('gives workspace administrators their own namespaces only', () => {
+    const wanda = user('w', { workspaceAdminOf: ['team-a'] });
+    expect(can(wanda, 'agent.update', agent)).toBe(true);
+    expect(can(wanda, 'agent.update', { ...agent, namespace: 'team-b' })).toBe(false);
+    expect(can(wanda, 'agent.create', { namespace: 'team-b' })).toBe(false);
+  });
+
+  it('keeps Viewers read-only', () => {
+    const writes = Object.keys(POLICY).filter((a) => !/read|list|passport|stale|count|apikey/.test(a));
+    for (const action of writes)
+      expect(can(user('v'), action as keyof typeof POLICY, agent), action).toBe(false);
+    expect(can(user('v'), 'agent.passport', agent)).toBe(true);
+  });
+
+  it('holds several roles at once', () => {
+    expect([...rolesOf(user('o', { orgAdmin: true }), agent)].sort()).toEqual([
+      'authenticated',
+      'org_admin',
+      'owner',
+    ]);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
+import { consentLifecycle, grantLifecycle } from './lifecycle.ts';
+
+const grant = (
+  status?: DelegationGrant['status'],
+  annotations?: Record<string, string>,
+): DelegationGrant => ({
+  apiVersion: 'platform.io/v1alpha1',
+  kind: 'DelegationGrant',
+  metadata: { name: 'g', generation: 1, ...(annotations ? { annotations } : {}) },
+  spec: {
+    user: 'u',
+    agent: 'a',
+    service: 's',
+    scopes: ['x'],
+    grantedAt: '2026-01-01T00:00:00Z',
+    expiresAt: '2026-01-01T01:00:00Z',
+  },
+  ...(status ? { status } : {}),
+});
+
+describe('grantLifecycle', () => {
+  it('is active before expiry and requeues exactly at the expiry instant', () => {
+    const r = grantLifecycle(grant(), new Date('2026-01-01T00:59:00Z'));
+    expect(r.status.phase).toBe('active');
+    expect(r.requeueAfterMs).toBe(60_000);
+  });
+
+  it('expires at the deadline and stays expired', () => {
+    expect(grantLifecycle(grant(), new Date('2026-01-01T01:00:00Z')).status.phase).toBe('expired');
+    const r = grantLifecycle(grant({ phase: 'expired' }), new Date('2026-01-01T00:00:00Z'));
+    expect(r).toMatchObject({ status: { phase: 'expired' } });
+    expect(r.requeueAfterMs).toBeUndefined();
+  });
+
+  it('is revoked at once by the annotation or a recorded revocation, and revocation is final', () => {
+    const now = new Date('2026-01-01T00:10:00Z');
+    expect(grantLifecycle(grant(undefined, { 'platform.io/revoked-by': 'alice' }), now).status).toEqual({
+      phase: 'revoked',
+      revokedTime: '2026-01-01T00:10:00Z',
+      revokedBy: 'alice',
+    });
+    expect(grantLifecycle(grant({ revokedTime: '2026-01-01T00:05:00Z' }), now).status.phase).toBe('revoked');
+    expect(grantLifecycle(grant({ phase: 'revoked' }), new Date('2027-01-01T00:00:00Z')).status.phase).toBe(
+      'revoked',
+    );
+  });
+});
+
+describe('consentLifecycle', () => {
+  const consent = (status?: ConsentRequest['status']): ConsentRequest => ({
+    apiVersion: 'platform.io/v1alpha1',
+    kind: 'ConsentRequest',
+    metadata: { name: 'c', creationTimestamp: new Date('2026-01-01T00:00:00Z') },
+    spec: { user: 'u', agent: 'a', service: 's', scopes: ['x'] },
+    ...(status ? { status } : {}),
+  });
+
+  it('stays pending until the TTL and requeues for it', () => {
+    const r = consentLifecycle(consent(), new Date('2026-01-01T00:10:00Z'), 900_000);
+    expect(r).toMatchObject({ status: { phase: 'pending' }, requeueAfterMs: 300_000 });
+  });
+
+  it('resolves as denied by platform:expired after the TTL', () => {
+    const r = consentLifecycle(consent(), new Date('2026-01-01T00:15:00Z'), 900_000);
+    expect(r.status).toMatchObject({
+      phase: 'resolved',
+      resolution: 'denied',
+      resolvedBy: 'platform:expired',
+    });
+  });
+
+  it('never changes a consent already resolved by a user', () => {
+    const resolved = { phase: 'resolved' as const, resolution: 'allowed' as const, resolvedBy: 'u' };
+    const r = consentLifecycle(consent(resolved), new Date('2027-01-01T00:00:00Z'), 900_000);
+    expect(r.status).toEqual(resolved);
+    expect(r.conditions[0]).toMatchObject({ type: 'Expired', status: 'False' });
+  });
+});

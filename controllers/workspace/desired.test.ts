@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
+import { agentChain } from '../agent/chain.ts';
+import { desiredAgents, desiredChainConfigMap, mergeOwners, workspaceChainCheck } from './desired.ts';
+
+const org: Organization = {
+  apiVersion: 'platform.io/v1alpha1',
+  kind: 'Organization',
+  metadata: { name: 'acme' },
+  spec: {
+    homeNamespace: 'acme',
+    requiredAuditors: ['injection'],
+    frameworks: [{ name: 'hipaa', requiredAuditors: ['phi'] }],
+  },
+};
+
+function ws(spec: Partial<PlatformWorkspace['spec']> = {}): PlatformWorkspace {
+  return {
+    apiVersion: 'platform.io/v1alpha1',
+    kind: 'PlatformWorkspace',
+    metadata: { name: 'team', namespace: 'team', uid: 'ws-uid', generation: 2 },
+    spec: {
+      organization: 'acme',
+      frameworks: ['hipaa'],
+      defaults: {
+        owners: [{ subject: 'alice', role: 'Owner' }],
+        auditorChain: { preRequest: [{ auditorId: 'toxicity' }], postResponse: [{ auditorId: 'judge-2' }] },
+      },
+      agents: [
+        { name: 'planner', model: { id: 'm' } },
+        {
+          name: 'coder',
+          owners: [
+            { subject: 'alice', role: 'Viewer' },
+            { subject: 'bob', role: 'Owner' },
+          ],
+        },
+      ],
+      ...spec,
+    },
+  };
+}
+
+describe('workspace agents', () => {
+  it('makes one owned agent per entry with owners from the defaults and the entry, the entry winning', () => {
+    const [planner, coder] = desiredAgents(ws());
+    expect(planner!.body.metadata).toMatchObject({
+      name: 'planner',
+      namespace: 'team',
+      labels: { 'platform.io/workspace': 'team' },
+      ownerReferences: [{ kind: 'PlatformWorkspace', uid: 'ws-uid', controller: true }],
+    });
+    expect(planner!.body.spec).toEqual({
+      workspace: 'team',
+      owners: [{ subject: 'alice', role: 'Owner' }],
+      model: { id: 'm' },
+    });
+    expect(coder!.body.spec.owners).toEqual([
+      { subject: 'alice', role: 'Viewer' },
+      { subject: 'bob', role: 'Owner' },
+    ]);
+    expect(coder!.patch.spec).toMatchObject({ model: null, abilities: null });
+  });
+
+  it('changes an agent hash only when its entry or the defaults change', () => {
+    const before = desiredAgents(ws()).map((a) => a.hash);
+    expect(desiredAgents(ws({ displayName: 'Team' })).map((a) => a.hash)).toEqual(before);
+    const changed = desiredAgents(ws({ defaults: { owners: [] } })).map((a) => a.hash);
+    expect(changed[0]).not.toBe(before[0]);
+  });
+
+  it('merges owners without duplicates', () => {
+    expect(mergeOwners([{ subject: 'a', role: 'Owner' }], [{ subject: 'a', role: 'Editor' }])).toEqual([
+      { subject: 'a', role: 'Editor' },
+    ]);
+  });
+});
+
+describe('chain ConfigMap and workspace chain', () => {
+  it('writes the composed chain, user postResponse auditors last', () => {
+    expect(desiredChainConfigMap(ws(), org).data).toEqual({
+      preRequest: 'model-context,llm-judge,injection,phi,toxicity',
+      postResponse: 'judge-2',
+    });
+  });
+
+  it('reports unknown auditors and undefined frameworks', () => {
+    const known = new Set(['model-context', 'llm-judge', 'injection', 'phi', 'toxicity']);
+    expect(workspaceChainCheck(ws(), org, known).condition).toMatchObject({
+      status: 'False',
+      reason: 'UnknownAuditor',
+    });
+    expect(
+      workspaceChainCheck(ws({ frameworks: ['sox'] }), org, new Set([...known, 'judge-2'])).condition,
+    ).toMatchObject({
+      reason: 'UnknownFramework',
+    });
+  });
+
+  it('gives an agent the workspace chain plus its own, and refuses an explicit chain that drops a required auditor', () => {
+    const known = new Set(['model-context', 'llm-judge', 'injection', 'phi', 'toxicity', 'judge-2', 'pii']);
+    const agent = {
+      apiVersion: 'platform.io/v1alpha1' as const,
+      kind: 'PlatformAgent' as const,
+      metadata: {
+        name: 'planner',
+        namespace: 'team',
+        annotations: { 'platform.computing/auditor-chain': 'pii' },
+      },
+      spec: { workspace: 'team' },
+    };
+    const chain = agentChain(agent, ws(), org, known);
+    expect(chain.ids).toEqual(['model-context', 'llm-judge', 'injection', 'phi', 'pii']);
+    expect(chain.refused).toEqual([
+      'auditor injection is required by organization acme and cannot be removed',
+      'auditor phi is required by compliance framework hipaa and cannot be removed',
+    ]);
+  });
+});

@@ -1,0 +1,86 @@
+// An operator killed (SIGKILL) in the middle of reconciling a workspace of
+// many agents: a fresh operator converges to the same end state, without
+// duplicating or regenerating what the first one already made.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventually, useNamespace } from './harness.ts';
+import { startOperator } from './operator-process.ts';
+import { Platform } from './platform-client.ts';
+
+const ns = useNamespace('operator-restart');
+const p = new Platform(() => ns.name);
+const AGENTS = 40;
+
+const env = (): Record<string, string> => ({
+  PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
+  PLATFORM_LEADER_ELECTION_LEASE_DURATION: '3s',
+  PLATFORM_LEADER_ELECTION_RENEW_DEADLINE: '2s',
+  PLATFORM_LEADER_ELECTION_RETRY_PERIOD: '500ms',
+  PLATFORM_CONTROLLER_WORKERS: '1',
+});
+
+async function podCount(): Promise<number> {
+  const pods = await p.core.listNamespacedPod({ namespace: ns.name, labelSelector: 'platform.io/agent' });
+  return pods.items.length;
+}
+
+beforeAll(async () => {
+  await p.create('PlatformWorkspace', 'big', {
+    defaults: { owners: [{ subject: 'alice@example.com', role: 'Owner' }] },
+    agents: Array.from({ length: AGENTS }, (_, i) => ({ name: `agent-${i}`, model: { id: 'gpt-4o' } })),
+  });
+});
+
+describe('operator killed mid-reconcile', () => {
+  it('converges after a restart: every agent gets its pod, and existing OAuth clients are kept', async () => {
+    const first = await startOperator({ namespace: ns.name, identity: 'restart-a', env: env() });
+    await eventually(async () => ((await podCount()) >= 3 ? true : undefined), 'the first pods', 30_000);
+    first.kill('SIGKILL');
+    await first.exited;
+    const secretsBefore = await p.core.listNamespacedSecret({
+      namespace: ns.name,
+      labelSelector: 'platform.io/agent',
+    });
+    const madeBefore = await podCount();
+    console.log(
+      `[operator-restart] killed after ${madeBefore}/${AGENTS} pods, ${secretsBefore.items.length} Secrets`,
+    );
+    expect(madeBefore).toBeLessThan(AGENTS);
+
+    const second = await startOperator({ namespace: ns.name, identity: 'restart-b', env: env() });
+    await eventually(async () => ((await podCount()) === AGENTS ? true : undefined), 'every pod', 60_000);
+    const agents = await eventually(
+      async () => {
+        const list = (await p.custom.listNamespacedCustomObject({
+          group: 'platform.io',
+          version: 'v1alpha1',
+          plural: 'platformagents',
+          namespace: ns.name,
+        })) as {
+          items: { metadata: { name: string }; status?: { phase?: string; oauthClientId?: string } }[];
+        };
+        return list.items.length === AGENTS &&
+          list.items.every((a) => a.status?.phase === 'pending' && a.status.oauthClientId)
+          ? list.items
+          : undefined;
+      },
+      'every agent pending with its OAuth client',
+      60_000,
+    );
+    const secretsAfter = await p.core.listNamespacedSecret({
+      namespace: ns.name,
+      labelSelector: 'platform.io/agent',
+    });
+    expect(secretsAfter.items).toHaveLength(AGENTS);
+    for (const before of secretsBefore.items) {
+      const after = secretsAfter.items.find((s) => s.metadata?.name === before.metadata?.name);
+      expect(after?.metadata?.uid).toBe(before.metadata?.uid);
+      expect(after?.data?.client_secret).toBe(before.data?.client_secret);
+    }
+    const byName = new Map(agents.map((a) => [a.metadata.name, a.status?.oauthClientId]));
+    for (const s of secretsAfter.items) {
+      const agent = s.metadata?.labels?.['platform.io/agent'] ?? '';
+      expect(Buffer.from(s.data?.client_id ?? '', 'base64').toString()).toBe(byName.get(agent));
+    }
+    expect(second.child.exitCode).toBeNull();
+  }, 180_000);
+});
