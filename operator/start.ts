@@ -15,6 +15,8 @@ const SYSTEM_ROLES = ['operator', 'webhook', 'api'] as const;
 /** The operator's own namespace, as `config/manager` deploys it. */
 const PLATFORM_NAMESPACE = process.env.PLATFORM_NAMESPACE ?? 'platform-system';
 const WEBHOOK_PORT = Number(process.env.PLATFORM_WEBHOOK_PORT ?? 9443);
+const API_PORT = Number(process.env.PLATFORM_API_PORT ?? 8000);
+const BOOTSTRAP_SECRET = process.env.PLATFORM_API_BOOTSTRAP_SECRET ?? 'platform-api-bootstrap';
 const say = (line: string): void => void process.stdout.write(`[start] ${line}\n`);
 
 function ensureControlPlaneBinaries(): void {
@@ -40,6 +42,9 @@ function startRole(role: string, kubeconfigPath: string): ChildProcess {
       PLATFORM_WEBHOOK_EXTRA_SANS: '127.0.0.1,localhost',
       // Locally, auditor images are not digest-pinned: warn instead of reject.
       PLATFORM_STRICT_NOTARIZATION: process.env.PLATFORM_STRICT_NOTARIZATION ?? 'false',
+      PLATFORM_API_PORT: String(API_PORT),
+      PLATFORM_API_NAMESPACE: PLATFORM_NAMESPACE,
+      PLATFORM_VERIFIER_URL: process.env.PLATFORM_VERIFIER_URL ?? `http://127.0.0.1:${API_PORT}`,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -113,6 +118,13 @@ async function main(): Promise<void> {
   say(`running roles: ${roles.join(', ')}`);
   say(`kubectl:  kubectl --kubeconfig ${kubeconfigPath} get crds`);
   say(`          kubectl --kubeconfig ${kubeconfigPath} get platform -A`);
+  if (roles.includes('api')) {
+    say(`API:      http://127.0.0.1:${API_PORT}  (OpenAPI at /openapi.json)`);
+    say(
+      `admin key: kubectl --kubeconfig ${kubeconfigPath} -n ${PLATFORM_NAMESPACE} get secret ${BOOTSTRAP_SECRET} ` +
+        "-o jsonpath='{.data.api-key}' | base64 -d",
+    );
+  }
   say('Ctrl-C stops everything.');
 }
 
