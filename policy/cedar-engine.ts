@@ -59,6 +59,9 @@ export class CedarEngine {
   private readonly loaded = new Map<string, LoadedPolicy & { setId: string; schemaName?: string }>();
   private generation = 0;
 
+  /** Also let Cedar validate each request against the schema (slower; the context is already checked). */
+  constructor(private readonly validateRequests = false) {}
+
   /** Parses and caches a policy set under `policyId`; returns the parse problems (none when loaded). */
   load(
     policyId: string,
@@ -99,7 +102,11 @@ export class CedarEngine {
       context: built.context,
       preparsedPolicySetId: entry.setId,
       entities: [],
-      ...(entry.schemaName ? { preparsedSchemaName: entry.schemaName, validateRequest: true } : {}),
+      // The context was type-checked against the vocabularies above; Cedar's own
+      // request validation would repeat it at several times the cost.
+      ...(entry.schemaName && this.validateRequests
+        ? { preparsedSchemaName: entry.schemaName, validateRequest: true }
+        : {}),
     });
     if (answer.type === 'failure') {
       return deny(answer.errors.map((e) => `TypeMismatch: request context rejected: ${e.message}`));

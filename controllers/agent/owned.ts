@@ -111,30 +111,34 @@ export class AgentObjects {
   async syncPod(agent: PlatformAgent, chain: readonly string[]): Promise<PodObservation> {
     const desired = desiredPod(agent, chain, this.settings);
     const existing = this.existingPod(agent);
-    const namespace = agent.metadata.namespace ?? '';
-    if (existing) {
-      const current = existing.metadata?.annotations?.[SPEC_HASH_ANNOTATION];
-      if (
-        current === desired.metadata?.annotations?.[SPEC_HASH_ANNOTATION] ||
-        existing.metadata?.deletionTimestamp
-      ) {
-        return { podPhase: existing.status?.phase ?? 'Pending' };
-      }
-      const name = existing.metadata?.name ?? '';
-      await this.writer.delete('Pod', () => this.core.deleteNamespacedPod({ namespace, name }));
-      return {};
+    if (!existing) return this.createPod(agent, desired);
+    if (upToDate(existing, desired) || existing.metadata?.deletionTimestamp) {
+      return { podPhase: existing.status?.phase ?? 'Pending' };
     }
+    const namespace = agent.metadata.namespace ?? '';
+    const name = existing.metadata?.name ?? '';
+    await this.writer.delete('Pod', () => this.core.deleteNamespacedPod({ namespace, name }));
+    return {};
+  }
+
+  private async createPod(agent: PlatformAgent, body: k8s.V1Pod): Promise<PodObservation> {
+    const namespace = agent.metadata.namespace ?? '';
     try {
       const created = await this.writer.create('Pod', () =>
-        this.core.createNamespacedPod({ namespace, body: desired }),
+        this.core.createNamespacedPod({ namespace, body }),
       );
       return { podPhase: created?.status?.phase ?? 'Pending' };
     } catch (err) {
-      const code = apiStatus(err);
-      if (code !== undefined && code >= 400 && code < 500) {
+      const code = apiStatus(err) ?? 0;
+      // Admission refused it (a missing RuntimeClass, a quota, a policy): a condition, not a crash loop.
+      if (code >= 400 && code < 500)
         return { podError: `the pod was refused (HTTP ${code}): ${apiMessage(err)}` };
-      }
       throw err;
     }
   }
+}
+
+function upToDate(existing: k8s.V1Pod, desired: k8s.V1Pod): boolean {
+  const hash = (pod: k8s.V1Pod): string | undefined => pod.metadata?.annotations?.[SPEC_HASH_ANNOTATION];
+  return hash(existing) === hash(desired);
 }

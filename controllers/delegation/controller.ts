@@ -15,14 +15,19 @@ const MAX_REQUEUE_MS = 3_600_000;
 
 type Lifecycled = (DelegationGrant | ConsentRequest) & { status?: { phase?: string; conditions?: unknown } };
 
+interface LifecycleKind<T extends Lifecycled> {
+  name: string;
+  kind: string;
+  resource: CustomResourceRef;
+  informer: ResilientInformer<T>;
+  decide: (obj: T, now: Date) => LifecycleResult<NonNullable<T['status']>>;
+}
+
 function lifecycleController<T extends Lifecycled>(
   ctx: ControllerContext,
-  name: string,
-  kind: string,
-  resource: CustomResourceRef,
-  informer: ResilientInformer<T>,
-  decide: (obj: T, now: Date) => LifecycleResult<NonNullable<T['status']>>,
+  spec: LifecycleKind<T>,
 ): Controller {
+  const { name, kind, resource, informer, decide } = spec;
   const kit = toolkit(ctx, name, resource);
   const reconcile = async (key: string): Promise<ReconcileResult | void> => {
     const obj = informer.get(key);
@@ -67,23 +72,21 @@ function lifecycleController<T extends Lifecycled>(
 }
 
 export function createGrantController(ctx: ControllerContext): Controller {
-  return lifecycleController(
-    ctx,
-    'delegationgrant',
-    'DelegationGrant',
-    RESOURCES.grant,
-    ctx.caches.grants,
-    grantLifecycle,
-  );
+  return lifecycleController(ctx, {
+    name: 'delegationgrant',
+    kind: 'DelegationGrant',
+    resource: RESOURCES.grant,
+    informer: ctx.caches.grants,
+    decide: grantLifecycle,
+  });
 }
 
 export function createConsentController(ctx: ControllerContext, consentTtlMs: number): Controller {
-  return lifecycleController(
-    ctx,
-    'consentrequest',
-    'ConsentRequest',
-    RESOURCES.consent,
-    ctx.caches.consents,
-    (c, now) => consentLifecycle(c, now, consentTtlMs),
-  );
+  return lifecycleController(ctx, {
+    name: 'consentrequest',
+    kind: 'ConsentRequest',
+    resource: RESOURCES.consent,
+    informer: ctx.caches.consents,
+    decide: (c, now) => consentLifecycle(c, now, consentTtlMs),
+  });
 }

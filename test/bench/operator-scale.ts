@@ -1,0 +1,152 @@
+// Operator scale: 1,000 PlatformAgents in 10 workspaces reconciled from
+// scratch on a local control plane (etcd + kube-apiserver +
+// kube-controller-manager, no kubelet). Prints the time until every agent
+// pod exists, apiserver requests per agent made by the operator (counted by
+// the apiserver, the operator authenticating as its own ServiceAccount) and
+// the operator's peak RSS. Figures only; no assertions.
+//
+// A workspace lists at most 64 agents (schema), so each workspace lists 50
+// in spec.agents (created by the workspace controller) and 50 more are
+// applied as PlatformAgents naming the workspace.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { startControlPlane } from '../../hack/control-plane/control-plane.ts';
+import { API_VERSION } from '../../crds/kit.ts';
+import { installCrds, k8s, loadKubeConfig } from '../../operator/kube.ts';
+import {
+  OPERATOR_NAMESPACE,
+  operatorIdentity,
+  operatorRequestCount,
+  peakRssMb,
+} from './operator-scale/cluster.ts';
+
+const WORKSPACES = 10;
+const PER_WORKSPACE = 100;
+const LISTED = 50;
+const TOTAL = WORKSPACES * PER_WORKSPACE;
+const ROOT = join(import.meta.dirname, '..', '..');
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const owners = [{ subject: 'owner@example.com', role: 'Owner' }];
+
+async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
+}
+
+function startOperator(kubeconfig: string): { pid: number; port: Promise<number>; stop: () => void } {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'platform.js'), 'run', 'operator'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      KUBECONFIG: kubeconfig,
+      LOG_LEVEL: 'info',
+      PLATFORM_OPERATOR_METRICS_PORT: '0',
+      PLATFORM_LEADER_ELECTION: 'false',
+      PLATFORM_KEYRING_SECRET: `${OPERATOR_NAMESPACE}/platform-keyring`,
+    },
+  });
+  const port = new Promise<number>((resolve) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes('ops endpoints listening'))
+        resolve(Number((JSON.parse(line) as { port: number }).port));
+    });
+  });
+  return { pid: child.pid ?? 0, port, stop: () => child.kill('SIGTERM') };
+}
+
+async function waitReady(port: number): Promise<void> {
+  for (;;) {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+    if (res?.status === 200) return;
+    await sleep(100);
+  }
+}
+
+async function createAll(kc: k8s.KubeConfig): Promise<void> {
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+  const group = { group: 'platform.io', version: 'v1alpha1' };
+  const names = Array.from({ length: WORKSPACES }, (_, i) => `bench-ws-${i}`);
+  await Promise.all(names.map((name) => core.createNamespace({ body: { metadata: { name } } })));
+  await Promise.all(
+    names.map((ns) =>
+      custom.createNamespacedCustomObject({
+        ...group,
+        plural: 'platformworkspaces',
+        namespace: ns,
+        body: {
+          apiVersion: API_VERSION,
+          kind: 'PlatformWorkspace',
+          metadata: { name: ns },
+          spec: {
+            defaults: { owners },
+            agents: Array.from({ length: LISTED }, (_, i) => ({
+              name: `listed-${i}`,
+              model: { id: 'gpt-4o' },
+            })),
+          },
+        },
+      }),
+    ),
+  );
+  const standalone = names.flatMap((ns) =>
+    Array.from({ length: PER_WORKSPACE - LISTED }, (_, i) => ({ ns, name: `applied-${i}` })),
+  );
+  await inBatches(standalone, 25, ({ ns, name }) =>
+    custom.createNamespacedCustomObject({
+      ...group,
+      plural: 'platformagents',
+      namespace: ns,
+      body: {
+        apiVersion: API_VERSION,
+        kind: 'PlatformAgent',
+        metadata: { name },
+        spec: { owners, workspace: ns, model: { id: 'gpt-4o' } },
+      },
+    }),
+  );
+}
+
+async function countPods(core: k8s.CoreV1Api): Promise<number> {
+  const list = await core.listPodForAllNamespaces({ labelSelector: 'platform.io/agent' });
+  return list.items.length;
+}
+
+async function main(): Promise<void> {
+  const plane = await startControlPlane({ log: () => undefined });
+  const operator = { stop: (): void => undefined } as ReturnType<typeof startOperator>;
+  try {
+    const kc = loadKubeConfig(plane.kubeconfigPath);
+    await installCrds(kc);
+    const started = startOperator(await operatorIdentity(kc, plane));
+    Object.assign(operator, started);
+    await waitReady(await started.port);
+    const requestsBefore = await operatorRequestCount(plane);
+    const t0 = Date.now();
+    await createAll(kc);
+    const createdMs = Date.now() - t0;
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    let pods = 0;
+    while ((pods = await countPods(core)) < TOTAL) {
+      if (Date.now() - t0 > 600_000) throw new Error(`only ${pods}/${TOTAL} pods after 600 s`);
+      await sleep(250);
+    }
+    const allPodsMs = Date.now() - t0;
+    await sleep(5000); // let trailing status writes land before counting
+    const requests = (await operatorRequestCount(plane)) - requestsBefore;
+    console.log(
+      `agents: ${TOTAL} in ${WORKSPACES} workspaces (${LISTED} listed + ${PER_WORKSPACE - LISTED} applied per workspace)`,
+    );
+    console.log(`resources created by the benchmark in: ${(createdMs / 1000).toFixed(1)} s`);
+    console.log(`time until every agent pod exists: ${(allPodsMs / 1000).toFixed(1)} s (target < 60 s)`);
+    console.log(`operator API requests: ${requests} total, ${(requests / TOTAL).toFixed(2)} per agent`);
+    console.log(`operator peak RSS: ${peakRssMb(started.pid).toFixed(0)} MB (target < 250 MB)`);
+  } finally {
+    operator.stop();
+    await sleep(500);
+    await plane.stop();
+  }
+}
+
+await main();

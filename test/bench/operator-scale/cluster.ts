@@ -1,0 +1,89 @@
+// Cluster plumbing of the operator scale benchmark: the operator's own
+// ServiceAccount identity (config/rbac/role.yaml, applied as is, so the
+// benchmark also proves the RBAC is sufficient), a kubeconfig with its token,
+// and the apiserver's request counter for that identity.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { join } from 'node:path';
+import { parseAllDocuments, stringify } from 'yaml';
+import type { ControlPlane } from '../../../hack/control-plane/control-plane.ts';
+import { k8s } from '../../../operator/kube.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+export const OPERATOR_NAMESPACE = 'platform-system';
+
+/** Applies config/rbac/role.yaml and returns a kubeconfig path that authenticates as its ServiceAccount. */
+export async function operatorIdentity(kc: k8s.KubeConfig, plane: ControlPlane): Promise<string> {
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  await core.createNamespace({ body: { metadata: { name: OPERATOR_NAMESPACE } } });
+  const generic = k8s.KubernetesObjectApi.makeApiClient(kc);
+  for (const doc of parseAllDocuments(readFileSync(join(ROOT, 'config/rbac/role.yaml'), 'utf8'))) {
+    await generic.create(doc.toJSON() as k8s.KubernetesObject);
+  }
+  const token = await core.createNamespacedServiceAccountToken({
+    name: 'platform-operator',
+    namespace: OPERATOR_NAMESPACE,
+    body: { spec: { audiences: [], expirationSeconds: 7200 } },
+  });
+  const path = join(plane.dir, 'operator-kubeconfig.yaml');
+  writeFileSync(
+    path,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'local',
+          cluster: {
+            server: plane.server,
+            'certificate-authority-data': Buffer.from(plane.certs.ca.certPem).toString('base64'),
+          },
+        },
+      ],
+      users: [{ name: 'operator', user: { token: token.status?.token } }],
+      contexts: [{ name: 'local', context: { cluster: 'local', user: 'operator' } }],
+      'current-context': 'local',
+    }),
+  );
+  return path;
+}
+
+function adminGet(plane: ControlPlane, path: string): Promise<string> {
+  const { certs } = plane;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${plane.server}${path}`,
+      { ca: certs.ca.certPem, cert: certs.admin.certPem, key: certs.admin.keyPem },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve(body));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Requests the apiserver dispatched for ServiceAccounts (APF flow schema
+ * `service-accounts`): in this cluster only the operator authenticates as one.
+ */
+export async function operatorRequestCount(plane: ControlPlane): Promise<number> {
+  const text = await adminGet(plane, '/metrics');
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('apiserver_flowcontrol_dispatched_requests_total{')) continue;
+    if (!line.includes('flow_schema="service-accounts"')) continue;
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/** Peak resident set (VmHWM) of a process, in MB. */
+export function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
