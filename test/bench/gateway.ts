@@ -189,11 +189,9 @@ await intakeBench(
   await FileEvidenceStore.open({ path: join(mkdtempSync(join(tmpdir(), 'bench-')), 'e.jsonl') }),
 );
 const db = startPostgres(await freePort());
-if (db) {
-  const { PgEvidenceStore } = await import('../../evidence/store-pg.ts');
-  try {
-    await intakeBench('PostgreSQL (group commit)', 'pg', await PgEvidenceStore.open(db.url));
-  } finally {
-    db.stop();
-  }
-} else console.log('evidence intake, PostgreSQL: skipped (postgresql not installed)');
+const { PgEvidenceStore } = await import('../../evidence/store-pg.ts');
+try {
+  await intakeBench('PostgreSQL (group commit)', 'pg', await PgEvidenceStore.open(db.url));
+} finally {
+  db.stop();
+}

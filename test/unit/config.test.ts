@@ -18,7 +18,7 @@ describe('config/default', () => {
   it('runs the operator with a ServiceAccount bound to its ClusterRole', () => {
     const deploy = byKind('Deployment').find((d) => d.metadata.name === 'platform-operator');
     expect(deploy).toBeDefined();
-    const sa = (deploy as { spec: { template: { spec: { serviceAccountName: string } } } }).spec.template.spec
+    const sa = (deploy as unknown as { spec: { template: { spec: { serviceAccountName: string } } } }).spec.template.spec
       .serviceAccountName;
     const binding = byKind('ClusterRoleBinding').find((b) =>
       (b.subjects as { name: string }[]).some((s) => s.name === sa),
