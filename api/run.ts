@@ -10,7 +10,12 @@ import { loadKubeConfig } from '../operator/kube.ts';
 import type { Logger } from '../operator/log.ts';
 import { newRegistry } from '../operator/ops-server.ts';
 import type { RoleRunner } from '../operator/roles.ts';
+import { openEvidenceStore } from '../evidence/open-store.ts';
+import { pinnedAttesterKeys } from '../evidence/intake.ts';
+import type { EvidenceStore } from '../evidence/store.ts';
+import { kubePolicies } from '../policy/kube-repository.ts';
 import { memoryAccessLog } from './agents/passport.ts';
+import { statusPassportSink } from './agents/passport-sink.ts';
 import { createApp } from './app.ts';
 import { HashChainAuditLog } from './audit/chain.ts';
 import type { AuditLog } from './audit/log.ts';
@@ -21,10 +26,11 @@ import { oidcAuthenticator } from './auth/oidc.ts';
 import type { Authenticator } from './auth/principal.ts';
 import { tokenReviewAuthenticator } from './auth/token-review.ts';
 import { ApiMetrics } from './http/metrics.ts';
+import { registrationFacts, vocabulariesOf } from './registry/auditors.ts';
 import type { ApiDeps } from './routes/route.ts';
 import { loadApiSettings, type ApiSettings } from './settings.ts';
 import { AgentIndex } from './store/cache.ts';
-import { clusterWriter } from './store/cluster.ts';
+import { clusterWriter, type ClusterWriter } from './store/cluster.ts';
 import { apiInformers, type ApiInformers } from './store/informers.ts';
 
 export interface RunningApi {
@@ -42,6 +48,31 @@ export interface StartApiOptions {
   settings: ApiSettings;
   log: Logger;
   audit?: AuditLog;
+  /** The evidence store; else `openEvidenceStore(env)` (DATABASE_URL → PostgreSQL, else embedded). */
+  evidenceStore?: EvidenceStore;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The Verifier's evidence and policy dependencies: AuditorPolicy resources, the store, the passport sink. */
+function verifierDeps(
+  o: StartApiOptions,
+  store: EvidenceStore,
+  writer: ClusterWriter,
+  informers: ApiInformers,
+): Pick<ApiDeps, 'evidence' | 'policy'> {
+  return {
+    evidence: {
+      store,
+      keys: pinnedAttesterKeys(),
+      passport: statusPassportSink(writer, o.log),
+      registrations: (id) => registrationFacts(informers.auditors.get(id)),
+      maxBytes: o.settings.evidenceMaxBytes,
+    },
+    policy: {
+      policies: kubePolicies(o.kc, o.settings.watchNamespace),
+      vocabularies: () => vocabulariesOf(informers.auditors.list()),
+    },
+  };
 }
 
 function authenticators(s: ApiSettings, kc: k8s.KubeConfig, keys: ApiKeyStore): Authenticator[] {
@@ -95,18 +126,21 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const keys = new ApiKeyStore(core, s.namespace, informers.keys);
   const registry = newRegistry('api');
   const metrics = new ApiMetrics(registry);
+  const evidenceStore = o.evidenceStore ?? (await openEvidenceStore(o.env ?? {}));
+  const writer = clusterWriter(kc);
   const deps: ApiDeps = {
     agents: new AgentIndex(informers.agents),
     approvals: informers.approvals,
     auditors: informers.auditors,
     models: informers.models,
-    writer: clusterWriter(kc),
+    writer,
     keys,
     audit: o.audit ?? new HashChainAuditLog(s.auditLogPath),
     accessLog: memoryAccessLog(),
     log,
     now: Date.now,
     approvalTtlMs: s.approvalTtlMs,
+    ...verifierDeps(o, evidenceStore, writer, informers),
   };
   for (const i of informers.all) i.start();
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
@@ -136,6 +170,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const stop = async (): Promise<void> => {
     await closeServer(server, s.shutdownGraceMs);
     await Promise.all(informers.all.map((i) => i.stop()));
+    if (!o.evidenceStore) await evidenceStore.close();
   };
   return { url: `http://127.0.0.1:${port}`, port, server, deps, informers, bootstrapKeyId, stop };
 }
@@ -143,6 +178,6 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
 export const runApi: RoleRunner = async ({ log, lifecycle, env, flags }) => {
   const settings = loadApiSettings(env, flags);
   const kc = loadKubeConfig(settings.kubeconfig);
-  const api = await startApi({ kc, settings, log });
+  const api = await startApi({ kc, settings, log, env });
   lifecycle.onStop('api server', () => api.stop());
 };

@@ -105,6 +105,14 @@ export const API_SETTINGS = {
     default: 'groups',
     description: 'claim listing groups (platform:org-admins, platform:workspace-admins:<ns>)',
   },
+  evidenceMaxBytes: {
+    env: 'PLATFORM_EVIDENCE_MAX_BYTES',
+    flag: 'evidence-max-bytes',
+    type: 'integer',
+    default: '262144',
+    description:
+      'largest Evidence body POST /v1/evidence accepts (413 above); the store is DATABASE_URL or PLATFORM_EVIDENCE_FILE',
+  },
   auditLogPath: {
     env: 'PLATFORM_API_AUDIT_LOG',
     flag: 'audit-log',
@@ -150,6 +158,9 @@ export function loadApiSettings(
   const s = loadSettings(API_SETTINGS, env, flags);
   const problems: string[] = [];
   if (s.bodyLimitBytes < 1024) problems.push('PLATFORM_API_BODY_LIMIT: expected at least 1024');
+  if (s.evidenceMaxBytes < 1024 || s.evidenceMaxBytes > s.bodyLimitBytes) {
+    problems.push('PLATFORM_EVIDENCE_MAX_BYTES: expected at least 1024 and at most PLATFORM_API_BODY_LIMIT');
+  }
   if (s.workspaceAdmins.some((p) => !/^[a-z0-9-]+=\S+$/.test(p))) {
     problems.push('PLATFORM_API_WORKSPACE_ADMINS: expected namespace=subject pairs');
   }

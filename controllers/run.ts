@@ -11,6 +11,7 @@ import { loadKubeConfig } from '../operator/kube.ts';
 import type { RoleRunner } from '../operator/roles.ts';
 import { createAgentController } from './agent/controller.ts';
 import { allInformers, buildCaches } from './common/caches.ts';
+import { countApiRequests } from './common/request-counter.ts';
 import type { ControllerContext } from './common/toolkit.ts';
 import { createConsentController, createGrantController } from './delegation/controller.ts';
 import { createEnvironmentController } from './environment/controller.ts';
@@ -134,6 +135,7 @@ export const runOperator: RoleRunner = async ({ log, lifecycle, env, flags }) =>
   const kc = loadKubeConfig(settings.kubeconfig);
   const registry = newRegistry('operator');
   const metrics = new ControllerMetrics(registry);
+  countApiRequests(kc, metrics);
   const manager = buildManager(kc, settings, log, metrics);
   const ops = await startOpsServer({
     port: settings.metricsPort,

@@ -1,5 +1,5 @@
-// Wires the webhook: certificate rotator → HTTPS server with /mutate and
-// /validate. Used by `platform run webhook` and by the integration tests, so
+// Wires the webhook: certificate rotator → HTTPS server with /mutate,
+// /validate and /validate-policy. Used by `platform run webhook` and by the integration tests, so
 // both run the same composition.
 import * as k8s from '@kubernetes/client-node';
 import type { Logger } from '../operator/log.ts';
@@ -11,6 +11,8 @@ import { startWebhookServer, type WebhookServer } from './server.ts';
 import { CertRotator, type CertRotatorOptions } from './tls/rotation.ts';
 import { handleValidate, type ValidateDeps } from './validate/handler.ts';
 import { httpNotary, type HttpNotaryOptions } from './validate/notary.ts';
+import { handleValidatePolicy, type PolicyValidateDeps } from './validate/policy.ts';
+import { listAuditorPolicies } from '../policy/kube-repository.ts';
 
 export interface WebhookAppOptions {
   kc: k8s.KubeConfig;
@@ -67,6 +69,12 @@ export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
     log: o.log,
     metrics: o.metrics,
   };
+  const customObjects = o.kc.makeApiClient(k8s.CustomObjectsApi);
+  const policyDeps: PolicyValidateDeps = {
+    policies: () => listAuditorPolicies(customObjects),
+    log: o.log,
+    metrics: o.metrics,
+  };
   const server = await startWebhookServer({
     host: o.host,
     port: o.port,
@@ -78,6 +86,7 @@ export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
     routes: {
       '/mutate': (r) => handleMutate(r, mutateDeps),
       '/validate': (r) => handleValidate(r, validateDeps),
+      '/validate-policy': (r) => handleValidatePolicy(r, policyDeps),
     },
   });
   holder.server = server;

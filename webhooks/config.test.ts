@@ -44,6 +44,19 @@ describe('config/webhook', () => {
     expect(JSON.stringify(hook?.rules)).toContain('pods/ephemeralcontainers');
   });
 
+  it('validates AuditorPolicy create and update at /validate-policy, failing closed', () => {
+    const hook = hooks('validating-webhook.yaml').find(
+      (h) => h.name === 'validate.auditorpolicies.platform.io',
+    );
+    expect(hook).toMatchObject({
+      failurePolicy: 'Fail',
+      clientConfig: { service: { path: '/validate-policy' } },
+      rules: [
+        { apiGroups: ['platform.io'], operations: ['CREATE', 'UPDATE'], resources: ['auditorpolicies'] },
+      ],
+    });
+  });
+
   it('lists every manifest in the kustomization', () => {
     const k = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
     expect(k.resources.sort()).toEqual([

@@ -19,7 +19,7 @@ export class WebhookMetrics {
     });
     this.validations = new Counter({
       name: 'platform_webhook_validations_total',
-      help: 'Pods seen by /validate by result (allowed, warned, denied)',
+      help: 'Objects seen by /validate (pods) and /validate-policy (AuditorPolicies) by result (allowed, warned, denied, error)',
       labelNames: ['result'],
       registers,
     });

@@ -3,6 +3,7 @@
 // the credential proxy through AgentAccessLog), the trust tier per auditor in
 // its chain and the attestation results recorded so far.
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
+import type { AttestationResult } from '../../evidence/result.ts';
 import { agentIdOf, ownerCount, type PlatformAgent } from './model.ts';
 
 export interface AccessRecord {
@@ -62,8 +63,45 @@ export interface Passport {
   owners: { subject: string; role: string }[];
   accountable_owners: number;
   accesses: AccessRecord[];
-  trust_tiers: { auditor_id: string; deployment_mode: string | null; trust_tier: TrustTier }[];
-  attestation: { trust_tier: string | null; results: unknown[] };
+  /** Per auditor of the chain: what its registration earns, and the tier its last attestation showed. */
+  trust_tiers: {
+    auditor_id: string;
+    deployment_mode: string | null;
+    trust_tier: TrustTier;
+    attested_tier: TrustTier | null;
+  }[];
+  attestation: PassportAttestation;
+}
+
+export interface PassportAttestation {
+  /** The last AttestationResult's tier (else the status's). */
+  trust_tier: string | null;
+  hardware_attested: boolean;
+  last_attestation_time: string | null;
+  /** auditor id → tier of its latest attestation (status summary, then newer results). */
+  auditor_tiers: Record<string, TrustTier>;
+  /** The latest AttestationResults, newest first. */
+  results: AttestationResult[];
+}
+
+/** The attestation part: the status summary (cluster-wide) overlaid with the results read from the evidence store. */
+export function attestationOf(agent: PlatformAgent, results: AttestationResult[]): PassportAttestation {
+  const s = agent.status;
+  const tiers: Record<string, TrustTier> = { ...s?.passport?.trustTiers };
+  for (const r of [...results].reverse()) for (const a of r.auditors) tiers[a.auditor_id] = a.trust_tier;
+  const latest = results[0];
+  const statusTime = s?.passport?.lastAttestationTime;
+  const time = [statusTime, latest?.verified_at]
+    .filter((t): t is string => Boolean(t))
+    .sort()
+    .at(-1);
+  return {
+    trust_tier: latest?.trust_tier ?? s?.trustTier ?? null,
+    hardware_attested: latest?.hardware_attested ?? false,
+    last_attestation_time: time ?? null,
+    auditor_tiers: tiers,
+    results,
+  };
 }
 
 function identity(
@@ -82,8 +120,10 @@ export function buildPassport(
   agent: PlatformAgent,
   registration: (auditorId: string) => AuditorRegistration | undefined,
   accesses: AccessRecord[],
+  results: AttestationResult[] = [],
 ): Passport {
   const s = agent.status;
+  const attestation = attestationOf(agent, results);
   return {
     agent_id: agentIdOf(agent),
     ...identity(agent),
@@ -97,8 +137,9 @@ export function buildPassport(
         auditor_id: id,
         deployment_mode: reg?.spec.deploymentMode ?? null,
         trust_tier: trustTierOf(reg),
+        attested_tier: attestation.auditor_tiers[id] ?? null,
       };
     }),
-    attestation: { trust_tier: s?.trustTier ?? null, results: [] },
+    attestation,
   };
 }

@@ -3,7 +3,8 @@
 // administrator grants that came with the credential.
 export type AuthMethod = 'api_key' | 'service_account' | 'oidc';
 
-export const KEY_ROLES = ['user', 'workspace_admin', 'org_admin'] as const;
+/** `gateway`: a Gateway's PLATFORM_API_KEY; it submits Evidence, reads policies and relays registrations, nothing else. */
+export const KEY_ROLES = ['user', 'workspace_admin', 'org_admin', 'gateway'] as const;
 export type KeyRole = (typeof KEY_ROLES)[number];
 
 export interface Principal {
@@ -14,6 +15,8 @@ export interface Principal {
   workspaceAdminOf: readonly string[];
   /** The API key id when authenticated by key. */
   keyId?: string;
+  /** A Gateway's key: holds the `gateway` role only. */
+  gateway?: boolean;
 }
 
 /** A credential check: `undefined` when the token is not of its kind. */

@@ -82,6 +82,7 @@ export function jsonBody(limitBytes: number) {
       throw new HttpError(415, 'send the body as application/json', 'unsupported_media_type');
     }
     const raw = await readLimited(ctx, limitBytes);
+    ctx.state.bodyBytes = raw.length;
     if (raw.length > 0) {
       try {
         ctx.state.body = JSON.parse(raw.toString('utf8')) as unknown;

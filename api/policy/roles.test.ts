@@ -48,3 +48,15 @@ describe('the policy table', () => {
     ]);
   });
 });
+
+describe('the gateway role', () => {
+  const gateway = user('gw', { gateway: true });
+  it('submits evidence, reads effective policies and registers auditors, and nothing else', () => {
+    const allowed = Object.keys(POLICY).filter((a) => can(gateway, a as keyof typeof POLICY, agent));
+    expect(allowed.sort()).toEqual(['auditor.register', 'evidence.submit', 'policy.effective']);
+  });
+  it('is not held by anyone else', () => {
+    expect(can(user('x', { orgAdmin: true }), 'evidence.submit')).toBe(false);
+    expect(can(user('o'), 'evidence.submit', agent)).toBe(false);
+  });
+});

@@ -5,7 +5,15 @@
 // Only an Owner approves: administrators are not Owners.
 import type { Principal } from '../auth/principal.ts';
 
-export const ROLES = ['org_admin', 'workspace_admin', 'owner', 'editor', 'viewer', 'authenticated'] as const;
+export const ROLES = [
+  'org_admin',
+  'workspace_admin',
+  'owner',
+  'editor',
+  'viewer',
+  'authenticated',
+  'gateway',
+] as const;
 export type Role = (typeof ROLES)[number];
 
 export type Scope = 'global' | 'agent';
@@ -39,6 +47,17 @@ export const POLICY = {
   'audit.query': { scope: 'global', roles: ADMINS },
   'audit.verify': { scope: 'global', roles: ['org_admin'] },
   'registry.notarize': { scope: 'global', roles: ['org_admin'] },
+  'agent.evidence.read': { scope: 'agent', roles: SHARED },
+  'evidence.submit': { scope: 'global', roles: ['gateway'] },
+  // Policies: global here; the handler re-checks the policy's namespace (see api/routes/policies.ts).
+  'policy.list': { scope: 'global', roles: ADMINS },
+  'policy.read': { scope: 'global', roles: ADMINS },
+  'policy.write': { scope: 'global', roles: ADMINS },
+  'policy.effective': { scope: 'global', roles: [...ADMINS, 'gateway'] },
+  'policy.apply_preset': { scope: 'global', roles: ADMINS },
+  'auditor.register': { scope: 'global', roles: ['org_admin', 'gateway'] },
+  'auditor.list': { scope: 'global', roles: ['authenticated'] },
+  'model.list': { scope: 'global', roles: ['authenticated'] },
 } as const satisfies Record<string, { scope: Scope; roles: readonly Role[] }>;
 
 export type Action = keyof typeof POLICY;
@@ -65,6 +84,8 @@ export function shareRoleOf(
 
 /** Every role `principal` holds, for an agent or (without one) in `namespace` or globally. */
 export function rolesOf(principal: Principal, target?: AgentRef | { namespace: string }): Set<Role> {
+  // A Gateway key is a machine credential: it holds its own role and nothing else.
+  if (principal.gateway) return new Set<Role>(['gateway']);
   const roles = new Set<Role>(['authenticated']);
   if (principal.orgAdmin) roles.add('org_admin');
   const ns = target?.namespace;

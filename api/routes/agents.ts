@@ -110,12 +110,21 @@ async function setSuspend(rc: RouteCtx, suspend: boolean): Promise<unknown> {
   return agentView(stored);
 }
 
-function passport(rc: RouteCtx): Promise<unknown> {
+async function passport(rc: RouteCtx): Promise<unknown> {
   const a = agentOf(rc);
   const id = `${a.metadata.namespace}.${a.metadata.name}`;
   const reg = (auditorId: string) => rc.deps.auditors.get(auditorId);
-  return Promise.resolve(buildPassport(a, reg, rc.deps.accessLog.recent(id, 50)));
+  const recent = await rc.deps.evidence.store.listByAgent(id, { limit: PASSPORT_RESULTS });
+  return buildPassport(
+    a,
+    reg,
+    rc.deps.accessLog.recent(id, 50),
+    recent.map((e) => e.result),
+  );
 }
+
+/** AttestationResults shown in the passport; the full history is `/evidence`. */
+const PASSPORT_RESULTS = 10;
 
 async function remove(rc: RouteCtx): Promise<unknown> {
   const a = agentOf(rc);

@@ -7,7 +7,7 @@ import type { ApprovalRequest } from '../../crds/generated/types.ts';
 import { parseAgentId, type PlatformAgent } from '../agents/model.ts';
 import { authenticateToken } from '../auth/authenticate.ts';
 import type { Authenticator, Principal } from '../auth/principal.ts';
-import { badRequest, forbidden, notFound, toHttpError, unauthorized } from '../http/errors.ts';
+import { badRequest, forbidden, HttpError, notFound, toHttpError, unauthorized } from '../http/errors.ts';
 import type { ApiMetrics } from '../http/metrics.ts';
 import { validateBody } from '../http/validate.ts';
 import { can, POLICY, type Action } from '../policy/roles.ts';
@@ -82,6 +82,10 @@ async function authorize(spec: RouteSpec, rc: RouteCtx, fresh: boolean): Promise
 }
 
 function checkBody(spec: RouteSpec, rc: RouteCtx): void {
+  const max = spec.maxBodyBytes?.(rc.deps);
+  if (max !== undefined && rc.bodyBytes > max) {
+    throw new HttpError(413, `request body larger than ${max} bytes`, 'body_too_large');
+  }
   if (!spec.body) {
     if (rc.body !== undefined) throw badRequest('this endpoint takes no body', 'unexpected_body');
     return;
@@ -113,6 +117,7 @@ export function routeHandler(spec: RouteSpec, ex: Executor) {
       body: ctx.state.body,
       deps: ex.deps,
       audit: { resource: ctx.path },
+      bodyBytes: Number(ctx.state.bodyBytes ?? 0),
     };
     let status = 500;
     try {

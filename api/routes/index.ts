@@ -3,6 +3,9 @@ import { AGENT_ROUTES } from './agents.ts';
 import { API_KEY_ROUTES } from './api-keys.ts';
 import { APPROVAL_ROUTES } from './approvals.ts';
 import { AUDIT_ROUTES } from './audit.ts';
+import { AUDITOR_ROUTES } from './auditors.ts';
+import { EVIDENCE_ROUTES } from './evidence.ts';
+import { POLICY_ROUTES } from './policies.ts';
 import { REGISTRY_ROUTES } from './registry.ts';
 import type { RouteSpec } from './route.ts';
 import { SHARE_ROUTES } from './shares.ts';
@@ -14,4 +17,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...API_KEY_ROUTES,
   ...AUDIT_ROUTES,
   ...REGISTRY_ROUTES,
+  ...EVIDENCE_ROUTES,
+  ...POLICY_ROUTES,
+  ...AUDITOR_ROUTES,
 ];

@@ -3,6 +3,8 @@
 // list drives the router, the OpenAPI document and the route × role matrix.
 import type { ApprovalRequest, AuditorRegistration, ModelRegistration } from '../../crds/generated/types.ts';
 import type { JSONSchema } from '../../crds/kit.ts';
+import type { IntakeDeps } from '../../evidence/intake.ts';
+import type { PolicyServiceDeps } from '../../policy/service.ts';
 import type { Logger } from '../../operator/log.ts';
 import type { PlatformAgent } from '../agents/model.ts';
 import type { AgentAccessLog } from '../agents/passport.ts';
@@ -28,6 +30,10 @@ export interface ApiDeps {
   now: () => number;
   /** How long an ApprovalRequest waits for an Owner. */
   approvalTtlMs: number;
+  /** Evidence intake: the store, attester keys, the passport sink, registrations; `maxBytes` → 413. */
+  evidence: IntakeDeps & { maxBytes: number };
+  /** AuditorPolicies and the vocabularies their rules compile against. */
+  policy: PolicyServiceDeps;
 }
 
 export interface AuditNote {
@@ -50,6 +56,8 @@ export interface RouteCtx<B = unknown> {
   audit: AuditNote;
   /** Overrides the route's success status (e.g. 200 instead of 201 for an idempotent create). */
   status?: number;
+  /** Size of the request body as received, in bytes (0 without one). */
+  bodyBytes: number;
 }
 
 export interface RouteSpec {
@@ -64,6 +72,8 @@ export interface RouteSpec {
   optionalBody?: boolean;
   /** Documented query parameters. */
   query?: Record<string, string>;
+  /** A tighter body limit than the API's (413 above it); a function when it is configurable. */
+  maxBodyBytes?: (deps: ApiDeps) => number;
   handle(rc: RouteCtx): Promise<unknown>;
 }
 

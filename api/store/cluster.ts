@@ -3,13 +3,14 @@
 // its resourceVersion, so a concurrent change makes the write fail with 409
 // and the caller retries on fresh data.
 import * as k8s from '@kubernetes/client-node';
-import type { ApprovalRequest, PlatformAgent } from '../../crds/generated/types.ts';
+import type { ApprovalRequest, AuditorRegistration, PlatformAgent } from '../../crds/generated/types.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
 import { apiStatus } from '../../operator/kube.ts';
 
 const ref = (plural: string) => ({ group: GROUP, version: VERSION, plural });
 const AGENTS = ref('platformagents');
 const APPROVALS = ref('approvalrequests');
+const AUDITORS = ref('auditorregistrations');
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 
 export type RegistrationPlural = 'auditorregistrations' | 'modelregistrations';
@@ -30,6 +31,11 @@ export interface ClusterWriter {
     name: string,
     annotations: Record<string, string | null>,
   ): Promise<void>;
+  readAuditorRegistration(name: string): Promise<AuditorRegistration | undefined>;
+  /** Creates the registration, or replaces it when it carries a resourceVersion. */
+  applyAuditorRegistration(reg: AuditorRegistration): Promise<AuditorRegistration>;
+  /** A JSON merge patch on the agent's `/status` (fields other writers own are left alone). */
+  mergeAgentStatus(namespace: string, name: string, status: Record<string, unknown>): Promise<void>;
 }
 
 async function orUndefined<T>(call: Promise<unknown>): Promise<T | undefined> {
@@ -84,6 +90,14 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
         { ...ref(plural), name, body: { metadata: { annotations } } },
         MERGE,
       );
+    },
+    readAuditorRegistration: (name) => orUndefined(api.getClusterCustomObject({ ...AUDITORS, name })),
+    applyAuditorRegistration: async (reg) =>
+      (await (reg.metadata.resourceVersion
+        ? api.replaceClusterCustomObject({ ...AUDITORS, name: reg.metadata.name ?? '', body: reg })
+        : api.createClusterCustomObject({ ...AUDITORS, body: reg }))) as AuditorRegistration,
+    mergeAgentStatus: async (namespace, name, status) => {
+      await api.patchNamespacedCustomObjectStatus({ ...AGENTS, namespace, name, body: { status } }, MERGE);
     },
   };
 }

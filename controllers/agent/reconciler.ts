@@ -61,9 +61,11 @@ export class AgentReconciler {
     const { ws, org } = this.context(agent);
     const chain = agentChain(agent, ws, org, this.deps.read.knownAuditors());
     const claim = claimIdentity(agent, this.deps.read.agents(), this.deps.emailDomain);
-    await this.deps.objects.ensureServiceAccount(agent);
     const { keyring, error } = this.deps.keyring();
-    const credentials = await this.deps.objects.ensureOAuthClient(agent, keyring, error);
+    const [, credentials] = await Promise.all([
+      this.deps.objects.ensureServiceAccount(agent),
+      this.deps.objects.ensureOAuthClient(agent, keyring, error),
+    ]);
     const pod = await this.syncPod(agent, chain);
     const stale = staleVerdict(agent, now, this.deps.staleAfterMs);
     const g = agent.metadata.generation;

@@ -205,6 +205,10 @@ export class ResilientInformer<T extends k8s.KubernetesObject> implements Inform
 
   private upsert(obj: T): void {
     this.touch();
+    // managedFields is large and no controller reads it (Istio's injector drops it too). The
+    // object is shared with client-node's own cache, so clearing it in place frees both copies
+    // (assigning undefined rather than `delete` keeps the object's shape).
+    if (obj.metadata?.managedFields) obj.metadata.managedFields = undefined;
     const key = objectKey(obj);
     const previous = this.cache.get(key);
     const version = obj.metadata?.resourceVersion;

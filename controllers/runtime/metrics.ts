@@ -21,6 +21,7 @@ export class ControllerMetrics {
   readonly statusWrites: Counter<'controller' | 'outcome'>;
   readonly events: Counter<'controller' | 'reason'>;
   readonly objectWrites: Counter<'controller' | 'kind' | 'verb'>;
+  readonly apiRequests: Counter<'method'>;
   readonly informerRestarts: Counter<'resource' | 'cause'>;
   readonly leaderTransitions: Counter;
   private readonly leaderGauge: Gauge;
@@ -64,6 +65,12 @@ export class ControllerMetrics {
       name: 'platform_controller_object_writes_total',
       help: 'Creates, patches and deletes of owned objects (pods, ServiceAccounts, Secrets, ConfigMaps, agents…).',
       labelNames: ['controller', 'kind', 'verb'],
+      registers,
+    });
+    this.apiRequests = new Counter({
+      name: 'platform_operator_api_requests_total',
+      help: 'Requests this process sent to the Kubernetes API (watches counted once, when opened).',
+      labelNames: ['method'],
       registers,
     });
     this.informerRestarts = new Counter({

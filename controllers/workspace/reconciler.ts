@@ -44,7 +44,13 @@ export interface WorkspaceReconcilerDeps {
 const AGENTS = { group: 'platform.io', version: 'v1alpha1', plural: 'platformagents' };
 const WORKSPACES = { group: 'platform.io', version: 'v1alpha1', plural: 'platformworkspaces' };
 
+/** How long a namespace seen with the right label is trusted without reading it again. */
+const NAMESPACE_CHECK_INTERVAL_MS = 60_000;
+
 export class WorkspaceReconciler {
+  /** Namespace → when it was last seen labelled (agent events re-enqueue workspaces often). */
+  private readonly labelledAtMs = new Map<string, number>();
+
   constructor(private readonly deps: WorkspaceReconcilerDeps) {}
 
   readonly reconcile = async (key: string): Promise<void> => {

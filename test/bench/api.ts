@@ -19,6 +19,9 @@ import { ApiMetrics } from '../../api/http/metrics.ts';
 import { AgentIndex, MemoryCache } from '../../api/store/cache.ts';
 import type { ClusterWriter } from '../../api/store/cluster.ts';
 import type { PlatformAgent } from '../../crds/generated/types.ts';
+import { memoryPassport, pinnedAttesterKeys } from '../../evidence/intake.ts';
+import { FileEvidenceStore } from '../../evidence/store-file.ts';
+import { memoryPolicies } from '../../policy/repository.ts';
 
 const AGENTS = 10_000;
 const arg = (name: string, dflt: number): number => {
@@ -82,6 +85,14 @@ async function serve(): Promise<void> {
       log,
       now: Date.now,
       approvalTtlMs: 3_600_000,
+      evidence: {
+        store: await FileEvidenceStore.open(),
+        keys: pinnedAttesterKeys(),
+        passport: memoryPassport(),
+        registrations: () => undefined,
+        maxBytes: 256 * 1024,
+      },
+      policy: { policies: memoryPolicies(), vocabularies: () => [] },
     },
     authenticators: [apiKeyAuthenticator(keys)],
     log,

@@ -8,18 +8,15 @@
 // A workspace lists at most 64 agents (schema), so each workspace lists 50
 // in spec.agents (created by the workspace controller) and 50 more are
 // applied as PlatformAgents naming the workspace.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startControlPlane } from '../../hack/control-plane/control-plane.ts';
 import { API_VERSION } from '../../crds/kit.ts';
 import { installCrds, k8s, loadKubeConfig } from '../../operator/kube.ts';
-import {
-  OPERATOR_NAMESPACE,
-  operatorIdentity,
-  operatorRequestCount,
-  peakRssMb,
-} from './operator-scale/cluster.ts';
+import { OPERATOR_NAMESPACE, operatorIdentity, peakRssMb } from './operator-scale/cluster.ts';
 
 const WORKSPACES = 10;
 const PER_WORKSPACE = 100;
@@ -33,8 +30,38 @@ async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<u
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
 
-function startOperator(kubeconfig: string): { pid: number; port: Promise<number>; stop: () => void } {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'platform.js'), 'run', 'operator'], {
+/**
+ * Compiles the sources as the container image does (`tsc -p tsconfig.build.json`) into a
+ * cache directory, so the figures are those of the shipped JavaScript, not of tsx.
+ */
+function compileOperator(): string {
+  const outDir = join(ROOT, 'node_modules', '.cache', 'platform-bench', 'dist');
+  spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      outDir,
+      '--sourceMap',
+      'false',
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'ignore',
+    },
+  );
+  const main = join(outDir, 'operator', 'main.js');
+  if (!existsSync(main)) throw new Error(`compiling the operator produced no ${main}`);
+  return main;
+}
+
+function startOperator(
+  main: string,
+  kubeconfig: string,
+): { pid: number; port: Promise<number>; stop: () => void } {
+  const child = spawn(process.execPath, [main, 'run', 'operator'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
@@ -48,6 +75,7 @@ function startOperator(kubeconfig: string): { pid: number; port: Promise<number>
   });
   const port = new Promise<number>((resolve) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      appendFileSync(logPath, `${line}\n`);
       if (line.includes('ops endpoints listening'))
         resolve(Number((JSON.parse(line) as { port: number }).port));
     });
@@ -108,6 +136,20 @@ async function createAll(kc: k8s.KubeConfig): Promise<void> {
   );
 }
 
+/** The operator's own count of API requests, by method. */
+async function operatorRequests(port: number): Promise<Record<string, number>> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(
+    /^platform_operator_api_requests_total\{[^}]*method="(\w+)"[^}]*\} (\d+)/gm,
+  )) {
+    out[m[1]!] = Number(m[2]);
+  }
+  return out;
+}
+
+const sum = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
+
 async function countPods(core: k8s.CoreV1Api): Promise<number> {
   const list = await core.listPodForAllNamespaces({ labelSelector: 'platform.io/agent' });
   return list.items.length;
@@ -119,10 +161,13 @@ async function main(): Promise<void> {
   try {
     const kc = loadKubeConfig(plane.kubeconfigPath);
     await installCrds(kc);
-    const started = startOperator(await operatorIdentity(kc, plane));
+    const logPath = join(tmpdir(), `platform-bench-operator-${process.pid}.log`);
+    const started = startOperator(compileOperator(), await operatorIdentity(kc, plane), logPath);
     Object.assign(operator, started);
-    await waitReady(await started.port);
-    const requestsBefore = await operatorRequestCount(plane);
+    const port = await started.port;
+    await waitReady(port);
+    const before = await operatorRequests(port);
+    const idleRssMb = peakRssMb(started.pid);
     const t0 = Date.now();
     await createAll(kc);
     const createdMs = Date.now() - t0;
@@ -134,14 +179,23 @@ async function main(): Promise<void> {
     }
     const allPodsMs = Date.now() - t0;
     await sleep(5000); // let trailing status writes land before counting
-    const requests = (await operatorRequestCount(plane)) - requestsBefore;
+    const after = await operatorRequests(port);
+    const byMethod = Object.entries(after)
+      .map(([m, n]) => `${m} ${n - (before[m] ?? 0)}`)
+      .join(', ');
+    const requests = sum(after) - sum(before);
     console.log(
       `agents: ${TOTAL} in ${WORKSPACES} workspaces (${LISTED} listed + ${PER_WORKSPACE - LISTED} applied per workspace)`,
     );
     console.log(`resources created by the benchmark in: ${(createdMs / 1000).toFixed(1)} s`);
     console.log(`time until every agent pod exists: ${(allPodsMs / 1000).toFixed(1)} s (target < 60 s)`);
-    console.log(`operator API requests: ${requests} total, ${(requests / TOTAL).toFixed(2)} per agent`);
-    console.log(`operator peak RSS: ${peakRssMb(started.pid).toFixed(0)} MB (target < 250 MB)`);
+    console.log(
+      `operator API requests: ${requests} total (${byMethod}), ${(requests / TOTAL).toFixed(2)} per agent`,
+    );
+    console.log(`operator log: ${logPath}`);
+    console.log(
+      `operator peak RSS: ${peakRssMb(started.pid).toFixed(0)} MB (target < 250 MB; ${idleRssMb.toFixed(0)} MB before the first agent)`,
+    );
   } finally {
     operator.stop();
     await sleep(500);

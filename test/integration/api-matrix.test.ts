@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../api/routes/index.ts';
 import { k8s } from '../../operator/kube.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
+import { sampleEvidence } from '../process/fixtures/evidence.ts';
 import { PERSONAS, useApi, type Persona } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 
-type Who = Persona | 'anonymous';
-const WHO: readonly Who[] = [...PERSONAS, 'anonymous'];
+/** `gateway`: a Gateway's API key (role gateway), which holds no other role. */
+type Who = Persona | 'gateway' | 'anonymous';
+const WHO: readonly Who[] = [...PERSONAS, 'gateway', 'anonymous'];
 const ADMINS: Who[] = ['org_admin', 'workspace_admin'];
 const SHARED: Who[] = [...ADMINS, 'owner', 'editor', 'viewer'];
 const CHANGERS: Who[] = [...ADMINS, 'owner', 'editor'];
@@ -41,14 +43,29 @@ const EXPECTED: Record<string, Who[]> = {
   'DELETE /v1/api-keys/{id}': ANY,
   'GET /v1/audit': ADMINS,
   'GET /v1/audit/verify': ['org_admin'],
-  'GET /registry/check': [...ANY, 'anonymous'],
+  'GET /registry/check': [...ANY, 'gateway', 'anonymous'],
   'POST /v1/registry/notarizations': ['org_admin'],
   'DELETE /v1/registry/notarizations/{digest}': ['org_admin'],
+  'POST /v1/evidence': ['gateway'],
+  'GET /v1/agents/{agent_id}/evidence': SHARED,
+  'GET /v1/policies': ADMINS,
+  'POST /v1/policies': ADMINS,
+  'GET /v1/policies/{id}': ADMINS,
+  'PUT /v1/policies/{id}': ADMINS,
+  'DELETE /v1/policies/{id}': ADMINS,
+  'GET /v1/policies/{id}/effective': [...ADMINS, 'gateway'],
+  'POST /api/v1/workspaces/{id}/apply-preset': ADMINS,
+  'POST /v1/auditors/register': ['org_admin', 'gateway'],
+  'GET /v1/auditors': ANY,
+  'GET /v1/models': ANY,
 };
 
 const ns = useNamespace('api-matrix');
 const fx = useApi(ns);
-const state = { agent: '', approval: '', digest: '' };
+const state = { agent: '', approval: '', digest: '', policy: '', gatewayKey: '' };
+const keyOf = (who: Who): string | undefined =>
+  who === 'anonymous' ? undefined : who === 'gateway' ? state.gatewayKey : fx.keys[who];
+const wsPolicy = { scope: 'workspace', scopeId: '' };
 const EXTRA = 'extra@example.com';
 
 interface Call {
@@ -89,11 +106,46 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
       return { path: '/v1/api-keys', body: {} };
     case 'DELETE /v1/api-keys/{id}': {
       const r = await fx.call('POST', '/v1/api-keys', {
-        key: who === 'anonymous' ? admin : fx.keys[who],
+        key: who === 'anonymous' || who === 'gateway' ? admin : fx.keys[who],
         body: {},
       });
       return { path: `/v1/api-keys/${String(r.body.id)}` };
     }
+    default:
+      return verifierRequestFor(route, who, n);
+  }
+}
+
+/** The policy, evidence and registry routes. */
+async function verifierRequestFor(route: string, who: Who, n: number): Promise<Call> {
+  const policy = `/v1/policies/${state.policy}`;
+  switch (route) {
+    case 'POST /v1/evidence':
+      return { path: '/v1/evidence', body: await sampleEvidence(`matrix-${ns.name}-${n}`, state.agent) };
+    case 'POST /v1/policies':
+      return { path: '/v1/policies', body: { id: `${ns.name}.p-${n}`, spec: wsPolicy } };
+    case 'PUT /v1/policies/{id}':
+      return { path: policy, body: { spec: { ...wsPolicy, description: `by ${who}` } } };
+    case 'DELETE /v1/policies/{id}': {
+      const id = `${ns.name}.d-${n}`;
+      await fx.call('POST', '/v1/policies', { key: fx.keys.org_admin, body: { id, spec: wsPolicy } });
+      return { path: `/v1/policies/${id}` };
+    }
+    case 'POST /api/v1/workspaces/{id}/apply-preset':
+      return {
+        path: `/api/v1/workspaces/${ns.name}/apply-preset`,
+        body: { auditor: 'injection', tier: 'Starter' },
+      };
+    case 'POST /v1/auditors/register':
+      return {
+        path: '/v1/auditors/register',
+        body: {
+          auditor_id: `reg-${ns.name}`,
+          endpoint: 'https://auditor.example.com',
+          deployment_mode: 'external',
+          auth: { type: 'mtls', cert_pem: 'test-ca' },
+        },
+      };
     case 'POST /v1/registry/notarizations':
       return { path: '/v1/registry/notarizations', body: { digest: state.digest } };
     default:
@@ -101,6 +153,7 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
         path: route
           .slice(route.indexOf(' ') + 1)
           .replace('{agent_id}', state.agent)
+          .replace('/v1/policies/{id}', `/v1/policies/${state.policy}`)
           .replace('{id}', state.approval)
           .replace('{digest}', state.digest)
           .replace('/registry/check', `/registry/check?digest=${state.digest}`),
@@ -109,7 +162,19 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
 }
 
 beforeAll(async () => {
+  wsPolicy.scopeId = ns.name;
   state.agent = await fx.createAgent('matrix');
+  state.policy = `${ns.name}.matrix`;
+  const p = await fx.call('POST', '/v1/policies', {
+    key: fx.keys.org_admin,
+    body: { id: state.policy, spec: wsPolicy },
+  });
+  expect(p.status, JSON.stringify(p.body)).toBe(201);
+  const g = await fx.call('POST', '/v1/api-keys', {
+    key: fx.keys.org_admin,
+    body: { subject: 'gateway@matrix', role: 'gateway' },
+  });
+  state.gatewayKey = String(g.body.key);
   const r = await fx.call('POST', `/v1/agents/${state.agent}/actions`, {
     key: fx.keys.owner,
     body: { action: 'merge', target: 'pr://1' },
@@ -148,6 +213,9 @@ afterAll(async () => {
   const api = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
   const ref = { group: GROUP, version: VERSION, plural: 'modelregistrations', name: `model-${ns.name}` };
   await api.deleteClusterCustomObject(ref).catch(() => undefined);
+  await api
+    .deleteClusterCustomObject({ ...ref, plural: 'auditorregistrations', name: `reg-${ns.name}` })
+    .catch(() => undefined);
 });
 
 describe('route × role matrix', () => {
@@ -161,8 +229,7 @@ describe('route × role matrix', () => {
   );
   it.each(cells.map((c, n) => [c.route, c.who, n, c] as const))('%s as %s', async (route, who, n, cell) => {
     const call = await requestFor(route, who, n);
-    const key = who === 'anonymous' ? undefined : fx.keys[who];
-    const r = await fx.call(cell.method, call.path, { key, body: call.body });
+    const r = await fx.call(cell.method, call.path, { key: keyOf(who), body: call.body });
     const allowed = EXPECTED[route]!.includes(who);
     const expected = allowed ? cell.success : who === 'anonymous' ? 401 : 403;
     expect(r.status, JSON.stringify(r.body)).toBe(expected);

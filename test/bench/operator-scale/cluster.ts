@@ -1,9 +1,8 @@
 // Cluster plumbing of the operator scale benchmark: the operator's own
 // ServiceAccount identity (config/rbac/role.yaml, applied as is, so the
 // benchmark also proves the RBAC is sufficient), a kubeconfig with its token,
-// and the apiserver's request counter for that identity.
+// and the operator's peak RSS.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { ControlPlane } from '../../../hack/control-plane/control-plane.ts';
@@ -46,39 +45,6 @@ export async function operatorIdentity(kc: k8s.KubeConfig, plane: ControlPlane):
     }),
   );
   return path;
-}
-
-function adminGet(plane: ControlPlane, path: string): Promise<string> {
-  const { certs } = plane;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${plane.server}${path}`,
-      { ca: certs.ca.certPem, cert: certs.admin.certPem, key: certs.admin.keyPem },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve(body));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/**
- * Requests the apiserver dispatched for ServiceAccounts (APF flow schema
- * `service-accounts`): in this cluster only the operator authenticates as one.
- */
-export async function operatorRequestCount(plane: ControlPlane): Promise<number> {
-  const text = await adminGet(plane, '/metrics');
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('apiserver_flowcontrol_dispatched_requests_total{')) continue;
-    if (!line.includes('flow_schema="service-accounts"')) continue;
-    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return sum;
 }
 
 /** Peak resident set (VmHWM) of a process, in MB. */

@@ -1,0 +1,153 @@
+// The Verifier's view of auditors: the built-in catalog plus the
+// AuditorRegistrations, as vocabularies (for the Cedar schema policies are
+// validated against), as registration facts (for trust tiers), and the
+// self-registration body (spec "auditor self-registration", relayed by the
+// Gateway) as an AuditorRegistration.
+import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
+import { INJECTION_VOCABULARY } from '../../auditors/injection/vocabulary.ts';
+import { LLM_JUDGE_VOCABULARY } from '../../auditors/llm-judge/vocabulary.ts';
+import { MODEL_CONTEXT_VOCABULARY } from '../../auditors/model-context/vocabulary.ts';
+import {
+  AUDITOR_CATEGORIES,
+  CATALOG_PHASES,
+  type RequestPhase,
+  type Vocabulary,
+  type VocabularyEntry,
+} from '../../auditors/sdk/types.ts';
+import { TOXICITY_VOCABULARY } from '../../auditors/toxicity/vocabulary.ts';
+import type { AuditorRegistration } from '../../crds/generated/types.ts';
+import { API_VERSION } from '../../crds/kit.ts';
+import type { RegistrationFacts } from '../../evidence/trust.ts';
+
+const DEFAULT_PHASES: RequestPhase[] = ['request', 'response'];
+
+/** The built-in auditors' own vocabularies (what their `/vocabulary` serves). */
+const BUILTIN_VOCABULARIES: Record<string, VocabularyEntry[]> = {
+  injection: INJECTION_VOCABULARY,
+  toxicity: TOXICITY_VOCABULARY,
+  'model-context': MODEL_CONTEXT_VOCABULARY,
+  'llm-judge': LLM_JUDGE_VOCABULARY,
+};
+
+export const isBuiltinAuditor = (id: string): boolean => BUILTIN_CATALOG_ENTRIES.some((e) => e.id === id);
+
+/** Built-in vocabularies (from the catalog) and those of registered auditors that declare claims. */
+export function vocabulariesOf(registrations: readonly AuditorRegistration[]): Vocabulary[] {
+  const builtin = Object.entries(BUILTIN_VOCABULARIES).map(([id, vocabulary]) => ({
+    auditor_id: id,
+    version: '1',
+    phases: DEFAULT_PHASES,
+    vocabulary,
+  }));
+  const registered = registrations
+    .filter((r) => !isBuiltinAuditor(r.spec.auditorId) && (r.spec.claims?.length ?? 0) > 0)
+    .map((r) => ({
+      auditor_id: r.spec.auditorId,
+      version: r.spec.version ?? '1',
+      phases: r.spec.supportedPhases ?? DEFAULT_PHASES,
+      vocabulary: (r.spec.claims ?? []).map((c) => ({
+        name: c.name,
+        type: c.type,
+        description: c.description ?? '',
+        value_schema: {},
+      })),
+    }));
+  return [...builtin, ...registered];
+}
+
+export function registrationFacts(reg: AuditorRegistration | undefined): RegistrationFacts | undefined {
+  if (!reg) return undefined;
+  return {
+    deploymentMode: reg.spec.deploymentMode,
+    ...(reg.spec.auth?.type ? { authType: reg.spec.auth.type } : {}),
+  };
+}
+
+/** The self-registration body (snake_case, as auditors and the Gateway send it). */
+export interface RegistrationBody {
+  auditor_id: string;
+  endpoint: string;
+  vocabulary_url?: string;
+  health_check_interval?: number;
+  supported_phases?: RequestPhase[];
+  deployment_mode?: AuditorRegistration['spec']['deploymentMode'];
+  category?: AuditorRegistration['spec']['category'];
+  phase?: AuditorRegistration['spec']['phase'];
+  version?: string;
+  auth?: {
+    type?: 'mtls' | 'api_key' | 'none';
+    cert_pem?: string;
+    secret_ref?: { name: string; key: string };
+  };
+  claims?: NonNullable<AuditorRegistration['spec']['claims']>;
+}
+
+export const REGISTRATION_BODY = {
+  type: 'object',
+  required: ['auditor_id', 'endpoint'],
+  properties: {
+    auditor_id: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' },
+    endpoint: { type: 'string', maxLength: 2048, pattern: '^https?://' },
+    vocabulary_url: { type: 'string', maxLength: 2048 },
+    health_check_interval: { type: 'integer', minimum: 1, maximum: 3600 },
+    supported_phases: {
+      type: 'array',
+      maxItems: 4,
+      items: { enum: ['request', 'response', 'artifact', 'execution'] },
+    },
+    deployment_mode: { enum: ['sidecar', 'in-cluster', 'external'] },
+    category: { enum: [...AUDITOR_CATEGORIES] },
+    phase: { enum: [...CATALOG_PHASES] },
+    version: { type: 'string', maxLength: 63 },
+    auth: { type: 'object' },
+    claims: { type: 'array', maxItems: 128 },
+  },
+};
+
+type Spec = AuditorRegistration['spec'];
+
+function authOf(body: RegistrationBody, prev: Spec | undefined): Spec['auth'] {
+  if (!body.auth?.type) return prev?.auth;
+  return {
+    type: body.auth.type,
+    ...(body.auth.cert_pem ? { certPem: body.auth.cert_pem } : {}),
+    ...(body.auth.secret_ref ? { secretRef: body.auth.secret_ref } : {}),
+  };
+}
+
+/** The optional fields the body sets (absent ones keep their stored value). */
+function optionalFields(body: RegistrationBody): Partial<Spec> {
+  const fields: Partial<Spec> = {
+    vocabularyUrl: body.vocabulary_url,
+    healthCheckIntervalSeconds: body.health_check_interval,
+    supportedPhases: body.supported_phases,
+    version: body.version,
+    claims: body.claims,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<Spec>;
+}
+
+/** The AuditorRegistration a registration body describes (an existing one keeps its other fields). */
+export function registrationFrom(
+  body: RegistrationBody,
+  existing?: AuditorRegistration,
+): AuditorRegistration {
+  const prev = existing?.spec;
+  const auth = authOf(body, prev);
+  const spec: Spec = {
+    ...prev,
+    auditorId: body.auditor_id,
+    category: body.category ?? prev?.category ?? 'security',
+    phase: body.phase ?? prev?.phase ?? 'input_guarding',
+    deploymentMode: body.deployment_mode ?? prev?.deploymentMode ?? 'external',
+    endpoint: body.endpoint,
+    ...optionalFields(body),
+    ...(auth ? { auth } : {}),
+  };
+  return {
+    apiVersion: API_VERSION,
+    kind: 'AuditorRegistration',
+    metadata: existing ? { ...existing.metadata } : { name: body.auditor_id },
+    spec,
+  } as AuditorRegistration;
+}

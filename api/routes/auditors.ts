@@ -1,0 +1,99 @@
+// The registry lists and the Verifier side of auditor self-registration:
+//   POST /v1/auditors/register  an org administrator or a Gateway key (the Gateway relays)
+//   GET  /v1/auditors           built-in catalog entries and AuditorRegistrations
+//   GET  /v1/models             ModelRegistrations
+// A registration becomes (or updates) the cluster-scoped AuditorRegistration;
+// built-in auditors are known already and are acknowledged without a write.
+import {
+  isBuiltinAuditor,
+  REGISTRATION_BODY,
+  registrationFrom,
+  type RegistrationBody,
+} from '../registry/auditors.ts';
+import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
+import { trustTierOf } from '../agents/passport.ts';
+import type { RouteCtx, RouteSpec } from './route.ts';
+
+async function register(rc: RouteCtx): Promise<unknown> {
+  const body = rc.body as RegistrationBody;
+  const id = body.auditor_id;
+  rc.audit = { resource: `auditorregistrations/${id}` };
+  if (isBuiltinAuditor(id)) return { registered: true, auditor_id: id, vocabulary_synced: true };
+  const existing = await rc.deps.writer.readAuditorRegistration(id);
+  const saved = await rc.deps.writer.applyAuditorRegistration(registrationFrom(body, existing));
+  rc.audit.details = { deploymentMode: saved.spec.deploymentMode, created: !existing };
+  return {
+    registered: true,
+    auditor_id: id,
+    vocabulary_synced: (saved.spec.claims?.length ?? 0) > 0,
+  };
+}
+
+function listAuditors(rc: RouteCtx): Promise<unknown> {
+  rc.audit = { resource: 'auditors' };
+  const builtin = BUILTIN_CATALOG_ENTRIES.map((e) => ({
+    auditor_id: e.id,
+    name: e.name,
+    category: e.category,
+    phase: e.phase,
+    builtin: true,
+    deployment_mode: 'sidecar',
+    trust_tier: 'mtls_verified',
+    claims: e.claims.map((c) => ({ name: c.name, type: c.type })),
+  }));
+  const registered = rc.deps.auditors
+    .list()
+    .filter((r) => !isBuiltinAuditor(r.spec.auditorId))
+    .map((r) => ({
+      auditor_id: r.spec.auditorId,
+      name: r.spec.displayName ?? r.spec.auditorId,
+      category: r.spec.category,
+      phase: r.spec.phase,
+      builtin: false,
+      deployment_mode: r.spec.deploymentMode,
+      endpoint: r.spec.endpoint ?? null,
+      trust_tier: trustTierOf(r),
+      claims: (r.spec.claims ?? []).map((c) => ({ name: c.name, type: c.type })),
+    }));
+  return Promise.resolve({ items: [...builtin, ...registered] });
+}
+
+function listModels(rc: RouteCtx): Promise<unknown> {
+  rc.audit = { resource: 'models' };
+  const items = rc.deps.models.list().map((m) => ({
+    name: m.metadata.name,
+    model_id: m.spec.modelId,
+    deployment_mode: m.spec.deploymentMode,
+    endpoint: m.spec.endpoint ?? null,
+    image_digest: m.spec.imageDigest ?? null,
+  }));
+  return Promise.resolve({ items });
+}
+
+export const AUDITOR_ROUTES: RouteSpec[] = [
+  {
+    method: 'POST',
+    path: '/v1/auditors/register',
+    action: 'auditor.register',
+    summary: 'Register an auditor (self-registration, relayed by the Gateway)',
+    success: 200,
+    body: REGISTRATION_BODY,
+    handle: register,
+  },
+  {
+    method: 'GET',
+    path: '/v1/auditors',
+    action: 'auditor.list',
+    summary: 'Built-in and registered auditors',
+    success: 200,
+    handle: listAuditors,
+  },
+  {
+    method: 'GET',
+    path: '/v1/models',
+    action: 'model.list',
+    summary: 'Registered models',
+    success: 200,
+    handle: listModels,
+  },
+];

@@ -1,0 +1,68 @@
+// Evidence intake (Gateway → Verifier) and an agent's evidence timeline:
+//   POST /v1/evidence                    a Gateway key; 201, 409 duplicate, 413 over
+//                                        PLATFORM_EVIDENCE_MAX_BYTES, 422 malformed claim or bad signature
+//   GET  /v1/agents/{agent_id}/evidence  share roles (Viewer and above), newest first
+// The checks themselves are `evidence/intake.ts`; the AttestationResult lands
+// in the evidence store and the agent's passport (status and API).
+import { intakeEvidence } from '../../evidence/intake.ts';
+import type { StoredEvidence } from '../../evidence/store.ts';
+import { HttpError } from '../http/errors.ts';
+import { intQuery } from '../http/validate.ts';
+import type { RouteCtx, RouteSpec } from './route.ts';
+
+async function submit(rc: RouteCtx): Promise<unknown> {
+  const outcome = await intakeEvidence(rc.body, rc.deps.evidence);
+  const id = (rc.body as { evidence_id?: unknown }).evidence_id;
+  rc.audit = { resource: `evidence:${typeof id === 'string' ? id.slice(0, 128) : '?'}` };
+  if (outcome.status !== 201) throw new HttpError(outcome.status, outcome.detail, outcome.code);
+  const { entry } = outcome;
+  rc.audit.details = { agent: entry.evidence.agent_id, decision: entry.evidence.decision };
+  return {
+    evidence_id: entry.evidence_id,
+    seq: entry.seq,
+    hash: entry.hash,
+    attestation_result: entry.result,
+  };
+}
+
+export const timelineItem = (e: StoredEvidence): Record<string, unknown> => ({
+  ...e.evidence,
+  trust_tier: e.result.trust_tier,
+  seq: e.seq,
+  hash: e.hash,
+  attestation_result: e.result,
+});
+
+async function timeline(rc: RouteCtx): Promise<unknown> {
+  const agentId = rc.params.agent_id!;
+  const limit = intQuery(rc.query, 'limit', 50, 1, 500);
+  const before = intQuery(rc.query, 'before_seq', 0, 0, Number.MAX_SAFE_INTEGER);
+  const entries = await rc.deps.evidence.store.listByAgent(agentId, {
+    limit,
+    ...(before > 0 ? { beforeSeq: before } : {}),
+  });
+  return { agent_id: agentId, items: entries.map(timelineItem) };
+}
+
+export const EVIDENCE_ROUTES: RouteSpec[] = [
+  {
+    method: 'POST',
+    path: '/v1/evidence',
+    action: 'evidence.submit',
+    summary: 'Submit signed Evidence (Gateway → Verifier)',
+    success: 201,
+    // Shape, claims and signature are checked by the intake (422 with the reason).
+    body: { type: 'object' },
+    maxBodyBytes: (deps) => deps.evidence.maxBytes,
+    handle: submit,
+  },
+  {
+    method: 'GET',
+    path: '/v1/agents/{agent_id}/evidence',
+    action: 'agent.evidence.read',
+    summary: "The agent's evidence timeline, newest first",
+    success: 200,
+    query: { limit: '1–500 (default 50)', before_seq: 'page: entries before this sequence number' },
+    handle: timeline,
+  },
+];

@@ -1,0 +1,191 @@
+// AuditorPolicies (CLARIFICATIONS "policies") and presets:
+//   GET/POST /v1/policies, GET/PUT/DELETE /v1/policies/{id}
+//   GET  /v1/policies/{id}/effective          the chain a Gateway evaluates
+//   POST /api/v1/workspaces/{id}/apply-preset {auditor, tier} | {bundle}
+// A policy id is `<namespace>.<name>` of its AuditorPolicy. The route table
+// admits administrators; here the namespace is checked: an org administrator
+// writes anywhere, a workspace administrator writes workspace-scope policies
+// in the namespaces it administers and reads org policies (they constrain it).
+// Saving checks enforcement modes: 422 `{detail}` with the same message the
+// AuditorPolicy admission webhook gives.
+import { RouteError } from '../../evidence/http-util.ts';
+import {
+  applyPresetTo,
+  createPolicy,
+  deletePolicy,
+  effectivePolicy,
+  existingPolicy,
+  POLICY_ID,
+  updatePolicy,
+  type PresetRequest,
+} from '../../policy/service.ts';
+import type { PolicyRecord } from '../../policy/types.ts';
+import type { Principal } from '../auth/principal.ts';
+import { forbidden, HttpError } from '../http/errors.ts';
+import type { RouteCtx, RouteSpec } from './route.ts';
+
+const namespaceOf = (id: string): string => id.slice(0, Math.max(0, id.indexOf('.')));
+
+function mayRead(p: Principal, policy: PolicyRecord): boolean {
+  return (
+    p.orgAdmin ||
+    p.gateway === true ||
+    policy.spec.scope === 'org' ||
+    p.workspaceAdminOf.includes(namespaceOf(policy.id))
+  );
+}
+
+function requireWrite(rc: RouteCtx, id: string, scope: string | undefined): void {
+  const p = rc.principal;
+  if (p.orgAdmin) return;
+  const ns = namespaceOf(id);
+  if (scope === 'org') throw forbidden('org-scope policies are written by org administrators');
+  if (!p.workspaceAdminOf.includes(ns)) throw forbidden(`${p.subject} does not administer namespace ${ns}`);
+}
+
+/** Runs a policy operation; its RouteErrors become the API's HttpErrors. */
+async function op<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof RouteError) throw new HttpError(err.status, err.detail, err.code);
+    throw err;
+  }
+}
+
+async function readable(rc: RouteCtx): Promise<PolicyRecord> {
+  const id = rc.params.id!;
+  rc.audit = { resource: `policy:${id}`, namespace: namespaceOf(id) };
+  const found = await op(() => existingPolicy(rc.deps.policy, id));
+  if (!mayRead(rc.principal, found)) throw forbidden(`${rc.principal.subject} may not read policy ${id}`);
+  return found;
+}
+
+async function list(rc: RouteCtx): Promise<unknown> {
+  rc.audit = { resource: 'policies' };
+  const all = await rc.deps.policy.policies.list();
+  return { items: all.filter((p) => mayRead(rc.principal, p)) };
+}
+
+async function create(rc: RouteCtx): Promise<unknown> {
+  const body = rc.body as { id?: string; spec?: { scope?: string } };
+  const id = String(body.id ?? '');
+  rc.audit = { resource: `policy:${id}`, namespace: namespaceOf(id) };
+  if (POLICY_ID.test(id)) requireWrite(rc, id, body.spec?.scope);
+  return op(() => createPolicy(rc.deps.policy, body));
+}
+
+async function update(rc: RouteCtx): Promise<unknown> {
+  const current = await readable(rc);
+  requireWrite(rc, current.id, current.spec.scope);
+  requireWrite(rc, current.id, (rc.body as { spec?: { scope?: string } }).spec?.scope);
+  return op(() => updatePolicy(rc.deps.policy, current.id, rc.body));
+}
+
+async function remove(rc: RouteCtx): Promise<unknown> {
+  const current = await readable(rc);
+  requireWrite(rc, current.id, current.spec.scope);
+  await op(() => deletePolicy(rc.deps.policy, current.id));
+  return undefined;
+}
+
+async function applyPreset(rc: RouteCtx): Promise<unknown> {
+  const workspace = rc.params.id!;
+  rc.audit = { resource: `workspace:${workspace}`, namespace: workspace };
+  requireWrite(rc, `${workspace}.workspace-policy`, 'workspace');
+  const body = rc.body as PresetRequest;
+  rc.audit.details = { ...body };
+  return op(() => applyPresetTo(rc.deps.policy, workspace, body));
+}
+
+const SPEC = { type: 'object' };
+const CREATE_BODY = {
+  type: 'object',
+  required: ['id', 'spec'],
+  additionalProperties: false,
+  properties: { id: { type: 'string', maxLength: 317 }, spec: SPEC },
+};
+const UPDATE_BODY = {
+  type: 'object',
+  required: ['spec'],
+  additionalProperties: false,
+  properties: { id: { type: 'string', maxLength: 317 }, spec: SPEC },
+};
+const PRESET_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    auditor: { type: 'string', maxLength: 63 },
+    tier: { enum: ['Starter', 'Balanced', 'Strict'] },
+    bundle: { enum: ['solo_builder', 'production_team', 'regulated_enterprise'] },
+  },
+};
+const POLICY_BODY_LIMIT = (): number => 256 * 1024;
+const POLICY = '/v1/policies/{id}';
+
+export const POLICY_ROUTES: RouteSpec[] = [
+  {
+    method: 'GET',
+    path: '/v1/policies',
+    action: 'policy.list',
+    summary: 'AuditorPolicies the caller administers, and the org policies above them',
+    success: 200,
+    handle: list,
+  },
+  {
+    method: 'POST',
+    path: '/v1/policies',
+    action: 'policy.write',
+    summary: 'Create an AuditorPolicy (enforcement modes checked: 422)',
+    success: 201,
+    body: CREATE_BODY,
+    maxBodyBytes: POLICY_BODY_LIMIT,
+    handle: create,
+  },
+  {
+    method: 'GET',
+    path: POLICY,
+    action: 'policy.read',
+    summary: 'One AuditorPolicy',
+    success: 200,
+    handle: readable,
+  },
+  {
+    method: 'PUT',
+    path: POLICY,
+    action: 'policy.write',
+    summary: 'Replace an AuditorPolicy’s spec (enforcement modes checked: 422)',
+    success: 200,
+    body: UPDATE_BODY,
+    maxBodyBytes: POLICY_BODY_LIMIT,
+    handle: update,
+  },
+  {
+    method: 'DELETE',
+    path: POLICY,
+    action: 'policy.write',
+    summary: 'Delete an AuditorPolicy',
+    success: 204,
+    handle: remove,
+  },
+  {
+    method: 'GET',
+    path: `${POLICY}/effective`,
+    action: 'policy.effective',
+    summary: 'The chain a Gateway evaluates: org parents, then the policy',
+    success: 200,
+    handle: async (rc) => {
+      await readable(rc);
+      return op(() => effectivePolicy(rc.deps.policy, rc.params.id!));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/apply-preset',
+    action: 'policy.apply_preset',
+    summary: 'Apply a preset tier ({auditor, tier}) or bundle ({bundle}) to the workspace policy',
+    success: 200,
+    body: PRESET_BODY,
+    handle: applyPreset,
+  },
+];

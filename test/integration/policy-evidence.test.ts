@@ -1,0 +1,289 @@
+// Policies and evidence through the real Verifier API on the real control
+// plane: an enforcement violation is 422 with the exact detail over REST and
+// the same message from the apiserver (AuditorPolicy validating webhook
+// registered by URL; also `kubectl apply` when kubectl was built); Evidence
+// posted with a Gateway key lands in the timeline and the passport (API and
+// PlatformAgent status); duplicate 409, oversize 413, bad signature and
+// malformed claims 422; apply-preset writes AuditorPolicy resources with the
+// documented values.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditorPolicy, PlatformAgent } from '../../crds/generated/types.ts';
+import { GROUP, VERSION } from '../../crds/kit.ts';
+import { k8s } from '../../operator/kube.ts';
+import { useApi } from './api-harness.ts';
+import { eventually, kubeConfig, useNamespace } from './harness.ts';
+import {
+  kubectlApply,
+  kubectlPath,
+  signedEvidence,
+  startPolicyWebhook,
+  type PolicyWebhook,
+} from './verifier-fixtures.ts';
+
+const EVIDENCE_MAX = 16 * 1024;
+const ns = useNamespace('policy-evidence');
+const fx = useApi(ns, () => ({ PLATFORM_EVIDENCE_MAX_BYTES: String(EVIDENCE_MAX) }));
+const custom = (): k8s.CustomObjectsApi => kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+const POLICIES = { group: GROUP, version: VERSION, plural: 'auditorpolicies' };
+let webhook: PolicyWebhook;
+let gatewayKey = '';
+
+const orgPolicy = () => ({
+  id: `${ns.name}.org-policy`,
+  spec: {
+    scope: 'org',
+    scopeId: 'acme',
+    detection: { injection_detected: { threshold: { value: 0.8, enforcement: 'ceiling' } } },
+  },
+});
+const loosened = () => ({
+  scope: 'workspace',
+  scopeId: ns.name,
+  detection: { injection_detected: { threshold: { value: 0.95 } } },
+});
+const violation = () =>
+  `detection.injection_detected.threshold: enforcement mode 'ceiling' set by policy '${ns.name}.org-policy' requires a value <= 0.8; got 0.95`;
+const resource = (name: string, spec: unknown) => ({
+  apiVersion: `${GROUP}/${VERSION}`,
+  kind: 'AuditorPolicy',
+  metadata: { name, namespace: ns.name },
+  spec,
+});
+
+async function rejection(p: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await p;
+  } catch (err) {
+    const e = err as { code?: number; body?: string };
+    const body = JSON.parse(String(e.body ?? '{}')) as { message?: string };
+    return { code: e.code ?? 0, message: body.message ?? String(err) };
+  }
+  return { code: 0, message: '' };
+}
+
+beforeAll(async () => {
+  const org = await fx.call('POST', '/v1/policies', { key: fx.keys.org_admin, body: orgPolicy() });
+  expect(org.status, JSON.stringify(org.body)).toBe(201);
+  const g = await fx.call('POST', '/v1/api-keys', {
+    key: fx.keys.org_admin,
+    body: { subject: 'gateway@policy-evidence', role: 'gateway' },
+  });
+  gatewayKey = String(g.body.key);
+  webhook = await startPolicyWebhook(ns, fx.api.url);
+  // Registration takes effect asynchronously: wait until a dry-run violation is refused.
+  await eventually(async () => {
+    const r = await rejection(
+      custom().createNamespacedCustomObject({
+        ...POLICIES,
+        namespace: ns.name,
+        body: resource('probe', loosened()),
+        dryRun: 'All',
+      }),
+    );
+    return r.code === 422 ? true : undefined;
+  }, 'the policy webhook to take effect');
+}, 60_000);
+
+afterAll(async () => {
+  await webhook?.unregister();
+  await webhook?.app.close();
+});
+
+describe('enforcement modes', () => {
+  it('answers a violating save with 422 and the exact detail over REST', async () => {
+    const r = await fx.call('POST', '/v1/policies', {
+      key: fx.keys.workspace_admin,
+      body: { id: `${ns.name}.workspace-policy`, spec: loosened() },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body).toEqual({ detail: violation(), code: 'enforcement_violation' });
+  });
+
+  it('refuses the same change through the cluster API with the same message', async () => {
+    const r = await rejection(
+      custom().createNamespacedCustomObject({
+        ...POLICIES,
+        namespace: ns.name,
+        body: resource('workspace-policy', loosened()),
+      }),
+    );
+    expect(r.code).toBe(422);
+    expect(r.message).toContain(`denied the request: ${violation()}`);
+  });
+
+  it('refuses it from kubectl apply too, when kubectl was built', async () => {
+    const kubectl = kubectlPath();
+    if (!kubectl) return; // CI builds without kubectl; the client-API assertion above always runs
+    const r = await kubectlApply(kubectl, resource('workspace-policy', loosened()));
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain(violation());
+  });
+
+  it('lets workspace admins save a compliant policy in their namespace only', async () => {
+    const ok = await fx.call('POST', '/v1/policies', {
+      key: fx.keys.workspace_admin,
+      body: {
+        id: `${ns.name}.tight`,
+        spec: { ...loosened(), scopeId: `${ns.name}-tight`, detection: {} },
+      },
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body).toMatchObject({ id: `${ns.name}.tight`, version: '1' });
+    const elsewhere = await fx.call('POST', '/v1/policies', {
+      key: fx.keys.workspace_admin,
+      body: { id: 'other-ns.tight', spec: { scope: 'workspace', scopeId: 'other-ns' } },
+    });
+    expect(elsewhere.status).toBe(403);
+    const effective = await fx.call('GET', `/v1/policies/${ns.name}.tight/effective`, { key: gatewayKey });
+    expect(effective.status).toBe(200);
+    expect(effective.body.policy_version).toBe(`${ns.name}.org-policy@1,${ns.name}.tight@1`);
+  });
+});
+
+describe('evidence intake', () => {
+  let agentId = '';
+  beforeAll(async () => {
+    agentId = await fx.createAgent('attested');
+  });
+
+  it('stores signed Evidence from a Gateway key and shows it in the timeline', async () => {
+    const ev = await signedEvidence(`ev-${ns.name}-1`, agentId);
+    const r = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: ev });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.attestation_result).toMatchObject({
+      evidence_id: ev.evidence_id,
+      signature: 'valid',
+      hardware_attested: false,
+      trust_tier: 'key_authenticated',
+      auditors: [
+        { auditor_id: 'injection', trust_tier: 'mtls_verified' },
+        { auditor_id: 'ext-scanner', trust_tier: 'key_authenticated' },
+      ],
+    });
+    const t = await fx.call('GET', `/v1/agents/${agentId}/evidence`, { key: fx.keys.viewer });
+    expect(t.status).toBe(200);
+    expect(t.body.items?.map((e) => e.evidence_id)).toEqual([ev.evidence_id]);
+    expect(t.body.items?.[0]).toMatchObject({ decision: 'allow', trust_tier: 'key_authenticated' });
+    const stranger = await fx.call('GET', `/v1/agents/${agentId}/evidence`, { key: fx.keys.stranger });
+    expect(stranger.status).toBe(403);
+  });
+
+  it('writes the attestation result and tiers into the passport: API and PlatformAgent status', async () => {
+    const p = await fx.call('GET', `/v1/agents/${agentId}/passport`, { key: fx.keys.viewer });
+    expect(p.status).toBe(200);
+    const attestation = p.body.attestation as Record<string, unknown>;
+    expect(attestation).toMatchObject({
+      trust_tier: 'key_authenticated',
+      hardware_attested: false,
+      auditor_tiers: { injection: 'mtls_verified', 'ext-scanner': 'key_authenticated' },
+    });
+    expect((attestation.results as { evidence_id: string }[])[0]?.evidence_id).toBe(`ev-${ns.name}-1`);
+    expect(p.body.trust_tiers).toContainEqual(
+      expect.objectContaining({ auditor_id: 'injection', attested_tier: 'mtls_verified' }),
+    );
+    const [namespace, name] = [ns.name, agentId.slice(ns.name.length + 1)];
+    const agent = (await custom().getNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'platformagents',
+      namespace,
+      name,
+    })) as PlatformAgent;
+    expect(agent.status?.trustTier).toBe('key_authenticated');
+    expect(agent.status?.passport?.trustTiers).toEqual({
+      injection: 'mtls_verified',
+      'ext-scanner': 'key_authenticated',
+    });
+    expect(Date.parse(agent.status?.passport?.lastAttestationTime ?? '')).not.toBeNaN();
+  });
+
+  it('refuses a duplicate (409), an oversize body (413), a bad signature and a malformed claim (422)', async () => {
+    const ev = await signedEvidence(`ev-${ns.name}-1`, agentId);
+    const dup = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: ev });
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe('duplicate_evidence');
+    const big = await signedEvidence(`ev-${ns.name}-big`, agentId, {
+      decision_reasons: ['x'.repeat(EVIDENCE_MAX)],
+    });
+    const over = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: big });
+    expect(over.status).toBe(413);
+    const signed = await signedEvidence(`ev-${ns.name}-2`, agentId);
+    const tampered = { ...signed, decision_reasons: ['tampered'] };
+    const bad = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: tampered });
+    expect(bad.status).toBe(422);
+    expect(bad.body.code).toBe('invalid_signature');
+    const malformed = await signedEvidence(`ev-${ns.name}-3`, agentId, {
+      claims: [{ name: 'injection_score', type: 'score_normalized', value: 'high' }],
+    });
+    const m = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: malformed });
+    expect(m.status).toBe(422);
+    expect(m.body.code).toBe('invalid_claim');
+    const asAdmin = await fx.call('POST', '/v1/evidence', { key: fx.keys.org_admin, body: signed });
+    expect(asAdmin.status).toBe(403);
+    const t = await fx.call('GET', `/v1/agents/${agentId}/evidence`, { key: fx.keys.owner });
+    expect(t.body.items?.map((e) => e.evidence_id)).toEqual([`ev-${ns.name}-1`]);
+  });
+});
+
+describe('apply-preset', () => {
+  const readPolicy = async (): Promise<AuditorPolicy> =>
+    (await custom().getNamespacedCustomObject({
+      ...POLICIES,
+      namespace: ns.name,
+      name: 'workspace-policy',
+    })) as AuditorPolicy;
+
+  it('writes the injection Strict values into the workspace AuditorPolicy', async () => {
+    const r = await fx.call('POST', `/api/v1/workspaces/${ns.name}/apply-preset`, {
+      key: fx.keys.workspace_admin,
+      body: { auditor: 'injection', tier: 'Strict' },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ policy_id: `${ns.name}.workspace-policy`, policy_version: '1' });
+    const stored = await readPolicy();
+    expect(stored.spec.detection?.injection_detected).toMatchObject({
+      threshold: { value: 0.6, enforcement: 'ceiling' },
+      invisible_char_check: { value: true, enforcement: 'exact' },
+      ban_substrings: {
+        value: ['ignore previous instructions', 'disregard all prior', 'you are now in developer mode'],
+        enforcement: 'superset',
+      },
+    });
+    expect(stored.spec.detection?.injection_score?.threshold).toEqual({ value: 0.6, enforcement: 'ceiling' });
+    expect(stored.spec.responseRules?.map((x) => x.name)).toEqual([
+      'injection-block',
+      'injection-block-invisible',
+      'injection-block-pattern',
+    ]);
+    expect(stored.spec.cedar).toContain('@id("injection-block-banned")');
+  });
+
+  it('applies a bundle on top, and refuses what no admin of the namespace asks for', async () => {
+    const r = await fx.call('POST', `/api/v1/workspaces/${ns.name}/apply-preset`, {
+      key: fx.keys.org_admin,
+      body: { bundle: 'production_team' },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.policy_version).toBe('2');
+    const stored = await readPolicy();
+    expect(stored.spec.detection?.toxicity_detected?.threshold).toEqual({
+      value: 0.7,
+      enforcement: 'ceiling',
+    });
+    expect(stored.spec.detection?.injection_detected?.threshold).toEqual({
+      value: 0.8,
+      enforcement: 'ceiling',
+    });
+    expect(stored.spec.responseRules?.map((x) => x.name)).toContain('toxicity-block');
+    const owner = await fx.call('POST', `/api/v1/workspaces/${ns.name}/apply-preset`, {
+      key: fx.keys.owner,
+      body: { bundle: 'solo_builder' },
+    });
+    expect(owner.status).toBe(403);
+    const unknown = await fx.call('POST', `/api/v1/workspaces/${ns.name}/apply-preset`, {
+      key: fx.keys.org_admin,
+      body: { auditor: 'nope', tier: 'Strict' },
+    });
+    expect(unknown.status).toBe(400);
+  });
+});

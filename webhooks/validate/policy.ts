@@ -1,0 +1,70 @@
+// POST /validate-policy: AuditorPolicy CREATE and UPDATE. The same
+// enforcement check as saving through the Verifier's `/v1/policies`
+// (`policy/admission.ts`), so `kubectl apply` of a workspace policy that
+// breaks an org policy's enforcement mode is refused with the same message as
+// the REST 422. The org policies are read from the apiserver on each request
+// (policies change rarely; an admission must not judge by a stale cache). A
+// failed read refuses the change, matching `failurePolicy: Fail`.
+import type { AuditorPolicy } from '../../crds/generated/types.ts';
+import { GROUP } from '../../crds/kit.ts';
+import type { Logger } from '../../operator/log.ts';
+import { validateAuditorPolicyChange } from '../../policy/admission.ts';
+import { allow, type AdmissionRequest, type AdmissionResponse } from '../admission/review.ts';
+import type { WebhookMetrics } from '../metrics.ts';
+
+export interface PolicyValidateDeps {
+  /** Every AuditorPolicy in the cluster (the org-scope ones are the parents of a workspace policy). */
+  policies(): Promise<AuditorPolicy[]>;
+  log: Logger;
+  metrics?: WebhookMetrics;
+}
+
+const isPolicyWrite = (r: AdmissionRequest): boolean =>
+  r.resource.group === GROUP &&
+  r.resource.resource === 'auditorpolicies' &&
+  !r.subResource &&
+  (r.operation === 'CREATE' || r.operation === 'UPDATE');
+
+const isPolicy = (o: unknown): o is AuditorPolicy =>
+  typeof o === 'object' && o !== null && typeof (o as { spec?: unknown }).spec === 'object';
+
+function refuse(uid: string, code: number, message: string): AdmissionResponse {
+  return {
+    uid,
+    allowed: false,
+    status: { code, message, reason: code === 422 ? 'Invalid' : 'InternalError' },
+  };
+}
+
+const sameObject = (a: AuditorPolicy, b: AuditorPolicy): boolean =>
+  a.metadata.namespace === b.metadata.namespace && a.metadata.name === b.metadata.name;
+
+export async function handleValidatePolicy(
+  request: AdmissionRequest,
+  deps: PolicyValidateDeps,
+): Promise<AdmissionResponse> {
+  const policy = request.object;
+  if (!isPolicyWrite(request) || !isPolicy(policy)) return allow(request.uid);
+  const old = isPolicy(request.oldObject) ? request.oldObject : undefined;
+  let parents: AuditorPolicy[] = [];
+  if (policy.spec.scope === 'workspace') {
+    try {
+      parents = (await deps.policies()).filter((p) => p.spec.scope === 'org' && !sameObject(p, policy));
+    } catch (err) {
+      deps.log.warn({ err: (err as Error).message }, 'validate-policy: cannot read org policies');
+      deps.metrics?.validations.inc({ result: 'error' });
+      return refuse(request.uid, 500, 'cannot read the org AuditorPolicies to check enforcement modes');
+    }
+  }
+  const verdict = validateAuditorPolicyChange(old, policy, parents);
+  if (verdict.allowed) {
+    deps.metrics?.validations.inc({ result: 'allowed' });
+    return allow(request.uid);
+  }
+  deps.metrics?.validations.inc({ result: 'denied' });
+  deps.log.info(
+    { policy: `${request.namespace ?? ''}/${request.name ?? policy.metadata.name ?? ''}` },
+    'validate-policy: enforcement violation',
+  );
+  return refuse(request.uid, 422, verdict.message);
+}
