@@ -60,6 +60,7 @@ describe('config/webhook', () => {
   it('lists every manifest in the kustomization', () => {
     const k = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
     expect(k.resources.sort()).toEqual([
+      'deployment.yaml',
       'mutating-webhook.yaml',
       'rbac.yaml',
       'service.yaml',

@@ -18,8 +18,8 @@ describe('config/default', () => {
   it('runs the operator with a ServiceAccount bound to its ClusterRole', () => {
     const deploy = byKind('Deployment').find((d) => d.metadata.name === 'platform-operator');
     expect(deploy).toBeDefined();
-    const sa = (deploy as unknown as { spec: { template: { spec: { serviceAccountName: string } } } }).spec.template.spec
-      .serviceAccountName;
+    const sa = (deploy as unknown as { spec: { template: { spec: { serviceAccountName: string } } } }).spec
+      .template.spec.serviceAccountName;
     const binding = byKind('ClusterRoleBinding').find((b) =>
       (b.subjects as { name: string }[]).some((s) => s.name === sa),
     );
@@ -58,5 +58,43 @@ describe('config/default', () => {
     expect(deploy.spec.template.spec.containers[0]?.readinessProbe).toMatchObject({
       httpGet: { path: '/readyz' },
     });
+  });
+});
+
+describe('config/default runs every cluster role', () => {
+  it.each([
+    ['platform-operator', 'operator'],
+    ['platform-webhook', 'webhook'],
+    ['platform-verifier', 'api'],
+  ])('%s runs `platform run %s` non-root with probes', (name, role) => {
+    const deploy = byKind('Deployment').find((d) => d.metadata.name === name) as unknown as
+      | {
+          spec: {
+            template: {
+              spec: {
+                serviceAccountName: string;
+                securityContext: { runAsNonRoot: boolean };
+                containers: { args: string[]; readinessProbe: unknown; livenessProbe: unknown }[];
+              };
+            };
+          };
+        }
+      | undefined;
+    expect(deploy, name).toBeDefined();
+    const pod = deploy!.spec.template.spec;
+    expect(pod.containers[0]?.args).toEqual(['run', role]);
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(pod.containers[0]?.readinessProbe).toBeDefined();
+    expect(byKind('ServiceAccount').some((sa) => sa.metadata.name === pod.serviceAccountName)).toBe(true);
+  });
+
+  it('points the webhook Service at the webhook pods', () => {
+    const svc = byKind('Service').find((s) => s.metadata.name === 'platform-webhook') as unknown as {
+      spec: { selector: Record<string, string> };
+    };
+    const deploy = byKind('Deployment').find((d) => d.metadata.name === 'platform-webhook') as unknown as {
+      spec: { template: { metadata: { labels: Record<string, string> } } };
+    };
+    expect(deploy.spec.template.metadata.labels).toMatchObject(svc.spec.selector);
   });
 });
