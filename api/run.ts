@@ -1,6 +1,7 @@
 // `platform run api`: the Verifier API. Every replica watches the same kinds
-// into its caches, answers reads from them and writes to the apiserver; it
-// keeps no state of its own beyond the embedded audit log (see decisions).
+// into its caches, answers reads from them and writes to the apiserver. With
+// DATABASE_URL the audit log and evidence store are shared on PostgreSQL and
+// a replica keeps no state of its own (else each has its embedded ones).
 // SIGTERM: stop accepting, let in-flight requests finish (bounded), then stop
 // the informers.
 import { createServer, type Server } from 'node:http';
@@ -17,8 +18,8 @@ import { kubePolicies } from '../policy/kube-repository.ts';
 import { memoryAccessLog } from './agents/passport.ts';
 import { statusPassportSink } from './agents/passport-sink.ts';
 import { createApp } from './app.ts';
-import { HashChainAuditLog } from './audit/chain.ts';
 import type { AuditLog } from './audit/log.ts';
+import { openAuditLog } from './audit/open.ts';
 import { apiKeyAuthenticator } from './auth/api-key-auth.ts';
 import { ensureBootstrapKey } from './auth/bootstrap.ts';
 import { ApiKeyStore } from './auth/key-store.ts';
@@ -47,6 +48,7 @@ export interface StartApiOptions {
   kc: k8s.KubeConfig;
   settings: ApiSettings;
   log: Logger;
+  /** The audit log; else `openAuditLog(env)` (DATABASE_URL → PostgreSQL, else embedded). */
   audit?: AuditLog;
   /** The evidence store; else `openEvidenceStore(env)` (DATABASE_URL → PostgreSQL, else embedded). */
   evidenceStore?: EvidenceStore;
@@ -127,6 +129,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const registry = newRegistry('api');
   const metrics = new ApiMetrics(registry);
   const evidenceStore = o.evidenceStore ?? (await openEvidenceStore(o.env ?? {}));
+  const audit = o.audit ?? (await openAuditLog(o.env ?? {}, s.auditLogPath));
   const writer = clusterWriter(kc);
   const deps: ApiDeps = {
     agents: new AgentIndex(informers.agents),
@@ -135,7 +138,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     models: informers.models,
     writer,
     keys,
-    audit: o.audit ?? new HashChainAuditLog(s.auditLogPath),
+    audit,
     accessLog: memoryAccessLog(),
     log,
     now: Date.now,
@@ -171,6 +174,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     await closeServer(server, s.shutdownGraceMs);
     await Promise.all(informers.all.map((i) => i.stop()));
     if (!o.evidenceStore) await evidenceStore.close();
+    if (!o.audit) await audit.close?.();
   };
   return { url: `http://127.0.0.1:${port}`, port, server, deps, informers, bootstrapKeyId, stop };
 }

@@ -2,7 +2,8 @@
 // a transaction-scoped advisory lock, so replicas of the Verifier extend one
 // chain; queued appends share one transaction (group commit). A trigger makes
 // the table append-only: UPDATE, DELETE and TRUNCATE raise.
-import pg from 'pg';
+import type pg from 'pg';
+import { appendOnlyDdl, appendUnderLock, migrate, openPool } from './pg-chain.ts';
 import type { AttestationResult } from './result.ts';
 import {
   Batcher,
@@ -30,13 +31,7 @@ CREATE TABLE IF NOT EXISTS ${TABLE} (
   hash text NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ${TABLE}_agent ON ${TABLE} (agent_id, seq DESC);
-CREATE OR REPLACE FUNCTION ${TABLE}_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN RAISE EXCEPTION '${TABLE} is append-only'; END $$;
-CREATE OR REPLACE TRIGGER ${TABLE}_no_change BEFORE UPDATE OR DELETE ON ${TABLE}
-  FOR EACH ROW EXECUTE FUNCTION ${TABLE}_append_only();
-CREATE OR REPLACE TRIGGER ${TABLE}_no_truncate BEFORE TRUNCATE ON ${TABLE}
-  FOR EACH STATEMENT EXECUTE FUNCTION ${TABLE}_append_only();
-`;
+${appendOnlyDdl(TABLE)}`;
 
 interface Row {
   seq: string;
@@ -69,33 +64,20 @@ export class PgEvidenceStore implements EvidenceStore {
   private constructor(private readonly pool: pg.Pool) {}
 
   static async open(connectionString: string, maxConnections = 4): Promise<PgEvidenceStore> {
-    const pool = new pg.Pool({ connectionString, max: maxConnections });
-    const client = await pool.connect();
-    try {
-      await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
-      await client.query(MIGRATION);
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
-      client.release();
-    }
+    const pool = openPool(connectionString, maxConnections);
+    await migrate(pool, LOCK_KEY, MIGRATION);
     return new PgEvidenceStore(pool);
   }
 
-  private async writeBatch(items: Item[]): Promise<(StoredEvidence | Error)[]> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+  private writeBatch(items: Item[]): Promise<(StoredEvidence | Error)[]> {
+    return appendUnderLock(this.pool, LOCK_KEY, TABLE, async (client, head) => {
       const ids = items.map((i) => i.evidence.evidence_id);
       const known = await client.query<{ evidence_id: string }>(
         `SELECT evidence_id FROM ${TABLE} WHERE evidence_id = ANY($1)`,
         [ids],
       );
       const taken = new Set(known.rows.map((r) => r.evidence_id));
-      const last = await client.query<{ seq: string; hash: string }>(
-        `SELECT seq, hash FROM ${TABLE} ORDER BY seq DESC LIMIT 1`,
-      );
-      let prev = last.rows[0] ? { seq: Number(last.rows[0].seq), hash: last.rows[0].hash } : undefined;
+      let prev = head;
       const out: (StoredEvidence | Error)[] = [];
       for (const { evidence, result } of items) {
         if (taken.has(evidence.evidence_id)) {
@@ -120,14 +102,8 @@ export class PgEvidenceStore implements EvidenceStore {
         out.push(e);
         prev = e;
       }
-      await client.query('COMMIT');
       return out;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   append(evidence: Evidence, result: AttestationResult): Promise<StoredEvidence> {

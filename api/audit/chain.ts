@@ -23,19 +23,47 @@ export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
   return createHash('sha256').update(prevHash).update('\n').update(canonical).digest('hex');
 }
 
+/**
+ * Checks entries one at a time, in seq order from the first: the reason the
+ * next entry breaks the chain, or undefined. Both implementations verify with it.
+ */
+export class ChainWalker {
+  private prevHash = GENESIS_HASH;
+  private seq = 0;
+
+  next(entry: AuditEntry): string | undefined {
+    const { hash, ...rest } = entry;
+    if (entry.seq !== this.seq + 1) return 'sequence gap';
+    if (entry.prevHash !== this.prevHash) return 'link broken';
+    if (entryHash(rest) !== hash) return 'content changed';
+    this.seq = entry.seq;
+    this.prevHash = hash;
+    return undefined;
+  }
+}
+
 export function verifyEntries(entries: readonly AuditEntry[]): ChainVerification {
-  let prev = GENESIS_HASH;
-  for (const [i, e] of entries.entries()) {
-    const { hash, ...rest } = e;
-    if (e.seq !== i + 1)
-      return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'sequence gap' };
-    if (e.prevHash !== prev)
-      return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'link broken' };
-    if (entryHash(rest) !== hash)
-      return { ok: false, entries: entries.length, brokenAt: e.seq, reason: 'content changed' };
-    prev = hash;
+  const walker = new ChainWalker();
+  for (const e of entries) {
+    const reason = walker.next(e);
+    if (reason) return { ok: false, entries: entries.length, brokenAt: e.seq, reason };
   }
   return { ok: true, entries: entries.length };
+}
+
+/**
+ * The input as it is stored and hashed: `details` through a JSON round trip
+ * (so what is read back hashes the same), absent optional fields left out.
+ */
+export function normalizeInput(input: AuditInput): AuditInput {
+  const { namespace, details, ...rest } = input;
+  return {
+    ...rest,
+    ...(namespace !== undefined ? { namespace } : {}),
+    ...(details !== undefined
+      ? { details: JSON.parse(JSON.stringify(details)) as AuditInput['details'] }
+      : {}),
+  };
 }
 
 const FIELD_FILTERS = ['subject', 'action', 'resource', 'namespace', 'outcome'] as const;
@@ -66,7 +94,7 @@ export class HashChainAuditLog implements AuditLog {
   append(input: AuditInput): Promise<AuditEntry> {
     const last = this.entries.at(-1);
     const body = {
-      ...input,
+      ...normalizeInput(input),
       seq: (last?.seq ?? 0) + 1,
       time: new Date(this.now()).toISOString(),
       prevHash: last?.hash ?? GENESIS_HASH,

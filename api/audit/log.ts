@@ -1,6 +1,7 @@
 // The audit log of who read or changed what through the facade. Append-only;
 // each entry carries the hash of the one before, so a removed or edited entry
-// breaks `verify`. A later issue puts PostgreSQL behind this same interface.
+// breaks `verify`. Two implementations: embedded (`chain.ts`, one chain per
+// replica) and PostgreSQL (`pg.ts`, one chain shared by every replica).
 export interface AuditInput {
   subject: string;
   method: string;
@@ -51,4 +52,6 @@ export interface AuditLog {
   /** Newest first. */
   query(filter: AuditFilter): Promise<AuditEntry[]>;
   verify(): Promise<ChainVerification>;
+  /** Releases connections (PostgreSQL); the embedded log has nothing to release. */
+  close?(): Promise<void>;
 }
