@@ -143,8 +143,7 @@ function printTable(outcomes: Outcome[], latency = true): void {
 /** Per-layer tables (injection only, in process): see hack/train/layers.ts. */
 async function printLayers(rows: LabelledRow[]): Promise<void> {
   const layers = await import('./train/layers.ts');
-  const train = selectRows(loadInjection(), loadSplit().injection.train_ids);
-  const textOnly = layers.trainTextOnlyModel(train);
+  const textOnly = await layers.trainTextOnlyModel();
   const threshold = Number(process.env.INJECTION_THRESHOLD ?? 0.8);
   const scored = rows.map((row) => ({ row, layers: layers.scoreLayers(row.text, textOnly, threshold) }));
   for (const layer of layers.LAYERS) {

@@ -5,10 +5,8 @@
 // --write-split (re)creates auditors/data-split.json from the family split.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { primaryView, textViews } from '../auditors/text/normalize.ts';
-import { injectionFeatures } from '../auditors/injection/features.ts';
 import { INJECTION_TRAIN_OPTIONS } from './train/layers.ts';
-import { scorePatterns } from '../auditors/injection/patterns.ts';
+import { crossValidate, injectionExamples, injectionTrainingRows } from './train/injection.ts';
 import { analyseToxicity, type ToxicityAnalysis } from '../auditors/toxicity/analyse.ts';
 import { categoryScores, DEFAULT_THRESHOLDS, TOXICITY_CATEGORIES } from '../auditors/toxicity/detect.ts';
 import { toxicityFeatures, TOXICITY_DIMS } from '../auditors/toxicity/features.ts';
@@ -21,12 +19,11 @@ import {
   loadInjection,
   loadSplit,
   selectRows,
-  stripCorpusArtefacts,
   type LabelledRow,
   type SplitFile,
 } from './train/data.ts';
 import { injectionSplit, toxicitySplit } from './train/split.ts';
-import { fitDetector, type Example } from './train/fit.ts';
+import { FOLDS, fitDetector, type Example } from './train/fit.ts';
 
 function ensureSplit(write: boolean): SplitFile {
   if (!write && existsSync(SPLIT_FILE)) return loadSplit();
@@ -70,22 +67,18 @@ function writeWeights(file: string, model: LogisticWeights, meta: Record<string,
   console.log(`wrote ${path.relative(REPO_ROOT, file)}`);
 }
 
-function trainInjection(split: SplitFile): void {
-  const rows = selectRows(loadInjection(), split.injection.train_ids);
-  const examples: Example[] = rows.map((r) => {
-    const views = textViews(r.text);
-    return {
-      x: injectionFeatures(primaryView(views), scorePatterns(views), stripCorpusArtefacts),
-      y: r.positive ? 1 : 0,
-      group: r.group,
-    };
-  });
-  const { model, oof } = fitDetector(examples, INJECTION_TRAIN_OPTIONS);
-  report('injection', oof, examples, model.calibration, 0.8);
+function trainInjection(): void {
+  const rows = injectionTrainingRows();
+  const examples = injectionExamples(rows, true);
+  const cv = crossValidate(rows, examples, INJECTION_TRAIN_OPTIONS, 0.8, process.argv.includes('--verbose'));
+  console.log(
+    `injection: grouped ${FOLDS}-fold CV on train+aug at 0.8: recall ${cv.recall.toFixed(3)} FPR ${cv.fpr.toFixed(3)} AUC ${cv.auc.toFixed(3)} (n=${rows.length})`,
+  );
   if (process.argv.includes('--no-write')) return;
+  const { model } = fitDetector(examples, INJECTION_TRAIN_OPTIONS);
   writeWeights(path.join(REPO_ROOT, 'auditors/injection/weights.json'), model, {
     method: 'hashed logistic regression',
-    trained_on: 'injection train split',
+    trained_on: 'injection train split + injection-train-aug.jsonl',
     rows: rows.length,
   });
 }
@@ -151,5 +144,6 @@ function trainToxicity(split: SplitFile): void {
 }
 
 const split = ensureSplit(process.argv.includes('--write-split'));
-if (!process.argv.includes('--toxicity-only')) trainInjection(split);
+if (!process.argv.includes('--toxicity-only')) trainInjection();
+if (process.argv.includes('--injection-only')) process.exit(0);
 trainToxicity(split);

@@ -10,8 +10,8 @@ import { scorePatterns } from '../../auditors/injection/patterns.ts';
 import { predict, type LogisticWeights } from '../../auditors/text/hashing.ts';
 import { scanInvisible } from '../../auditors/text/invisible.ts';
 import { primaryView, textViews } from '../../auditors/text/normalize.ts';
-import { stripCorpusArtefacts, type LabelledRow } from './data.ts';
-import { fitDetector, type Example } from './fit.ts';
+
+import { fitDetector } from './fit.ts';
 
 /** Training options of the injection model (shared with hack/train-detectors.ts). */
 export const INJECTION_TRAIN_OPTIONS = { dims: INJECTION_DIMS, epochs: 400, learningRate: 1, l2: 1e-3 };
@@ -27,7 +27,7 @@ export type Layer = (typeof LAYERS)[number];
 
 export const LAYER_DOC: Record<Layer, string> = {
   statistical_text_only:
-    'logistic regression on word/char n-grams only (no pattern features), trained and calibrated on the training split here',
+    'logistic regression on word/char n-grams and structural slots (no pattern features), trained and calibrated on train split + augmentation here',
   patterns_only: 'pattern noisy-OR score >= threshold',
   rules_only: 'patterns >= threshold, or an unquoted banned substring, or suspicious invisible characters',
   statistical_deployed: 'the shipped statistical layer (n-grams + pattern outputs as features)',
@@ -39,14 +39,10 @@ export interface LayerScore {
   detected: boolean;
 }
 
-/** Fits the text-only ablation on training rows, exactly as the shipped model is fitted. */
-export function trainTextOnlyModel(trainRows: readonly LabelledRow[]): LogisticWeights {
-  const examples: Example[] = trainRows.map((r) => ({
-    x: injectionFeatures(primaryView(textViews(r.text)), undefined, stripCorpusArtefacts),
-    y: r.positive ? 1 : 0,
-    group: r.group,
-  }));
-  return fitDetector(examples, INJECTION_TRAIN_OPTIONS).model;
+/** Fits the no-pattern ablation on the training rows (train split + augmentation), as the shipped model is fitted. */
+export async function trainTextOnlyModel(): Promise<LogisticWeights> {
+  const { injectionExamples, injectionTrainingRows } = await import('./injection.ts');
+  return fitDetector(injectionExamples(injectionTrainingRows(), false), INJECTION_TRAIN_OPTIONS).model;
 }
 
 /** Every layer's score and decision for one text at `threshold`. */

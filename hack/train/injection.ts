@@ -1,0 +1,104 @@
+// Training data and grouped cross-validation of the injection model: the
+// corpus TRAINING split plus our own augmentation set
+// (test/fixtures/detection/injection-train-aug.jsonl), never the held-out
+// split or the own evaluation set. Folds are by template family (corpus) or
+// group_id (augmentation), so paraphrases of one attack sit in one fold.
+import path from 'node:path';
+import { injectionFeatures, type FeatureOptions } from '../../auditors/injection/features.ts';
+import { scorePatterns } from '../../auditors/injection/patterns.ts';
+import { sigmoid, type TrainOptions } from '../../auditors/text/hashing.ts';
+import { primaryView, textViews } from '../../auditors/text/normalize.ts';
+import {
+  REPO_ROOT,
+  loadInjection,
+  loadSplit,
+  selectRows,
+  stripCorpusArtefacts,
+  type LabelledRow,
+} from './data.ts';
+import { fitDetector, type Example } from './fit.ts';
+import { auc } from './layers.ts';
+
+export const AUG_FILE = path.join(REPO_ROOT, 'test/fixtures/detection/injection-train-aug.jsonl');
+
+export interface TrainingRow extends LabelledRow {
+  /** Corpus rows carry scenario/trace artefacts that must be cut. */
+  corpus: boolean;
+}
+
+/** Corpus training split + augmentation rows (group ids prefixed so they never collide). */
+export function injectionTrainingRows(withAug = true): TrainingRow[] {
+  const corpus = selectRows(loadInjection(), loadSplit().injection.train_ids).map((r) => ({
+    ...r,
+    corpus: true,
+  }));
+  if (!withAug) return corpus;
+  const aug = loadInjection(AUG_FILE).map((r) => ({ ...r, group: `aug:${r.group}`, corpus: false }));
+  return [...corpus, ...aug];
+}
+
+export function injectionExamples(
+  rows: readonly TrainingRow[],
+  withPatterns: boolean,
+  opts?: FeatureOptions,
+): Example[] {
+  return rows.map((r) => {
+    const views = textViews(r.text);
+    const clean = r.corpus ? stripCorpusArtefacts : (t: string): string => t;
+    return {
+      x: injectionFeatures(primaryView(views), withPatterns ? scorePatterns(views) : undefined, clean, opts),
+      y: r.positive ? 1 : 0,
+      group: r.group,
+    };
+  });
+}
+
+interface Tally {
+  pos: number;
+  tp: number;
+  neg: number;
+  fp: number;
+}
+
+const rate = (t: Tally): string =>
+  t.pos > 0 ? `recall ${(t.tp / t.pos).toFixed(3)}` : `FPR ${(t.fp / Math.max(t.neg, 1)).toFixed(3)}`;
+
+/** Grouped out-of-fold report at `threshold`, per source (corpus / aug) and family. */
+export function crossValidate(
+  rows: readonly TrainingRow[],
+  examples: readonly Example[],
+  train: TrainOptions,
+  threshold: number,
+  verbose: boolean,
+): { recall: number; fpr: number; auc: number } {
+  const { model, oof } = fitDetector(examples, train);
+  const p = oof.map((z) => sigmoid(model.calibration.a * z + model.calibration.b));
+  const tallies = new Map<string, Tally>();
+  const total: Tally = { pos: 0, tp: 0, neg: 0, fp: 0 };
+  rows.forEach((r, i) => {
+    const key = `${r.corpus ? 'corpus' : 'aug'}:${r.family}`;
+    const t = tallies.get(key) ?? { pos: 0, tp: 0, neg: 0, fp: 0 };
+    const hit = p[i]! >= threshold;
+    for (const x of [t, total]) {
+      if (r.positive) {
+        x.pos++;
+        if (hit) x.tp++;
+      } else {
+        x.neg++;
+        if (hit) x.fp++;
+      }
+    }
+    tallies.set(key, t);
+    if (process.argv.includes('--errors') && hit !== r.positive)
+      console.log(
+        `  ${hit ? 'FP' : 'FN'} ${p[i]!.toFixed(2)} ${key} ${r.text.slice(0, 110).replace(/\n/g, ' ')}`,
+      );
+  });
+  const a = auc(
+    p,
+    rows.map((r) => r.positive),
+  );
+  if (verbose)
+    for (const [k, t] of [...tallies].sort()) console.log(`  ${k} (n=${t.pos + t.neg}): ${rate(t)}`);
+  return { recall: total.tp / total.pos, fpr: total.fp / total.neg, auc: a };
+}
