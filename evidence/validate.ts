@@ -42,34 +42,47 @@ const STRING_FIELDS = [
   'signature',
 ] as const;
 
+/** One check per envelope rule: the message when the rule is broken, '' when it holds. */
+const ENVELOPE_RULES: ((e: Record<string, unknown>) => string)[] = [
+  (e) =>
+    typeof e.evidence_id === 'string' && !ID.test(e.evidence_id)
+      ? 'evidence_id: 1–253 of A-Z a-z 0-9 . _ : -'
+      : '',
+  (e) =>
+    typeof e.agent_id === 'string' && !ID.test(e.agent_id) ? 'agent_id: 1–253 of A-Z a-z 0-9 . _ : -' : '',
+  (e) => (e.attester_type === 'gateway' ? '' : "attester_type: must be 'gateway'"),
+  (e) => (e.decision === 'allow' || e.decision === 'deny' ? '' : 'decision: allow or deny'),
+  (e) =>
+    Array.isArray(e.decision_reasons) && e.decision_reasons.every((r) => typeof r === 'string')
+      ? ''
+      : 'decision_reasons: list of strings',
+  (e) => (isTime(e.generated_at) ? '' : 'generated_at: RFC 3339 timestamp'),
+  (e) => (Array.isArray(e.auditors) ? '' : 'auditors: list required'),
+  (e) =>
+    attestationValid(e.attestation)
+      ? ''
+      : 'attestation: {provider, key_id, public_key, hardware_attested} required',
+  (e) => (e.trust_tier === undefined ? '' : 'trust_tier: set by the Verifier, not the sender'),
+];
+
+function attestationValid(a: unknown): boolean {
+  return (
+    isObject(a) &&
+    typeof a.key_id === 'string' &&
+    typeof a.public_key === 'string' &&
+    typeof a.hardware_attested === 'boolean'
+  );
+}
+
 function envelopeProblems(e: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  if (e.schema_version !== EVIDENCE_SCHEMA_VERSION)
-    out.push(`schema_version: must be ${EVIDENCE_SCHEMA_VERSION}`);
-  for (const f of STRING_FIELDS)
-    if (typeof e[f] !== 'string' || !e[f]) out.push(`${f}: non-empty string required`);
-  if (typeof e.evidence_id === 'string' && !ID.test(e.evidence_id))
-    out.push('evidence_id: 1–253 of A-Z a-z 0-9 . _ : -');
-  if (typeof e.agent_id === 'string' && !ID.test(e.agent_id))
-    out.push('agent_id: 1–253 of A-Z a-z 0-9 . _ : -');
-  if (e.attester_type !== 'gateway') out.push("attester_type: must be 'gateway'");
-  if (e.decision !== 'allow' && e.decision !== 'deny') out.push('decision: allow or deny');
-  if (!Array.isArray(e.decision_reasons) || e.decision_reasons.some((r) => typeof r !== 'string')) {
-    out.push('decision_reasons: list of strings');
-  }
-  if (!isTime(e.generated_at)) out.push('generated_at: RFC 3339 timestamp');
-  if (!Array.isArray(e.auditors)) out.push('auditors: list required');
-  const a = e.attestation;
-  if (
-    !isObject(a) ||
-    typeof a.key_id !== 'string' ||
-    typeof a.public_key !== 'string' ||
-    typeof a.hardware_attested !== 'boolean'
-  ) {
-    out.push('attestation: {provider, key_id, public_key, hardware_attested} required');
-  }
-  if (e.trust_tier !== undefined) out.push('trust_tier: set by the Verifier, not the sender');
-  return out;
+  const version =
+    e.schema_version === EVIDENCE_SCHEMA_VERSION
+      ? []
+      : [`schema_version: must be ${EVIDENCE_SCHEMA_VERSION}`];
+  const missing = STRING_FIELDS.filter((f) => typeof e[f] !== 'string' || !e[f]).map(
+    (f) => `${f}: non-empty string required`,
+  );
+  return [...version, ...missing, ...ENVELOPE_RULES.map((rule) => rule(e)).filter(Boolean)];
 }
 
 export type EvidenceCheck =

@@ -87,42 +87,54 @@ export async function fetchVocabulary(a: ChainAuditor, timeoutMs: number): Promi
 type ErrorInfo = NonNullable<AuditorOutcome['error']>;
 type Attempt = { claims: Claim[] } | { error: ErrorInfo };
 
-/** Checks a `/claims` answer; anything off is an error, never claims taken on trust. */
-export function readClaimsAnswer(a: ChainAuditor, status: number, raw: Buffer): Attempt {
-  if (status !== 200)
-    return { error: { code: 'INVALID_RESPONSE', message: `HTTP ${status}`, retryable: status >= 500 } };
-  let body: { status?: unknown; claims?: unknown; error?: Partial<ErrorInfo> };
+type AnswerBody = { status?: unknown; claims?: unknown; error?: Partial<ErrorInfo> };
+
+const invalid = (message: string, retryable = false): Attempt => ({
+  error: { code: 'INVALID_RESPONSE', message, retryable },
+});
+
+function parseAnswer(raw: Buffer): AnswerBody | undefined {
   try {
-    body = JSON.parse(raw.toString('utf8')) as typeof body;
+    return JSON.parse(raw.toString('utf8')) as AnswerBody;
   } catch {
-    return { error: { code: 'INVALID_RESPONSE', message: 'answer is not JSON', retryable: false } };
+    return undefined;
   }
-  if (body?.status === 'error') {
-    const e = body.error ?? {};
-    return {
-      error: {
-        code: String(e.code ?? 'INTERNAL_ERROR'),
-        message: String(e.message ?? ''),
-        retryable: e.retryable === true,
-      },
-    };
-  }
-  if (body?.status !== 'success' || !Array.isArray(body.claims)) {
-    return {
-      error: {
-        code: 'INVALID_RESPONSE',
-        message: `status ${JSON.stringify(body?.status)} is not success or error`,
-        retryable: false,
-      },
-    };
-  }
+}
+
+function errorEnvelope(body: AnswerBody): Attempt {
+  const e = body.error ?? {};
+  return {
+    error: {
+      code: String(e.code ?? 'INTERNAL_ERROR'),
+      message: String(e.message ?? ''),
+      retryable: e.retryable === true,
+    },
+  };
+}
+
+/** The first claim not declared in the auditor's vocabulary or not of its declared type. */
+function undeclaredClaimProblem(a: ChainAuditor, claims: Claim[]): string {
   const declared = new Map((a.vocabulary?.vocabulary ?? []).map((v) => [v.name, v.type]));
-  for (const c of body.claims as Claim[]) {
+  for (const c of claims) {
     const type = declared.get(c?.name);
     const problem = !type ? `claim '${String(c?.name)}' is not in the vocabulary` : claimTypeProblem(c, type);
-    if (problem) return { error: { code: 'INVALID_CLAIMS', message: problem, retryable: false } };
+    if (problem) return problem;
   }
-  return { claims: body.claims as Claim[] };
+  return '';
+}
+
+/** Checks a `/claims` answer; anything off is an error, never claims taken on trust. */
+export function readClaimsAnswer(a: ChainAuditor, status: number, raw: Buffer): Attempt {
+  if (status !== 200) return invalid(`HTTP ${status}`, status >= 500);
+  const body = parseAnswer(raw);
+  if (body === undefined) return invalid('answer is not JSON');
+  if (body?.status === 'error') return errorEnvelope(body);
+  if (body?.status !== 'success' || !Array.isArray(body.claims)) {
+    return invalid(`status ${JSON.stringify(body?.status)} is not success or error`);
+  }
+  const claims = body.claims as Claim[];
+  const problem = undeclaredClaimProblem(a, claims);
+  return problem ? { error: { code: 'INVALID_CLAIMS', message: problem, retryable: false } } : { claims };
 }
 
 async function attempt(a: ChainAuditor, body: ClaimsRequest, timeoutMs: number): Promise<Attempt> {
