@@ -7,7 +7,8 @@ import { loadKeyring } from '../operator/crypto/keyring-source.ts';
 import type { Logger } from '../operator/log.ts';
 
 export interface KeyringHolder {
-  current: () => { keyring?: Keyring; error: string };
+  /** `loading` until the first attempt ends (then either a keyring or an error). */
+  current: () => { keyring?: Keyring; error: string; loading: boolean };
   stop: () => void;
 }
 
@@ -19,6 +20,7 @@ export function holdKeyring(
 ): KeyringHolder {
   let keyring: Keyring | undefined;
   let error = 'the keyring is loading';
+  let loading = true;
   let timer: NodeJS.Timeout | undefined;
   let delayMs = 500;
   const [namespace = '', name = ''] = settings.keyringSecret.split('/');
@@ -27,11 +29,13 @@ export function holdKeyring(
       (k) => {
         keyring = k;
         error = '';
+        loading = false;
         log.info({ source: settings.keyringFile ?? settings.keyringSecret }, 'keyring loaded');
         onLoaded();
       },
       (err: unknown) => {
         error = String((err as Error)?.message ?? err);
+        loading = false;
         log.warn({ err: error, retryInMs: delayMs }, 'keyring unavailable; retrying');
         timer = setTimeout(attempt, delayMs);
         timer.unref();
@@ -40,5 +44,5 @@ export function holdKeyring(
     );
   };
   attempt();
-  return { current: () => ({ keyring, error }), stop: () => clearTimeout(timer) };
+  return { current: () => ({ keyring, error, loading }), stop: () => clearTimeout(timer) };
 }

@@ -11,6 +11,7 @@ import { loadKubeConfig } from '../operator/kube.ts';
 import type { RoleRunner } from '../operator/roles.ts';
 import { createAgentController } from './agent/controller.ts';
 import { allInformers, buildCaches } from './common/caches.ts';
+import { reuseConnections } from './common/connection-reuse.ts';
 import { countApiRequests } from './common/request-counter.ts';
 import type { ControllerContext } from './common/toolkit.ts';
 import { createConsentController, createGrantController } from './delegation/controller.ts';
@@ -136,6 +137,7 @@ export const runOperator: RoleRunner = async ({ log, lifecycle, env, flags }) =>
   const registry = newRegistry('operator');
   const metrics = new ControllerMetrics(registry);
   countApiRequests(kc, metrics);
+  reuseConnections(kc);
   const manager = buildManager(kc, settings, log, metrics);
   const ops = await startOpsServer({
     port: settings.metricsPort,

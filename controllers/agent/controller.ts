@@ -10,6 +10,7 @@ import { AGENT_LABEL } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
 import { Controller } from '../runtime/controller.ts';
 import { objectKey } from '../runtime/keys.ts';
+import { IdentityIndex } from './identity-index.ts';
 import { AgentObjects } from './owned.ts';
 import type { PodSettings } from './pod.ts';
 import { AgentReconciler, type AgentContextReader } from './reconciler.ts';
@@ -21,14 +22,14 @@ export interface AgentControllerOptions {
   pod: PodSettings;
   emailDomain: string;
   staleAfterMs: number;
-  keyring: () => { keyring?: Keyring; error: string };
+  keyring: () => { keyring?: Keyring; error: string; loading?: boolean };
 }
 
-function reader(ctx: ControllerContext): AgentContextReader {
+function reader(ctx: ControllerContext, identities: IdentityIndex): AgentContextReader {
   const c = ctx.caches;
   return {
     agent: (key) => c.agents.get(key),
-    agents: () => c.agents.list(),
+    identityRivals: (agent) => identities.rivals(agent),
     workspace: (namespace, name) => c.workspaces.get(`${namespace}/${name}`),
     organization: (name) => c.organizations.get(name),
     credentialExists: (namespace, name) => c.credentials.get(`${namespace}/${name}`) !== undefined,
@@ -39,6 +40,8 @@ function reader(ctx: ControllerContext): AgentContextReader {
 export function createAgentController(ctx: ControllerContext, options: AgentControllerOptions): Controller {
   const c = ctx.caches;
   const kit = toolkit(ctx, AGENT_CONTROLLER, AGENT_RESOURCE);
+  const identities = new IdentityIndex(options.emailDomain, (key) => c.agents.get(key));
+  c.agents.on((type, agent) => (type === 'delete' ? identities.remove(agent) : identities.upsert(agent)));
   const objects = new AgentObjects(
     ctx.kc.makeApiClient(k8s.CoreV1Api),
     { pods: c.pods, serviceAccounts: c.serviceAccounts, secrets: c.secrets },
@@ -46,7 +49,7 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
     options.pod,
   );
   const reconciler = new AgentReconciler({
-    read: reader(ctx),
+    read: reader(ctx, identities),
     objects,
     keyring: options.keyring,
     statusWriter: kit.statusWriter,
@@ -57,11 +60,6 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
     staleAfterMs: options.staleAfterMs,
   });
   const allAgents = (): string[] => c.agents.keys();
-  const conflicted = (): string[] =>
-    c.agents
-      .list()
-      .filter((a) => a.status?.conditions?.some((x) => x.type === 'IdentityConflict' && x.status === 'True'))
-      .map((a) => objectKey(a));
   return new Controller({
     name: AGENT_CONTROLLER,
     primary: c.agents,
@@ -79,7 +77,11 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
       { informer: c.organizations, mapToKeys: allAgents },
       { informer: c.auditors, mapToKeys: allAgents },
       { informer: c.credentials, mapToKeys: allAgents },
-      { informer: c.agents, mapToKeys: conflicted },
+      // An agent that changes or goes may free or take an email or handle others want.
+      {
+        informer: c.agents,
+        mapToKeys: (a) => identities.rivals(a as PlatformAgent).map((r) => objectKey(r)),
+      },
     ],
     reconcile: reconciler.reconcile,
     log: ctx.log,

@@ -24,10 +24,12 @@ import { AGENT_API_VERSION, AGENT_KIND, type PlatformAgent } from './types.ts';
 /** Requeue limit: Node timers overflow past ~24.8 days, and resync covers longer waits. */
 const MAX_REQUEUE_MS = 3_600_000;
 const POD_RETRY_MS = 30_000;
+const KEYRING_WAIT_MS = 200;
 
 export interface AgentContextReader {
   agent(key: string): PlatformAgent | undefined;
-  agents(): PlatformAgent[];
+  /** Agents holding or asking for the same email or handle as `agent`. */
+  identityRivals(agent: PlatformAgent): PlatformAgent[];
   workspace(namespace: string, name: string): PlatformWorkspace | undefined;
   organization(name: string): Organization | undefined;
   knownAuditors(): ReadonlySet<string>;
@@ -37,7 +39,7 @@ export interface AgentContextReader {
 export interface AgentReconcilerDeps {
   read: AgentContextReader;
   objects: AgentObjects;
-  keyring: () => { keyring?: Keyring; error: string };
+  keyring: () => { keyring?: Keyring; error: string; loading?: boolean };
   statusWriter: StatusWriter;
   events: EventRecorder;
   log: Logger;
@@ -57,10 +59,12 @@ export class AgentReconciler {
   readonly reconcile = async (key: string): Promise<ReconcileResult | void> => {
     const agent = this.deps.read.agent(key);
     if (!agent || agent.metadata.deletionTimestamp) return; // owner references garbage-collect the rest
+    // Before the first keyring attempt ends, wait rather than report a credential state that flips at once.
+    if (this.deps.keyring().loading) return { requeueAfterMs: KEYRING_WAIT_MS };
     const now = this.clock();
     const { ws, org } = this.context(agent);
     const chain = agentChain(agent, ws, org, this.deps.read.knownAuditors());
-    const claim = claimIdentity(agent, this.deps.read.agents(), this.deps.emailDomain);
+    const claim = claimIdentity(agent, this.deps.read.identityRivals(agent), this.deps.emailDomain);
     const { keyring, error } = this.deps.keyring();
     const [, credentials] = await Promise.all([
       this.deps.objects.ensureServiceAccount(agent),

@@ -6,7 +6,7 @@
 // backoff. A periodic resync re-enqueues every cached key.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from '../../operator/log.ts';
-import type { ResilientInformer } from './informer.ts';
+import type { InformerEventType, ResilientInformer } from './informer.ts';
 import { objectKey } from './keys.ts';
 import type { ControllerMetrics } from './metrics.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -23,7 +23,7 @@ export interface WatchSource {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   informer: ResilientInformer<any>;
   /** Keys to enqueue for an object event; default: the object's own key. */
-  mapToKeys?: (obj: KubernetesObject) => string[];
+  mapToKeys?: (obj: KubernetesObject, type: InformerEventType) => string[];
 }
 
 export interface ControllerOptions {
@@ -54,9 +54,9 @@ export class Controller {
     this.name = options.name;
     this.queue = new WorkQueue<string>(options.rateLimiter);
     const enqueue =
-      (mapToKeys?: (obj: KubernetesObject) => string[]) => (_type: string, obj: KubernetesObject) => {
+      (mapToKeys?: WatchSource['mapToKeys']) => (type: InformerEventType, obj: KubernetesObject) => {
         if (!this.running) return;
-        for (const key of mapToKeys ? mapToKeys(obj) : [objectKey(obj)]) this.queue.add(key);
+        for (const key of mapToKeys ? mapToKeys(obj, type) : [objectKey(obj)]) this.queue.add(key);
       };
     options.primary.on(enqueue());
     for (const w of options.watches ?? []) w.informer.on(enqueue(w.mapToKeys));

@@ -21,7 +21,7 @@ export class ControllerMetrics {
   readonly statusWrites: Counter<'controller' | 'outcome'>;
   readonly events: Counter<'controller' | 'reason'>;
   readonly objectWrites: Counter<'controller' | 'kind' | 'verb'>;
-  readonly apiRequests: Counter<'method'>;
+  readonly apiRequests: Counter<'method' | 'resource'>;
   readonly informerRestarts: Counter<'resource' | 'cause'>;
   readonly leaderTransitions: Counter;
   private readonly leaderGauge: Gauge;
@@ -70,7 +70,7 @@ export class ControllerMetrics {
     this.apiRequests = new Counter({
       name: 'platform_operator_api_requests_total',
       help: 'Requests this process sent to the Kubernetes API (watches counted once, when opened).',
-      labelNames: ['method'],
+      labelNames: ['method', 'resource'],
       registers,
     });
     this.informerRestarts = new Counter({

@@ -4,9 +4,10 @@ import * as k8s from '@kubernetes/client-node';
 import { WORKSPACE_LABEL } from '../../crds/definitions/convert.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../crds/definitions/rules.ts';
 import { inNamespace } from '../common/caches.ts';
-import { RESOURCES } from '../common/meta.ts';
+import { RESOURCES, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
 import { Controller } from '../runtime/controller.ts';
+import type { InformerEventType } from '../runtime/informer.ts';
 import { objectKey } from '../runtime/keys.ts';
 import { WorkspaceReconciler } from './reconciler.ts';
 
@@ -37,11 +38,23 @@ export function createWorkspaceController(ctx: ControllerContext): Controller {
       .list()
       .filter((w) => w.spec.organization === org.metadata?.name)
       .map((w) => objectKey(w));
+  // Agents change status often; the workspace only cares when one appears, goes, or its
+  // generation, spec hash or deletion changes.
+  const seen = new Map<string, string>();
+  const agentEvent = (agent: k8s.KubernetesObject, type: InformerEventType): string[] => {
+    const key = objectKey(agent);
+    const meta = agent.metadata ?? {};
+    const signature = `${meta.generation}|${meta.annotations?.[SPEC_HASH_ANNOTATION]}|${String(meta.deletionTimestamp)}`;
+    if (type !== 'delete' && seen.get(key) === signature) return [];
+    if (type === 'delete') seen.delete(key);
+    else seen.set(key, signature);
+    return byLabel(WORKSPACE_LABEL)(agent);
+  };
   return new Controller({
     name: WORKSPACE_CONTROLLER,
     primary: c.workspaces,
     watches: [
-      { informer: c.agents, mapToKeys: byLabel(WORKSPACE_LABEL) },
+      { informer: c.agents, mapToKeys: agentEvent },
       { informer: c.configMaps, mapToKeys: byLabel(WORKSPACE_LABEL) },
       { informer: c.organizations, mapToKeys: byOrg },
       { informer: c.auditors, mapToKeys: () => c.workspaces.keys() },

@@ -99,13 +99,19 @@ export class WorkspaceReconciler {
 
   /** Sets (or with null removes) the enabled label; reads first so an unchanged namespace is not written. */
   private async labelNamespace(name: string, value: 'true' | null): Promise<void> {
+    const seenMs = this.labelledAtMs.get(name);
+    const fresh = seenMs !== undefined && Date.now() - seenMs < NAMESPACE_CHECK_INTERVAL_MS;
+    if (value === 'true' && fresh) return;
+    this.labelledAtMs.delete(name);
     const ns = await this.deps.core.readNamespace({ name }).catch(() => undefined);
     if (!ns || ns.metadata?.deletionTimestamp) return;
-    if ((ns.metadata?.labels?.[ENABLED_LABEL] ?? null) === value) return;
-    const body = { metadata: { labels: { [ENABLED_LABEL]: value } } };
-    await this.deps.writer.patch('Namespace', () =>
-      this.deps.core.patchNamespace({ name, body }, mergePatch),
-    );
+    if ((ns.metadata?.labels?.[ENABLED_LABEL] ?? null) !== value) {
+      const body = { metadata: { labels: { [ENABLED_LABEL]: value } } };
+      await this.deps.writer.patch('Namespace', () =>
+        this.deps.core.patchNamespace({ name, body }, mergePatch),
+      );
+    }
+    if (value === 'true') this.labelledAtMs.set(name, Date.now());
   }
 
   private async syncConfigMap(ws: PlatformWorkspace, org: Organization | undefined): Promise<void> {

@@ -7,7 +7,10 @@
 //
 // A workspace lists at most 64 agents (schema), so each workspace lists 50
 // in spec.agents (created by the workspace controller) and 50 more are
-// applied as PlatformAgents naming the workspace.
+// applied as PlatformAgents naming the workspace. The operator runs as the
+// compiled JavaScript the image ships, under its ServiceAccount and
+// config/rbac/role.yaml. BENCH_NODE_ARGS passes V8 flags (e.g. --cpu-prof);
+// BENCH_OPERATOR_ENV (JSON) extra settings.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +19,7 @@ import { createInterface } from 'node:readline';
 import { startControlPlane } from '../../hack/control-plane/control-plane.ts';
 import { API_VERSION } from '../../crds/kit.ts';
 import { installCrds, k8s, loadKubeConfig } from '../../operator/kube.ts';
-import { OPERATOR_NAMESPACE, operatorIdentity, peakRssMb } from './operator-scale/cluster.ts';
+import { OPERATOR_NAMESPACE, cpuSeconds, operatorIdentity, peakRssMb } from './operator-scale/cluster.ts';
 
 const WORKSPACES = 10;
 const PER_WORKSPACE = 100;
@@ -60,8 +63,10 @@ function compileOperator(): string {
 function startOperator(
   main: string,
   kubeconfig: string,
+  logPath: string,
 ): { pid: number; port: Promise<number>; stop: () => void } {
-  const child = spawn(process.execPath, [main, 'run', 'operator'], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, main, 'run', 'operator'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
@@ -71,9 +76,13 @@ function startOperator(
       PLATFORM_OPERATOR_METRICS_PORT: '0',
       PLATFORM_LEADER_ELECTION: 'false',
       PLATFORM_KEYRING_SECRET: `${OPERATOR_NAMESPACE}/platform-keyring`,
+      ...(process.env.BENCH_OPERATOR_ENV
+        ? (JSON.parse(process.env.BENCH_OPERATOR_ENV) as Record<string, string>)
+        : {}),
     },
   });
-  const port = new Promise<number>((resolve) => {
+  const port = new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the operator exited with ${code}; see ${logPath}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       appendFileSync(logPath, `${line}\n`);
       if (line.includes('ops endpoints listening'))
@@ -141,11 +150,19 @@ async function operatorRequests(port: number): Promise<Record<string, number>> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const out: Record<string, number> = {};
   for (const m of text.matchAll(
-    /^platform_operator_api_requests_total\{[^}]*method="(\w+)"[^}]*\} (\d+)/gm,
+    /^platform_operator_api_requests_total\{[^}]*method="(\w+)",resource="(\w+)"[^}]*\} (\d+)/gm,
   )) {
-    out[m[1]!] = Number(m[2]);
+    const key = `${m[1]} ${m[2]}`;
+    out[key] = (out[key] ?? 0) + Number(m[3]);
   }
   return out;
+}
+
+/** A gauge of the operator's default Node metrics, in MB. */
+async function operatorGaugeMb(port: number, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+  return Number(line?.slice(line.lastIndexOf(' ') + 1) ?? 0) / 1024 / 1024;
 }
 
 const sum = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
@@ -168,6 +185,7 @@ async function main(): Promise<void> {
     await waitReady(port);
     const before = await operatorRequests(port);
     const idleRssMb = peakRssMb(started.pid);
+    const cpuBefore = cpuSeconds(started.pid);
     const t0 = Date.now();
     await createAll(kc);
     const createdMs = Date.now() - t0;
@@ -178,10 +196,13 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     const allPodsMs = Date.now() - t0;
+    const cpuUsed = cpuSeconds(started.pid) - cpuBefore;
     await sleep(5000); // let trailing status writes land before counting
     const after = await operatorRequests(port);
     const byMethod = Object.entries(after)
-      .map(([m, n]) => `${m} ${n - (before[m] ?? 0)}`)
+      .map(([m, n]) => [m, n - (before[m] ?? 0)] as const)
+      .filter(([, n]) => n > 0)
+      .map(([m, n]) => `${m} ${n}`)
       .join(', ');
     const requests = sum(after) - sum(before);
     console.log(
@@ -192,7 +213,13 @@ async function main(): Promise<void> {
     console.log(
       `operator API requests: ${requests} total (${byMethod}), ${(requests / TOTAL).toFixed(2)} per agent`,
     );
+    console.log(`operator CPU until every pod existed: ${cpuUsed.toFixed(1)} s`);
     console.log(`operator log: ${logPath}`);
+    const heapUsedMb = await operatorGaugeMb(port, 'nodejs_heap_size_used_bytes');
+    const rssNowMb = await operatorGaugeMb(port, 'process_resident_memory_bytes');
+    console.log(
+      `operator after settling: heap used ${heapUsedMb.toFixed(0)} MB, RSS ${rssNowMb.toFixed(0)} MB`,
+    );
     console.log(
       `operator peak RSS: ${peakRssMb(started.pid).toFixed(0)} MB (target < 250 MB; ${idleRssMb.toFixed(0)} MB before the first agent)`,
     );

@@ -52,7 +52,10 @@ beforeAll(async () => {
   operator = await startOperator({
     namespace: ns.name,
     identity: 'agent-phase-operator',
-    env: { PLATFORM_CONTROLLER_RESYNC_INTERVAL: '1s' },
+    env: {
+      PLATFORM_CONTROLLER_RESYNC_INTERVAL: '1s',
+      PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
+    },
   });
   await eventually(async () => ((await operator.isLeader()) ? true : undefined), 'the operator to lead');
 });
@@ -94,6 +97,14 @@ describe('PlatformAgent phase (running operator process)', () => {
 
   it('performs zero status writes on a no-op resync', async () => {
     await eventually(() => phaseOf('flip', 'pending'), 'the last transition to settle');
+    // The agent pods' creation and their watch events still update status for a moment: wait until quiet.
+    const written = (): Promise<number> =>
+      operator.metric('platform_controller_status_writes_total', { outcome: 'written' });
+    await eventually(async () => {
+      const start = await written();
+      await new Promise((r) => setTimeout(r, 1500));
+      return (await written()) === start ? true : undefined;
+    }, 'status writes to settle');
     const before = await Promise.all(['with-owner', 'no-owner', 'flip'].map(getAgent));
     const writes = await operator.metric('platform_controller_status_writes_total', { outcome: 'written' });
     // Every result counts: an agent reconcile returns requeue-after for its Stale deadline.
