@@ -116,30 +116,26 @@ describe('custom resource definitions on the apiserver', () => {
     expect(ws.spec.environment.credentialRouting[0]!.approval).toBe('auto');
   });
 
-  it('applies a definition file as a workspace plus one agent per entry', async () => {
+  it('applies a workspace definition file as one PlatformWorkspace carrying its agents', async () => {
+    // The workspace controller creates one PlatformAgent per spec.agents[] entry
+    // (test/integration/workspace.test.ts); the file itself applies as the workspace.
     const text = readFileSync(join(REPO_ROOT, 'test/fixtures/definitions/workspace-top-level.yaml'), 'utf8');
     const applied = await applyDefinitionFile(text, (r) => apply(r as unknown as Obj), {
       namespace: ns.name,
     });
     expect(applied.map((r) => `${r.kind}/${String(r.metadata.name)}`)).toEqual([
       'PlatformWorkspace/platform-team',
-      'PlatformAgent/planner',
-      'PlatformAgent/coder',
     ]);
     const out = kubectl(
       'get',
-      'platformagents',
+      'platformworkspace',
+      'platform-team',
       '-n',
       ns.name,
-      '-l',
-      'platform.io/workspace=platform-team',
       '-o',
-      'name',
+      'jsonpath={.spec.agents[*].name}',
     );
-    expect(out.stdout.trim().split('\n').sort()).toEqual([
-      'platformagent.platform.io/coder',
-      'platformagent.platform.io/planner',
-    ]);
+    expect(out.stdout.trim().split(' ')).toEqual(['planner', 'coder']);
   });
 
   const fixtures = readdirSync(INVALID).filter((f) => f.endsWith('.yaml'));
