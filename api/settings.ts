@@ -1,6 +1,6 @@
 // Settings of the API role (`platform run api`): environment variables, each
 // also a `--set name=value` flag.
-import { ConfigError, loadSettings, type Settings } from '../operator/config.ts';
+import { ConfigError, KUBECONFIG_SETTING, loadSettings, type Settings } from '../operator/config.ts';
 
 export const API_SETTINGS = {
   port: {
@@ -17,12 +17,7 @@ export const API_SETTINGS = {
     default: '0.0.0.0',
     description: 'listen address',
   },
-  kubeconfig: {
-    env: 'KUBECONFIG',
-    flag: 'kubeconfig',
-    type: 'string',
-    description: 'kubeconfig path; in-cluster when unset',
-  },
+  kubeconfig: KUBECONFIG_SETTING,
   namespace: {
     env: 'PLATFORM_API_NAMESPACE',
     flag: 'namespace',

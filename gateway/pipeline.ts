@@ -31,12 +31,8 @@ export interface PipelineOptions {
 export interface EvaluateInput {
   data: ClaimsRequest['data'];
   phase: RequestPhase;
-  platform_context?: {
-    trace_id?: string;
-    agent_id?: string;
-    workspace_id?: string;
-    auditor_config?: Record<string, unknown>;
-  };
+  /** The auditors' `platform_context`, less the detection overrides: those come from the policy. */
+  platform_context?: Omit<NonNullable<ClaimsRequest['platform_context']>, 'detection_overrides'>;
 }
 
 export interface EvaluateResult {

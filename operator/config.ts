@@ -18,6 +18,14 @@ export interface SettingSpec {
 
 export type SettingValue = string | number | boolean | string[] | undefined;
 
+/** `KUBECONFIG` / `--set kubeconfig=…`, shared by the roles that talk to the apiserver. */
+export const KUBECONFIG_SETTING = {
+  env: 'KUBECONFIG',
+  flag: 'kubeconfig',
+  type: 'string',
+  description: 'kubeconfig path; in-cluster when unset',
+} as const satisfies SettingSpec;
+
 type BaseValue<S extends SettingSpec> = S['type'] extends 'integer' | 'port' | 'duration'
   ? number
   : S['type'] extends 'boolean'

@@ -27,6 +27,16 @@ export function apiStatus(err: unknown): number | undefined {
   return undefined;
 }
 
+/** The call's result, or undefined when the apiserver answers 404; other errors are rethrown. */
+export async function orUndefinedOn404<T>(call: Promise<T>): Promise<T | undefined> {
+  try {
+    return await call;
+  } catch (err) {
+    if (apiStatus(err) === 404) return undefined;
+    throw err;
+  }
+}
+
 /** The apiserver's message from an ApiException body, without echoing request data. */
 export function apiMessage(err: unknown): string {
   const body = (err as { body?: unknown })?.body;

@@ -15,6 +15,8 @@ import {
 } from '@cedar-policy/cedar-wasm/nodejs';
 import { ACTION_ID, ACTION_TYPE, PRINCIPAL_TYPE, RESOURCE_TYPE, type ClaimInfo } from './cedar-schema.ts';
 import { buildContext, type RequestFacts } from './context.ts';
+import { contextUsage, KEEP_ALL, policyJsons, type ContextUsage } from './context-usage.ts';
+import { phasePlan } from './phase-sets.ts';
 
 export interface Decision {
   decision: 'allow' | 'deny';
@@ -55,12 +57,69 @@ function errorReason(e: AuthorizationError): string {
   return `EvaluationError: policy '${e.policyId}': ${e.error.message}`;
 }
 
+interface Entry extends LoadedPolicy {
+  setId: string;
+  schemaName?: string;
+  /** What the set can read; the context carries only that (all of it when validating requests). */
+  usage: ContextUsage;
+  /** Phase → the pre-parsed subset that can apply in it; `otherSetId` for phases no guard names. */
+  phaseSets: Map<string, string>;
+  otherSetId: string;
+  /** Policy id → its place in the set: reasons come out in this order, not Cedar's hash order. */
+  order: Map<string, number>;
+}
+
+type PhaseSets = Pick<Entry, 'phaseSets' | 'otherSetId'>;
+
+/** Pre-parses the per-phase subsets of `policies` (reusing `setId` for the whole set). */
+function preparsePhaseSets(
+  setId: string,
+  policies: Record<string, string>,
+  jsons: Map<string, unknown> | undefined,
+): PhaseSets | string[] {
+  const all = Object.keys(policies);
+  const plan = phasePlan(jsons, all);
+  let n = 0;
+  const prepare = (ids: string[]): string | string[] => {
+    if (ids.length === all.length) return setId;
+    const id = `${setId}/${++n}`;
+    const staticPolicies = Object.fromEntries(ids.map((p) => [p, policies[p]!]));
+    const parsed = preparsePolicySet(id, { staticPolicies });
+    return parsed.type === 'failure' ? parsed.errors.map((e) => e.message) : id;
+  };
+  const phaseSets = new Map<string, string>();
+  for (const [phase, ids] of plan.byPhase) {
+    const id = prepare(ids);
+    if (typeof id !== 'string') return id;
+    phaseSets.set(phase, id);
+  }
+  const otherSetId = prepare(plan.other);
+  return typeof otherSetId === 'string' ? { phaseSets, otherSetId } : otherSetId;
+}
+
+/** `items` sorted by their policy's place in the set. */
+function inSetOrder<T>(items: T[], order: Map<string, number>, id: (t: T) => string): T[] {
+  if (items.length < 2) return items;
+  const at = (t: T) => order.get(id(t)) ?? Number.MAX_SAFE_INTEGER;
+  return [...items].sort((a, b) => at(a) - at(b));
+}
+
+const ACTION = { type: ACTION_TYPE, id: ACTION_ID };
+
 export class CedarEngine {
-  private readonly loaded = new Map<string, LoadedPolicy & { setId: string; schemaName?: string }>();
+  private readonly loaded = new Map<string, Entry>();
   private generation = 0;
 
-  /** Also let Cedar validate each request against the schema (slower; the context is already checked). */
-  constructor(private readonly validateRequests = false) {}
+  /**
+   * `validateRequests`: also let Cedar validate each request against the schema
+   * (slower; the context is already checked). `fastPath`: pass Cedar only the
+   * attributes the set reads and only the policies that can apply in the
+   * request's phase (off: everything, the reference the tests compare with).
+   */
+  constructor(
+    private readonly validateRequests = false,
+    private readonly fastPath = true,
+  ) {}
 
   /** Parses and caches a policy set under `policyId`; returns the parse problems (none when loaded). */
   load(
@@ -78,7 +137,20 @@ export class CedarEngine {
       const s = preparseSchema(schemaName, schema);
       if (s.type === 'failure') return s.errors.map((e) => `schema: ${e.message}`);
     }
-    this.loaded.set(policyId, { policyId, version, setId, ...(schemaName ? { schemaName } : {}) });
+    const jsons = this.fastPath ? policyJsons(policies) : undefined;
+    const usage = schemaName && this.validateRequests ? KEEP_ALL : contextUsage(jsons);
+    const sets = preparsePhaseSets(setId, policies, jsons);
+    if (Array.isArray(sets)) return sets;
+    const order = new Map(Object.keys(policies).map((id, i) => [id, i]));
+    this.loaded.set(policyId, {
+      policyId,
+      version,
+      setId,
+      usage,
+      ...sets,
+      order,
+      ...(schemaName ? { schemaName } : {}),
+    });
     return [];
   }
 
@@ -93,14 +165,18 @@ export class CedarEngine {
   decide(policyId: string, facts: RequestFacts, claims: Map<string, ClaimInfo>): Decision {
     const entry = this.loaded.get(policyId);
     if (!entry) return deny([`PolicyNotFound: no policy '${policyId}' is registered`]);
-    const built = buildContext(facts, claims);
+    const built = buildContext(facts, claims, entry.usage);
     if (!built.ok) return deny([built.reason]);
     const answer = statefulIsAuthorized({
       principal: { type: PRINCIPAL_TYPE, id: facts.agentId || 'unknown' },
-      action: { type: ACTION_TYPE, id: ACTION_ID },
+      action: ACTION,
       resource: { type: RESOURCE_TYPE, id: facts.phase },
       context: built.context,
-      preparsedPolicySetId: entry.setId,
+      // Without the policies whose phase guard is false here: same decision, fewer evaluations.
+      preparsedPolicySetId:
+        typeof facts.phase === 'string'
+          ? (entry.phaseSets.get(facts.phase) ?? entry.otherSetId)
+          : entry.setId,
       entities: [],
       // The context was type-checked against the vocabularies above; Cedar's own
       // request validation would repeat it at several times the cost.
@@ -112,14 +188,16 @@ export class CedarEngine {
       return deny(answer.errors.map((e) => `TypeMismatch: request context rejected: ${e.message}`));
     }
     const { decision, diagnostics } = answer.response;
-    if (diagnostics.errors.length > 0) return deny(diagnostics.errors.map(errorReason));
+    const errors = inSetOrder(diagnostics.errors, entry.order, (e) => e.policyId);
+    if (errors.length > 0) return deny(errors.map(errorReason));
+    const determining = inSetOrder(diagnostics.reason, entry.order, (id) => id);
     if (decision === 'deny') {
-      const reasons = diagnostics.reason.length
-        ? diagnostics.reason.map((id) => `forbid: ${id}`)
+      const reasons = determining.length
+        ? determining.map((id) => `forbid: ${id}`)
         : ['no permit applies (default deny)'];
-      return { decision, reasons, determining: diagnostics.reason };
+      return { decision, reasons, determining };
     }
-    return { decision, reasons: [], determining: diagnostics.reason };
+    return { decision, reasons: [], determining };
   }
 }
 

@@ -5,6 +5,7 @@
 import type { CedarValueJson, Context } from '@cedar-policy/cedar-wasm/nodejs';
 import type { Claim, ClaimType } from '../auditors/sdk/types.ts';
 import type { ClaimInfo } from './cedar-schema.ts';
+import { KEEP_ALL, type ContextUsage } from './context-usage.ts';
 import { scaleDecimal } from './scale.ts';
 
 export interface RequestFacts {
@@ -55,10 +56,23 @@ export type ContextResult = { ok: true; context: Context } | { ok: false; reason
 
 const RESERVED = new Set(['phase', 'agent_id', 'workspace_id', 'confidence']);
 
-export function buildContext(facts: RequestFacts, claims: Map<string, ClaimInfo>): ContextResult {
+/** The same claim reported twice must carry the same value; JSON is only built on a repeat. */
+function sameValue(a: CedarValueJson, b: CedarValueJson): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Every claim is type-checked; only the attributes in `usage` (what the loaded
+ * policies can read) are put into the context Cedar receives.
+ */
+export function buildContext(
+  facts: RequestFacts,
+  claims: Map<string, ClaimInfo>,
+  usage: ContextUsage = KEEP_ALL,
+): ContextResult {
   const confidence: Record<string, CedarValueJson> = {};
   const context: Context = { phase: facts.phase, agent_id: facts.agentId, workspace_id: facts.workspaceId };
-  const seen = new Map<string, string>();
+  const seen = new Map<string, CedarValueJson>();
   for (const claim of facts.claims) {
     const declared = claims.get(claim.name)?.type;
     const problem = claimTypeProblem(claim, declared);
@@ -66,17 +80,17 @@ export function buildContext(facts: RequestFacts, claims: Map<string, ClaimInfo>
     const type = declared ?? claim.type;
     const value = cedarValue(type, claim.value);
     if (value === undefined || RESERVED.has(claim.name)) continue;
-    const shown = JSON.stringify(value);
     const earlier = seen.get(claim.name);
-    if (earlier !== undefined && earlier !== shown) {
+    if (earlier !== undefined && !sameValue(earlier, value)) {
       return {
         ok: false,
         reason: `TypeMismatch: claim '${claim.name}' reported twice with different values`,
       };
     }
-    seen.set(claim.name, shown);
-    context[claim.name] = value;
-    confidence[claim.name] = scaleDecimal(claim.confidence ?? 1);
+    seen.set(claim.name, value);
+    if (usage.wholeContext || usage.attributes.has(claim.name)) context[claim.name] = value;
+    if (usage.wholeConfidence || usage.confidence.has(claim.name))
+      confidence[claim.name] = scaleDecimal(claim.confidence ?? 1);
   }
   context.confidence = confidence;
   return { ok: true, context };

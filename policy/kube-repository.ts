@@ -7,7 +7,7 @@
 import * as k8s from '@kubernetes/client-node';
 import type { AuditorPolicy } from '../crds/generated/types.ts';
 import { API_VERSION, GROUP, VERSION } from '../crds/kit.ts';
-import { apiStatus } from '../operator/kube.ts';
+import { orUndefinedOn404 } from '../operator/kube.ts';
 import { policyRecordOf } from './admission.ts';
 import type { PolicyRepository } from './repository.ts';
 import type { PolicyRecord } from './types.ts';
@@ -17,15 +17,6 @@ const REF = { group: GROUP, version: VERSION, plural: 'auditorpolicies' };
 function split(id: string): { namespace: string; name: string } {
   const dot = id.indexOf('.');
   return { namespace: id.slice(0, dot), name: id.slice(dot + 1) };
-}
-
-async function orUndefined<T>(call: Promise<unknown>): Promise<T | undefined> {
-  try {
-    return (await call) as T;
-  } catch (err) {
-    if (apiStatus(err) === 404) return undefined;
-    throw err;
-  }
 }
 
 /** Every AuditorPolicy (in `namespace` only, when given) as stored. */
@@ -46,7 +37,7 @@ export function kubePolicies(kc: k8s.KubeConfig, namespace?: string): PolicyRepo
     const ref = split(id);
     if (!ref.namespace || !ref.name || (namespace && ref.namespace !== namespace))
       return Promise.resolve(undefined);
-    return orUndefined<AuditorPolicy>(api.getNamespacedCustomObject({ ...REF, ...ref }));
+    return orUndefinedOn404<AuditorPolicy>(api.getNamespacedCustomObject({ ...REF, ...ref }));
   };
   return {
     list: async () =>
@@ -73,7 +64,7 @@ export function kubePolicies(kc: k8s.KubeConfig, namespace?: string): PolicyRepo
     },
     delete: async (id) => {
       const ref = split(id);
-      return (await orUndefined(api.deleteNamespacedCustomObject({ ...REF, ...ref }))) !== undefined;
+      return (await orUndefinedOn404(api.deleteNamespacedCustomObject({ ...REF, ...ref }))) !== undefined;
     },
   };
 }

@@ -5,9 +5,24 @@
 
 export const CEDAR_SCALE = 1000;
 
+const MAX_EXACT = Math.floor(Number.MAX_SAFE_INTEGER / CEDAR_SCALE);
+const MEMO_LIMIT = 4096;
+const memo = new Map<number, number>();
+
 /** `0.8` → `800`, `0.0005` → `1`, `-0.0005` → `-1`. Throws on NaN and infinities. */
 export function scaleDecimal(x: number): number {
   if (!Number.isFinite(x)) throw new RangeError(`cannot scale ${String(x)} for Cedar`);
+  // Whole numbers scale exactly (`|| 0` turns -0 into 0); claims repeat the same few scores.
+  if (Number.isSafeInteger(x) && Math.abs(x) <= MAX_EXACT) return x * CEDAR_SCALE || 0;
+  const known = memo.get(x);
+  if (known !== undefined) return known;
+  const scaled = scaleByDigits(x);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(x, scaled);
+  return scaled;
+}
+
+function scaleByDigits(x: number): number {
   const [mantissa = '0', exponent = '0'] = String(Math.abs(x)).split('e');
   const [whole = '0', fraction = ''] = mantissa.split('.');
   const digits = whole + fraction;

@@ -3,7 +3,7 @@
 // Interfaces first, so handlers and tests use plain objects.
 import { randomBytes } from 'node:crypto';
 import * as k8s from '@kubernetes/client-node';
-import { apiStatus } from '../operator/kube.ts';
+import { orUndefinedOn404 } from '../operator/kube.ts';
 import type { Logger } from '../operator/log.ts';
 import { CHAIN_CONFIGMAP } from './constants.ts';
 
@@ -38,15 +38,6 @@ export function cached<T>(ttlMs: number, load: (key: string) => Promise<T>): (ke
     }
     return value;
   };
-}
-
-async function orUndefinedOn404<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p;
-  } catch (err) {
-    if (apiStatus(err) === 404) return undefined;
-    throw err;
-  }
 }
 
 export function kubeClusterView(kc: k8s.KubeConfig, cacheTtlMs: number): ClusterView {

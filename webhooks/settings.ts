@@ -1,7 +1,7 @@
 // Settings of the webhook role (`platform run webhook`): environment
 // variables, each also a `--set name=value` flag.
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadSettings, type Settings } from '../operator/config.ts';
+import { ConfigError, KUBECONFIG_SETTING, loadSettings, type Settings } from '../operator/config.ts';
 import { parseThirdParty, type ThirdPartyAuditor } from './mutate/directory.ts';
 import { checkRedirectOptions } from './mutate/redirect.ts';
 
@@ -20,12 +20,7 @@ export const WEBHOOK_SETTINGS = {
     default: '8082',
     description: 'port of /healthz, /readyz and /metrics',
   },
-  kubeconfig: {
-    env: 'KUBECONFIG',
-    flag: 'kubeconfig',
-    type: 'string',
-    description: 'kubeconfig path; in-cluster when unset',
-  },
+  kubeconfig: KUBECONFIG_SETTING,
   namespace: {
     env: 'PLATFORM_NAMESPACE',
     flag: 'namespace',

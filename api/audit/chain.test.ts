@@ -2,20 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { auditInput as input } from '../../test/process/fixtures/audit-log-contract.ts';
 import { canonicalJson, HashChainAuditLog } from './chain.ts';
-import type { AuditInput } from './log.ts';
-
-const input = (subject: string, extra: Partial<AuditInput> = {}): AuditInput => ({
-  subject,
-  method: 'api_key',
-  action: 'agent.read',
-  resource: 'ns.a',
-  namespace: 'ns',
-  status: 200,
-  outcome: 'allowed',
-  requestId: 'r',
-  ...extra,
-});
 
 describe('the hash-chained audit log', () => {
   it('links each entry to the one before and verifies', async () => {

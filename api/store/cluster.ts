@@ -5,7 +5,7 @@
 import * as k8s from '@kubernetes/client-node';
 import type { ApprovalRequest, AuditorRegistration, PlatformAgent } from '../../crds/generated/types.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { apiStatus } from '../../operator/kube.ts';
+import { orUndefinedOn404 } from '../../operator/kube.ts';
 
 const ref = (plural: string) => ({ group: GROUP, version: VERSION, plural });
 const AGENTS = ref('platformagents');
@@ -38,15 +38,6 @@ export interface ClusterWriter {
   mergeAgentStatus(namespace: string, name: string, status: Record<string, unknown>): Promise<void>;
 }
 
-async function orUndefined<T>(call: Promise<unknown>): Promise<T | undefined> {
-  try {
-    return (await call) as T;
-  } catch (err) {
-    if (apiStatus(err) === 404) return undefined;
-    throw err;
-  }
-}
-
 export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
   const api = kc.makeApiClient(k8s.CustomObjectsApi);
   return {
@@ -57,7 +48,7 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
         body: agent,
       })) as PlatformAgent,
     readAgent: (namespace, name) =>
-      orUndefined(api.getNamespacedCustomObject({ ...AGENTS, namespace, name })),
+      orUndefinedOn404(api.getNamespacedCustomObject({ ...AGENTS, namespace, name })),
     replaceAgent: async (agent) =>
       (await api.replaceNamespacedCustomObject({
         ...AGENTS,
@@ -66,7 +57,8 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
         body: agent,
       })) as PlatformAgent,
     deleteAgent: async (namespace, name) =>
-      (await orUndefined(api.deleteNamespacedCustomObject({ ...AGENTS, namespace, name }))) !== undefined,
+      (await orUndefinedOn404(api.deleteNamespacedCustomObject({ ...AGENTS, namespace, name }))) !==
+      undefined,
     createApproval: async (approval) =>
       (await api.createNamespacedCustomObject({
         ...APPROVALS,
@@ -74,7 +66,7 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
         body: approval,
       })) as ApprovalRequest,
     readApproval: (namespace, name) =>
-      orUndefined(api.getNamespacedCustomObject({ ...APPROVALS, namespace, name })),
+      orUndefinedOn404(api.getNamespacedCustomObject({ ...APPROVALS, namespace, name })),
     patchApprovalStatus: async (a, status) =>
       (await api.patchNamespacedCustomObjectStatus(
         {
@@ -91,7 +83,7 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
         MERGE,
       );
     },
-    readAuditorRegistration: (name) => orUndefined(api.getClusterCustomObject({ ...AUDITORS, name })),
+    readAuditorRegistration: (name) => orUndefinedOn404(api.getClusterCustomObject({ ...AUDITORS, name })),
     applyAuditorRegistration: async (reg) =>
       (await (reg.metadata.resourceVersion
         ? api.replaceClusterCustomObject({ ...AUDITORS, name: reg.metadata.name ?? '', body: reg })

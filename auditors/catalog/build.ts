@@ -52,3 +52,29 @@ export function catalogClaims(
     settings: (v.settings ?? []).map((s) => settingDefinition(s, hints)),
   }));
 }
+
+/** The 0–1 slider of a score threshold. */
+export const UNIT_SLIDER = { min: 0, max: 1, step: 0.05, control: 'slider' } as const;
+
+/**
+ * Catalog claims of an auditor's own definition: each setting labelled by its
+ * key (`severe_threshold` → `severe threshold`), with `ranges[key]` when the
+ * auditor gives one, otherwise the 0–1 slider for numbers.
+ */
+export function vocabularyClaims(
+  vocabulary: VocabularyEntry[],
+  ranges: SettingHints = {},
+): AuditorCatalogEntry['claims'] {
+  return vocabulary.map((v) => ({
+    name: v.name,
+    type: v.type,
+    description: v.description,
+    settings: (v.settings ?? []).map((s) => ({
+      key: s.key,
+      label: s.key.replace(/_/g, ' '),
+      type: s.type,
+      default: s.default,
+      ...(ranges[s.key] ?? (s.type === 'number' ? UNIT_SLIDER : {})),
+    })),
+  }));
+}

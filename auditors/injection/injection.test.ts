@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditContext, Claim, SettingValue } from '../sdk/types.ts';
+import { defaultsContext } from '../testing/harness.ts';
 import { analyseInjection, DEFAULT_BAN_SUBSTRINGS } from './detect.ts';
 import { auditInjection, INJECTION_MODEL, injectionAuditor } from './index.ts';
 
@@ -7,18 +8,7 @@ const settings = { threshold: 0.8, banSubstrings: DEFAULT_BAN_SUBSTRINGS, invisi
 const detect = (text: string): boolean => analyseInjection(text, settings, INJECTION_MODEL).detected;
 
 function context(overrides: Record<string, SettingValue> = {}): AuditContext {
-  return {
-    setting: <T extends SettingValue>(claim: string, key: string): T => {
-      if (key in overrides) return overrides[key] as T;
-      const decl = injectionAuditor.vocabulary
-        .find((v) => v.name === claim)
-        ?.settings?.find((s) => s.key === key);
-      if (!decl) throw new Error(`undeclared ${claim}.${key}`);
-      return decl.default as T;
-    },
-    signal: new AbortController().signal,
-    emit: () => {},
-  };
+  return defaultsContext(injectionAuditor, overrides);
 }
 const claim = (claims: Claim[], name: string): unknown => claims.find((c) => c.name === name)?.value;
 

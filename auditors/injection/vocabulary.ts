@@ -1,6 +1,8 @@
 // The injection auditor's vocabulary (claims and their settings, with the
 // spec's defaults) and its catalog entry.
-import type { AuditorCatalogEntry, ClaimType, SettingDeclaration, VocabularyEntry } from '../sdk/types.ts';
+import { vocabularyClaims } from '../catalog/build.ts';
+import type { AuditorCatalogEntry, SettingDeclaration, VocabularyEntry } from '../sdk/types.ts';
+import { vocabularyEntry as entry } from '../sdk/vocabulary.ts';
 import { DEFAULT_BAN_SUBSTRINGS } from './detect.ts';
 
 const score = { type: 'number', minimum: 0, maximum: 1 };
@@ -19,16 +21,6 @@ export const INJECTION_SETTINGS = {
 
 const S = INJECTION_SETTINGS;
 const DETECTION_SETTINGS = [S.threshold, S.block_on_detection, S.ban_substrings, S.invisible_char_check];
-
-function entry(
-  name: string,
-  type: ClaimType,
-  description: string,
-  schema: Record<string, unknown>,
-  settings?: SettingDeclaration[],
-): VocabularyEntry {
-  return { name, type, description, value_schema: schema, ...(settings ? { settings } : {}) };
-}
 
 export const INJECTION_VOCABULARY: VocabularyEntry[] = [
   entry(
@@ -158,19 +150,7 @@ export const INJECTION_CATALOG: AuditorCatalogEntry = {
     rules: [{ claim: 'injection_detected', equals: true, effect: 'forbid' }],
     enforcementMode: 'enforce',
   },
-  claims: INJECTION_VOCABULARY.map((v) => ({
-    name: v.name,
-    type: v.type,
-    description: v.description,
-    settings: (v.settings ?? []).map((s) => ({
-      key: s.key,
-      label: s.key.replace(/_/g, ' '),
-      type: s.type,
-      default: s.default,
-      ...(s.type === 'number' && s.key !== 'max_token_limit'
-        ? { min: 0, max: 1, step: 0.05, control: 'slider' }
-        : {}),
-      ...(s.key === 'max_token_limit' ? { min: 1, max: 131072, step: 1, unit: 'tokens' } : {}),
-    })),
-  })),
+  claims: vocabularyClaims(INJECTION_VOCABULARY, {
+    max_token_limit: { min: 1, max: 131072, step: 1, unit: 'tokens' },
+  }),
 };

@@ -1,29 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../sdk/engine.ts';
-import { buildSettingsTable, resolveConfiguration } from '../sdk/settings.ts';
-import type { AuditorRuntime } from '../sdk/types.ts';
+import { loadedEngine } from '../testing/harness.ts';
 import { createLlmJudge } from './index.ts';
 import { localScores, relevanceScore, riskScore } from './local-scorer.ts';
 import { judgeMessages, parseJudgeContent } from './openai-judge.ts';
 
-async function localJudge(env: NodeJS.ProcessEnv = {}) {
-  const def = createLlmJudge();
-  const configuration = resolveConfiguration(def, env).values;
-  const runtime: AuditorRuntime = {
-    env,
-    timeoutMs: 5000,
-    config: <T>(k: string) => configuration[k] as T,
-    log: { info: () => undefined, warn: () => undefined },
-  };
-  await def.load?.(runtime);
-  return createEngine({
-    def,
-    auditorId: def.id,
-    timeoutMs: 5000,
-    maxConcurrent: 4,
-    settings: buildSettingsTable(def, env).table,
-    configuration,
-  });
+function localJudge(env: NodeJS.ProcessEnv = {}) {
+  return loadedEngine(createLlmJudge(), env);
 }
 
 describe('local scorer', () => {

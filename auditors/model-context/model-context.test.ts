@@ -1,28 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../sdk/engine.ts';
-import { buildSettingsTable, resolveConfiguration } from '../sdk/settings.ts';
-import type { AuditorRuntime, Claim } from '../sdk/types.ts';
+import type { Claim } from '../sdk/types.ts';
+import { loadedEngine } from '../testing/harness.ts';
 import { createModelContext } from './index.ts';
 import { modelInfo, Tokenizers } from './tokenizer.ts';
 
-async function started(env: NodeJS.ProcessEnv = {}) {
-  const def = createModelContext();
-  const configuration = resolveConfiguration(def, env).values;
-  const runtime: AuditorRuntime = {
-    env,
-    timeoutMs: 5000,
-    config: <T>(k: string) => configuration[k] as T,
-    log: { info: () => undefined, warn: () => undefined },
-  };
-  await def.load?.(runtime);
-  return createEngine({
-    def,
-    auditorId: def.id,
-    timeoutMs: 5000,
-    maxConcurrent: 4,
-    settings: buildSettingsTable(def, env).table,
-    configuration,
-  });
+function started(env: NodeJS.ProcessEnv = {}) {
+  return loadedEngine(createModelContext(), env);
 }
 
 const byName = (claims: Claim[]) => Object.fromEntries(claims.map((c) => [c.name, c.value]));

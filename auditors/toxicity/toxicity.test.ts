@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditContext, SettingValue } from '../sdk/types.ts';
+import type { AuditContext } from '../sdk/types.ts';
+import { defaultsContext } from '../testing/harness.ts';
 import { analyseToxicity, joinSpacedLetters, resolveWord } from './analyse.ts';
 import { DEFAULT_THRESHOLDS, detectToxicity } from './detect.ts';
 import { auditToxicity, TOXICITY_MODEL, toxicityAuditor } from './index.ts';
 
 const detect = (text: string): boolean => detectToxicity(text, TOXICITY_MODEL, DEFAULT_THRESHOLDS).detected;
 
-const context: AuditContext = {
-  setting: <T extends SettingValue>(claim: string, key: string): T => {
-    const decl = toxicityAuditor.vocabulary
-      .find((v) => v.name === claim)
-      ?.settings?.find((s) => s.key === key);
-    if (!decl) throw new Error(`undeclared ${claim}.${key}`);
-    return decl.default as T;
-  },
-  signal: new AbortController().signal,
-  emit: () => {},
-};
+const context: AuditContext = defaultsContext(toxicityAuditor);
 
 describe('spelling tricks', () => {
   it('joins letter-spaced words and resolves leetspeak, swaps and drops', () => {

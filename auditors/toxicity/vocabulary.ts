@@ -1,6 +1,8 @@
 // The toxicity auditor's vocabulary (claims and settings with the spec's
 // defaults) and its catalog entry.
-import type { AuditorCatalogEntry, ClaimType, SettingDeclaration, VocabularyEntry } from '../sdk/types.ts';
+import { vocabularyClaims } from '../catalog/build.ts';
+import type { AuditorCatalogEntry, SettingDeclaration, VocabularyEntry } from '../sdk/types.ts';
+import { vocabularyEntry as entry } from '../sdk/vocabulary.ts';
 
 const score = { type: 'number', minimum: 0, maximum: 1 };
 const bool = { type: 'boolean' };
@@ -23,16 +25,6 @@ export const TOXICITY_SETTINGS = {
 
 const S = TOXICITY_SETTINGS;
 const ALL = Object.values(S);
-
-function entry(
-  name: string,
-  type: ClaimType,
-  description: string,
-  schema: Record<string, unknown>,
-  settings?: SettingDeclaration[],
-): VocabularyEntry {
-  return { name, type, description, value_schema: schema, ...(settings ? { settings } : {}) };
-}
 
 export const TOXICITY_VOCABULARY: VocabularyEntry[] = [
   entry('toxicity_detected', 'boolean', 'Some category score is at or above its threshold.', bool, ALL),
@@ -113,16 +105,5 @@ export const TOXICITY_CATALOG: AuditorCatalogEntry = {
     rules: [{ claim: 'toxicity_detected', equals: true, effect: 'forbid' }],
     enforcementMode: 'enforce',
   },
-  claims: TOXICITY_VOCABULARY.map((v) => ({
-    name: v.name,
-    type: v.type,
-    description: v.description,
-    settings: (v.settings ?? []).map((s) => ({
-      key: s.key,
-      label: s.key.replace(/_/g, ' '),
-      type: s.type,
-      default: s.default,
-      ...(s.type === 'number' ? { min: 0, max: 1, step: 0.05, control: 'slider' } : {}),
-    })),
-  })),
+  claims: vocabularyClaims(TOXICITY_VOCABULARY),
 };

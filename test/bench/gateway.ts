@@ -1,7 +1,7 @@
 // Gateway benchmarks: time the Gateway adds on top of the slowest auditor
 // (p50/p99, 4-auditor chain of loopback auditors), Cedar time per decision,
 // and Evidence intake per second on the embedded store and on PostgreSQL.
-// Run: npx tsx test/bench/gateway.ts
+// Run: npx tsx test/bench/gateway.ts (add --cedar-only for the Cedar micro-benchmark alone)
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
@@ -14,9 +14,9 @@ import { FileEvidenceStore } from '../../evidence/store-file.ts';
 import type { EvidenceStore } from '../../evidence/store.ts';
 import { fetchVocabulary, type ChainAuditor } from '../../gateway/auditors.ts';
 import { Pipeline } from '../../gateway/pipeline.ts';
-import { compilePolicySet } from '../../policy/cedar-gen.ts';
+import { compilePolicySet, compileRule } from '../../policy/cedar-gen.ts';
 import { CedarEngine } from '../../policy/cedar-engine.ts';
-import { cedarSchema, indexVocabularies } from '../../policy/cedar-schema.ts';
+import { cedarSchema, indexVocabularies, type ClaimInfo } from '../../policy/cedar-schema.ts';
 import { bundlePreset, presetCedar } from '../../policy/presets.ts';
 import type { PolicyRecord } from '../../policy/types.ts';
 import { sampleEvidence } from '../process/fixtures/evidence.ts';
@@ -26,12 +26,8 @@ import { startPostgres } from '../process/fixtures/postgres.ts';
 const pct = (xs: number[], p: number): number =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
-function fakeAuditor(
-  id: string,
-  delayMs: number,
-  claims: { name: string; type: string; value: unknown }[],
-): Promise<{ server: Server; url: string; vocab: Vocabulary }> {
-  const vocab = {
+function vocabularyOf(id: string, claims: { name: string; type: string }[]): Vocabulary {
+  return {
     auditor_id: id,
     version: '1',
     phases: ['request'],
@@ -43,6 +39,14 @@ function fakeAuditor(
       settings: [],
     })),
   } as Vocabulary;
+}
+
+function fakeAuditor(
+  id: string,
+  delayMs: number,
+  claims: { name: string; type: string; value: unknown }[],
+): Promise<{ server: Server; url: string; vocab: Vocabulary }> {
+  const vocab = vocabularyOf(id, claims);
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () =>
@@ -140,23 +144,67 @@ async function gatewayBench(): Promise<void> {
   );
   console.log(`  of which decision step (context + Cedar) p50 ${(pct(cedar, 50) * 1000).toFixed(0)} µs`);
   for (const f of fakes) f.server.close();
+}
 
-  const engine = new CedarEngine();
-  const set = compilePolicySet(chain, claims);
-  engine.load('p', '1', set.policies, cedarSchema(claims));
+/** The policy set of `size` policies: 2 (base permit + one rule), 11 (regulated_enterprise), 40 (that plus non-firing rules). */
+function policySetOf(size: number, claims: Map<string, ClaimInfo>): Record<string, string> {
+  const preset = bundlePreset('regulated_enterprise')!;
+  const chain: PolicyRecord[] = [
+    {
+      id: 'acme.org',
+      version: '1',
+      spec: {
+        scope: 'org',
+        scopeId: 'acme',
+        responseRules: preset.responseRules,
+        cedar: presetCedar(preset, claims),
+      },
+    },
+  ];
+  const { policies } = compilePolicySet(chain, claims);
+  const ids = Object.keys(policies);
+  if (size <= ids.length) return Object.fromEntries(ids.slice(0, size).map((id) => [id, policies[id]!]));
+  const scores = [...claims].filter(([, c]) => c.type === 'score_normalized').map(([name]) => name);
+  for (let i = 0; ids.length + i < size; i++) {
+    const claim = scores[i % scores.length]!;
+    const rule = {
+      name: `extra-${i}`,
+      effect: 'forbid' as const,
+      when: [{ claim, op: '>=' as const, value: 0.9 + (i % 10) / 100 }],
+    };
+    policies[`acme.org/extra-${i}`] = compileRule(rule, claims);
+  }
+  return policies;
+}
+
+/** µs per `CedarEngine.decide` (context built and type-checked + Cedar), median of 7 runs. */
+function cedarMicroBench(): void {
+  const vocabs = Object.entries(CLAIMS).map(([id, c]) => vocabularyOf(id, c));
+  const { claims } = indexVocabularies(vocabs);
   const facts = {
     agentId: 'ns.a',
     workspaceId: 'ws',
     phase: 'request',
     claims: Object.values(CLAIMS).flat() as Claim[],
   };
-  for (let i = 0; i < 2000; i++) engine.decide('p', facts, claims);
-  const n = 20_000;
-  const t = performance.now();
-  for (let i = 0; i < n; i++) engine.decide('p', facts, claims);
-  console.log(
-    `Cedar decision (${Object.keys(set.policies).length} policies, ${facts.claims.length} claims, context type-checked): ${(((performance.now() - t) / n) * 1000).toFixed(1)} µs per decision`,
-  );
+  for (const size of [2, 11, 40]) {
+    const engine = new CedarEngine();
+    const policies = policySetOf(size, claims);
+    const problems = engine.load('p', '1', policies, cedarSchema(claims));
+    if (problems.length) throw new Error(problems.join('; '));
+    if (engine.decide('p', facts, claims).decision !== 'allow') throw new Error('unexpected deny');
+    for (let i = 0; i < 2000; i++) engine.decide('p', facts, claims);
+    const runs: number[] = [];
+    for (let r = 0; r < 7; r++) {
+      const n = 3000;
+      const t = performance.now();
+      for (let i = 0; i < n; i++) engine.decide('p', facts, claims);
+      runs.push(((performance.now() - t) / n) * 1000);
+    }
+    console.log(
+      `Cedar decision (${Object.keys(policies).length} policies, ${facts.claims.length} claims): median ${pct(runs, 50).toFixed(1)} µs per decision (min ${Math.min(...runs).toFixed(1)}, 7 runs × 3000)`,
+    );
+  }
 }
 
 async function intakeBench(name: string, tag: string, store: EvidenceStore): Promise<void> {
@@ -182,7 +230,12 @@ async function intakeBench(name: string, tag: string, store: EvidenceStore): Pro
   await store.close();
 }
 
+if (process.argv.includes('--cedar-only')) {
+  cedarMicroBench();
+  process.exit(0);
+}
 await gatewayBench();
+cedarMicroBench();
 await intakeBench(
   'embedded (JSONL, fdatasync per batch)',
   'file',

@@ -9,7 +9,14 @@ import { inspect } from '../../webhooks/tls/certs.ts';
 import { httpNotary } from '../../webhooks/validate/notary.ts';
 import { DIGEST_A, quietLogger, testMutateOptions } from '../../webhooks/testing/fixtures.ts';
 import { startFakeVerifier, type FakeVerifier } from './fake-verifier.ts';
-import { TEST_FILE_LABEL, eventually, kubeConfig, registerWebhooks, useNamespace } from './harness.ts';
+import {
+  TEST_FILE_LABEL,
+  eventually,
+  kubeConfig,
+  registerWebhooks,
+  rejection,
+  useNamespace,
+} from './harness.ts';
 
 const ns = useNamespace('admission', { 'platform.computing/enabled': 'true' });
 const DAY_MS = 86_400_000;
@@ -37,15 +44,6 @@ function securedPod(
 async function createPod(pod: k8s.V1Pod, namespace = ns.name): Promise<{ pod: k8s.V1Pod; warning: string }> {
   const info = await core().createNamespacedPodWithHttpInfo({ namespace, body: pod });
   return { pod: info.data, warning: String(info.headers['warning'] ?? '') };
-}
-
-async function rejection(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return String((err as { body?: string }).body ?? err);
-  }
-  return '';
 }
 
 const status = (pod: k8s.V1Pod): { source: string; chain: string[]; ports: Record<string, number> } =>

@@ -4,24 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { computeAgentStatus } from '../../controllers/agent/status.ts';
 import type { PlatformAgent } from '../../crds/generated/types.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
-import { k8s } from '../../operator/kube.ts';
-import { SUBJECTS, useApi } from './api-harness.ts';
-import { kubeConfig, useNamespace } from './harness.ts';
+import { storedAgent, SUBJECTS, useApi } from './api-harness.ts';
+import { useNamespace } from './harness.ts';
 
 const ns = useNamespace('api-agents');
 const fx = useApi(ns);
 
-async function stored(name: string): Promise<PlatformAgent> {
-  const api = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
-  return (await api.getNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: 'platformagents',
-    namespace: ns.name,
-    name,
-  })) as PlatformAgent;
-}
+const stored = (name: string): Promise<PlatformAgent> => storedAgent(ns.name, name);
 
 describe('agents', () => {
   it('creates an agent with an Owner and refuses one without', async () => {

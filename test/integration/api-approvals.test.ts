@@ -4,27 +4,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, PlatformAgent } from '../../crds/generated/types.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { apiStatus, k8s } from '../../operator/kube.ts';
-import { SUBJECTS, useApi } from './api-harness.ts';
+import { k8s, orUndefinedOn404 } from '../../operator/kube.ts';
+import { storedAgent, SUBJECTS, useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 
 const ns = useNamespace('api-approvals');
 const fx = useApi(ns);
 const objects = () => kubeConfig().makeApiClient(k8s.CustomObjectsApi);
 
-async function readAgent(name: string): Promise<PlatformAgent | undefined> {
-  try {
-    return (await objects().getNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: 'platformagents',
-      namespace: ns.name,
-      name,
-    })) as PlatformAgent;
-  } catch (err) {
-    if (apiStatus(err) === 404) return undefined;
-    throw err;
-  }
+function readAgent(name: string): Promise<PlatformAgent | undefined> {
+  return orUndefinedOn404(storedAgent(ns.name, name));
 }
 
 async function readApproval(id: string): Promise<ApprovalRequest> {

@@ -5,11 +5,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../api/routes/index.ts';
-import type { PlatformAgent } from '../../crds/generated/types.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
-import { k8s } from '../../operator/kube.ts';
-import { useApi, type Reply } from './api-harness.ts';
-import { kubeConfig, useNamespace } from './harness.ts';
+import { storedAgent, useApi, type Reply } from './api-harness.ts';
+import { useNamespace } from './harness.ts';
 
 const ns = useNamespace('api-fuzz');
 const fx = useApi(ns);
@@ -34,15 +31,7 @@ function expectClear4xx(r: Reply, what: string): void {
 }
 
 async function resourceVersion(): Promise<string | undefined> {
-  const api = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
-  const name = ids.agent.slice(ids.agent.indexOf('.') + 1);
-  const a = (await api.getNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: 'platformagents',
-    namespace: ns.name,
-    name,
-  })) as PlatformAgent;
+  const a = await storedAgent(ns.name, ids.agent.slice(ids.agent.indexOf('.') + 1));
   return a.metadata.resourceVersion;
 }
 

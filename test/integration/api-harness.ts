@@ -1,6 +1,8 @@
 // Runs the Verifier API in-process against the test control plane, scoped to
 // the file's namespace, with one API key per persona of the share-role model.
 import { afterAll, beforeAll } from 'vitest';
+import type { PlatformAgent } from '../../crds/generated/types.ts';
+import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s } from '../../operator/kube.ts';
 import { createLogger } from '../../operator/log.ts';
 import { startApi, type RunningApi } from '../../api/run.ts';
@@ -123,4 +125,16 @@ export function useApi(ns: TestNamespace, env: () => Record<string, string> = ()
     await fx.api?.stop();
   });
   return fx;
+}
+
+/** The PlatformAgent as the apiserver stores it (read past the API). */
+export async function storedAgent(namespace: string, name: string): Promise<PlatformAgent> {
+  const api = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+  return (await api.getNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'platformagents',
+    namespace,
+    name,
+  })) as PlatformAgent;
 }

@@ -38,6 +38,16 @@ export function useNamespace(prefix: string, labels: Record<string, string> = {}
   return ns;
 }
 
+/** The apiserver's answer body when `p` is refused, else ''. */
+export async function rejection(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return String((err as { body?: string }).body ?? err);
+  }
+  return '';
+}
+
 /** Polls `probe` until it returns a defined value or the timeout passes. */
 export async function eventually<T>(
   probe: () => Promise<T | undefined> | T | undefined,

@@ -7,10 +7,10 @@
 // malformed claims 422; apply-preset writes AuditorPolicy resources with the
 // documented values.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditorPolicy, PlatformAgent } from '../../crds/generated/types.ts';
+import type { AuditorPolicy } from '../../crds/generated/types.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s } from '../../operator/kube.ts';
-import { useApi } from './api-harness.ts';
+import { storedAgent, useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import {
   kubectlApply,
@@ -181,14 +181,7 @@ describe('evidence intake', () => {
     expect(p.body.trust_tiers).toContainEqual(
       expect.objectContaining({ auditor_id: 'injection', attested_tier: 'mtls_verified' }),
     );
-    const [namespace, name] = [ns.name, agentId.slice(ns.name.length + 1)];
-    const agent = (await custom().getNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: 'platformagents',
-      namespace,
-      name,
-    })) as PlatformAgent;
+    const agent = await storedAgent(ns.name, agentId.slice(ns.name.length + 1));
     expect(agent.status?.trustTier).toBe('key_authenticated');
     expect(agent.status?.passport?.trustTiers).toEqual({
       injection: 'mtls_verified',

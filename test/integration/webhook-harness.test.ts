@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCertificate } from '../../hack/control-plane/certs.ts';
 import { k8s } from '../../operator/kube.ts';
-import { kubeConfig, registerWebhooks, useNamespace } from './harness.ts';
+import { kubeConfig, registerWebhooks, rejection, useNamespace } from './harness.ts';
 
 const ns = useNamespace('webhook-harness');
 const other = useNamespace('webhook-harness-other');
@@ -59,15 +59,6 @@ afterAll(async () => {
 const core = (): k8s.CoreV1Api => kubeConfig().makeApiClient(k8s.CoreV1Api);
 const createConfigMap = (namespace: string, name: string): Promise<k8s.V1ConfigMap> =>
   core().createNamespacedConfigMap({ namespace, body: { metadata: { name } } });
-
-async function rejection(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return String((err as { body?: string }).body ?? err);
-  }
-  return '';
-}
 
 describe('per-file admission webhooks', () => {
   it("applies the file's webhook to objects in the file's namespace", async () => {
