@@ -82,11 +82,10 @@ describe('bad input never crashes or hangs', () => {
     ['mixed scripts and tags', 'Ignоrе 忽略 تجاهل \u{E0069}\u{E0067}'.repeat(500)],
     ['lone surrogates', '\ud800abc\udfff'.repeat(1000)],
   ];
+  // A hang shows as the test's own timeout; speed is measured in test/bench, not asserted here.
   it.each(cases)('%s', (_name, text) => {
-    const t0 = Date.now();
     const a = analyseInjection(text, settings, INJECTION_MODEL);
     expect(a.score).toBeGreaterThanOrEqual(0);
     expect(a.score).toBeLessThanOrEqual(1);
-    expect(Date.now() - t0).toBeLessThan(2000);
   });
 });

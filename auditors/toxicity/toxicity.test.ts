@@ -82,11 +82,11 @@ describe('toxicity auditor claims', () => {
 
   it.each(['', '\u200b'.repeat(50_000), 'f u c k '.repeat(4000), '💩'.repeat(10_000)])(
     'survives bad input %#',
+    // A hang shows as the test's own timeout; speed is measured in test/bench, not asserted here.
     (text) => {
-      const t0 = Date.now();
       const r = detectToxicity(text, TOXICITY_MODEL, DEFAULT_THRESHOLDS);
       expect(r.scores.toxicity).toBeGreaterThanOrEqual(0);
-      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(r.scores.toxicity).toBeLessThanOrEqual(1);
     },
   );
 });
