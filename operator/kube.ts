@@ -37,6 +37,20 @@ export async function orUndefinedOn404<T>(call: Promise<T>): Promise<T | undefin
   }
 }
 
+/**
+ * Runs a create call; resolves true when it created the object and false when
+ * the object already existed (409), for creates that several replicas race on.
+ */
+export async function createUnlessExists(call: Promise<unknown>): Promise<boolean> {
+  try {
+    await call;
+    return true;
+  } catch (err) {
+    if (apiStatus(err) === 409) return false;
+    throw err;
+  }
+}
+
 /** The apiserver's message from an ApiException body, without echoing request data. */
 export function apiMessage(err: unknown): string {
   const body = (err as { body?: unknown })?.body;

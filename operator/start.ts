@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../hack/control-plane/control-plane.ts';
 import { HACK_DIR, REPO_ROOT, findBinary } from '../hack/control-plane/paths.ts';
-import { apiStatus, installCrds, k8s, loadKubeConfig, serverVersion } from './kube.ts';
+import { createUnlessExists, installCrds, k8s, loadKubeConfig, serverVersion } from './kube.ts';
 import { registerLocalWebhooks } from './local-webhooks.ts';
 import { ROLES } from './roles.ts';
 
@@ -81,11 +81,7 @@ async function stopAll(exitCode: number): Promise<void> {
 
 async function ensureNamespace(kc: k8s.KubeConfig, name: string): Promise<void> {
   const core = kc.makeApiClient(k8s.CoreV1Api);
-  try {
-    await core.createNamespace({ body: { metadata: { name } } });
-  } catch (err) {
-    if (apiStatus(err) !== 409) throw err;
-  }
+  await createUnlessExists(core.createNamespace({ body: { metadata: { name } } }));
 }
 
 async function main(): Promise<void> {

@@ -5,7 +5,7 @@
 // once exactly one creation succeeds. Idempotent: a missing hash record is
 // rewritten from the plaintext on the next start.
 import type * as k8s from '@kubernetes/client-node';
-import { apiStatus } from '../../operator/kube.ts';
+import { createUnlessExists } from '../../operator/kube.ts';
 import type { Logger } from '../../operator/log.ts';
 import { hashKey, keyIdOf, mintKey } from './api-key-format.ts';
 import type { ApiKeyStore } from './key-store.ts';
@@ -25,21 +25,18 @@ async function readBootstrapKey(o: BootstrapOptions): Promise<string | undefined
   return raw ? Buffer.from(raw, 'base64').toString('utf8') : undefined;
 }
 
-async function claim(o: BootstrapOptions, key: string): Promise<boolean> {
-  try {
-    await o.core.createNamespacedSecret({
+/** True when this replica created the bootstrap Secret; false when another got there first. */
+function claim(o: BootstrapOptions, key: string): Promise<boolean> {
+  return createUnlessExists(
+    o.core.createNamespacedSecret({
       namespace: o.store.namespace,
       body: {
         metadata: { name: o.secretName, labels: { 'app.kubernetes.io/part-of': 'platform' } },
         type: 'Opaque',
         stringData: { 'api-key': key, subject: BOOTSTRAP_SUBJECT },
       },
-    });
-    return true;
-  } catch (err) {
-    if (apiStatus(err) === 409) return false;
-    throw err;
-  }
+    }),
+  );
 }
 
 /** Ensures the bootstrap admin key exists; returns its id. */
@@ -50,8 +47,8 @@ export async function ensureBootstrapKey(o: BootstrapOptions): Promise<string> {
   const id = key ? keyIdOf(key) : undefined;
   if (!key || !id) throw new Error(`Secret ${o.secretName} holds no valid api-key`);
   if (!created && (await o.store.lookup(id))) return id;
-  try {
-    await o.store.write({
+  await createUnlessExists(
+    o.store.write({
       id,
       sha256: hashKey(key),
       subject: BOOTSTRAP_SUBJECT,
@@ -60,10 +57,8 @@ export async function ensureBootstrapKey(o: BootstrapOptions): Promise<string> {
       description: 'bootstrap admin key created on first start',
       createdBy: 'platform-api',
       createdAt: new Date().toISOString(),
-    });
-  } catch (err) {
-    if (apiStatus(err) !== 409) throw err;
-  }
+    }),
+  );
   o.log.info(
     { secret: `${o.store.namespace}/${o.secretName}`, keyId: id, created },
     'bootstrap admin key ready; read it with kubectl get secret -o jsonpath={.data.api-key}',

@@ -2,7 +2,7 @@
 // sidecar output) or a Kubernetes Secret that is created with one fresh key on
 // first start. Rotation = add a key to the Secret and point `active` at it.
 import { readFileSync } from 'node:fs';
-import { apiStatus, k8s } from '../kube.ts';
+import { apiStatus, createUnlessExists, k8s } from '../kube.ts';
 import { generateKey, keyringFromData, type Keyring } from './envelope.ts';
 
 export interface KeyringSource {
@@ -49,12 +49,8 @@ export async function keyringFromSecret(
     type: 'Opaque',
     stringData: { active: keyId, [keyId]: generateKey().toString('base64') },
   };
-  try {
-    await core.createNamespacedSecret({ namespace, body });
-  } catch (err) {
-    // Another replica created it first: use theirs.
-    if (apiStatus(err) !== 409) throw err;
-  }
+  // When another replica created it first, theirs is the one read back below.
+  await createUnlessExists(core.createNamespacedSecret({ namespace, body }));
   const secret = await core.readNamespacedSecret({ namespace, name });
   return keyringFromData(decodeSecretData(secret.data ?? {}));
 }

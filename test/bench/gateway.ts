@@ -90,11 +90,10 @@ const CLAIMS = {
   ],
 };
 
-async function gatewayBench(): Promise<void> {
-  const fakes = await Promise.all(Object.entries(CLAIMS).map(([id, c], i) => fakeAuditor(id, 2 + i, c)));
-  const { claims } = indexVocabularies(fakes.map((f) => f.vocab));
+/** The one org-level policy both benchmarks evaluate: the `regulated_enterprise` bundle. */
+function orgPolicyChain(claims: Map<string, ClaimInfo>): PolicyRecord[] {
   const preset = bundlePreset('regulated_enterprise')!;
-  const chain: PolicyRecord[] = [
+  return [
     {
       id: 'acme.org',
       version: '1',
@@ -106,6 +105,12 @@ async function gatewayBench(): Promise<void> {
       },
     },
   ];
+}
+
+async function gatewayBench(): Promise<void> {
+  const fakes = await Promise.all(Object.entries(CLAIMS).map(([id, c], i) => fakeAuditor(id, 2 + i, c)));
+  const { claims } = indexVocabularies(fakes.map((f) => f.vocab));
+  const chain = orgPolicyChain(claims);
   const auditors: ChainAuditor[] = fakes.map((f) => ({
     id: f.vocab.auditor_id,
     url: f.url,
@@ -148,19 +153,7 @@ async function gatewayBench(): Promise<void> {
 
 /** The policy set of `size` policies: 2 (base permit + one rule), 11 (regulated_enterprise), 40 (that plus non-firing rules). */
 function policySetOf(size: number, claims: Map<string, ClaimInfo>): Record<string, string> {
-  const preset = bundlePreset('regulated_enterprise')!;
-  const chain: PolicyRecord[] = [
-    {
-      id: 'acme.org',
-      version: '1',
-      spec: {
-        scope: 'org',
-        scopeId: 'acme',
-        responseRules: preset.responseRules,
-        cedar: presetCedar(preset, claims),
-      },
-    },
-  ];
+  const chain = orgPolicyChain(claims);
   const { policies } = compilePolicySet(chain, claims);
   const ids = Object.keys(policies);
   if (size <= ids.length) return Object.fromEntries(ids.slice(0, size).map((id) => [id, policies[id]!]));

@@ -1,8 +1,8 @@
 // The local control plane's own lifecycle: it starts, answers as the pinned
 // release, stops without leaving processes or files behind, and cleans up
 // after a run that was killed outright.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startControlPlane } from '../../hack/control-plane/control-plane.ts';
@@ -14,7 +14,7 @@ function processesUsing(dir: string): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const cmd = execFileSync('cat', [`/proc/${entry}/cmdline`], { encoding: 'utf8' });
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
       if (cmd.includes(dir)) pids.push(Number(entry));
     } catch {
       /* exited meanwhile */
@@ -53,7 +53,7 @@ describe('local control plane', () => {
       child.once('exit', (code) => reject(new Error(`child exited early: ${code}`)));
     });
     child.kill('SIGKILL');
-    execFileSync('rm', ['-f', script]);
+    rmSync(script, { force: true });
     expect(processesUsing(orphanDir).length).toBeGreaterThan(0);
 
     const next = await startControlPlane({ controllerManager: false });
