@@ -8,7 +8,8 @@ import { startWebhookApp, type WebhookApp } from '../../webhooks/app.ts';
 import { inspect } from '../../webhooks/tls/certs.ts';
 import { httpNotary } from '../../webhooks/validate/notary.ts';
 import { DIGEST_A, quietLogger, testMutateOptions } from '../../webhooks/testing/fixtures.ts';
-import { startFakeVerifier, type FakeVerifier } from './fake-verifier.ts';
+import { GROUP, VERSION } from '../../crds/kit.ts';
+import { useApi } from './api-harness.ts';
 import {
   TEST_FILE_LABEL,
   eventually,
@@ -19,10 +20,13 @@ import {
 } from './harness.ts';
 
 const ns = useNamespace('admission', { 'platform.computing/enabled': 'true' });
+// The real Verifier API answers the webhook's notarization checks.
+const verifierApi = useApi(ns);
+const NOTARIZED = [DIGEST_A, `sha256:${'b'.repeat(64)}`];
+const registrationName = (i: number): string => `notary-${ns.fileId}-${i}`;
 const DAY_MS = 86_400_000;
 let clockOffsetMs = -340 * DAY_MS; // certificates issued "340 days ago": they expire in 25 days
 let app: WebhookApp;
-let verifier: FakeVerifier;
 let unregister: () => Promise<void>;
 const plainNs = (): string => `${ns.name}-plain`;
 const core = (): k8s.CoreV1Api => kubeConfig().makeApiClient(k8s.CoreV1Api);
@@ -49,8 +53,41 @@ async function createPod(pod: k8s.V1Pod, namespace = ns.name): Promise<{ pod: k8
 const status = (pod: k8s.V1Pod): { source: string; chain: string[]; ports: Record<string, number> } =>
   JSON.parse(pod.metadata?.annotations?.['platform.computing/injection-status'] ?? 'null');
 
+/** AuditorRegistrations carrying the two digests, notarized by an admin through the Verifier API. */
+async function registerNotarized(): Promise<void> {
+  const custom = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+  for (const [i, digest] of NOTARIZED.entries()) {
+    await custom.createClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'auditorregistrations',
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'AuditorRegistration',
+        metadata: { name: registrationName(i) },
+        spec: {
+          auditorId: registrationName(i),
+          category: 'security',
+          phase: 'input_guarding',
+          deploymentMode: 'sidecar',
+          image: `registry.example/auditor@${digest}`,
+          imageDigest: digest,
+        },
+      },
+    });
+    await eventually(async () => {
+      const r = await verifierApi.call('POST', '/v1/registry/notarizations', {
+        key: verifierApi.keys.org_admin,
+        body: { digest },
+      });
+      return r.status === 200 ? r : undefined;
+    }, `notarizing ${digest}`);
+    await verifierApi.until(`/registry/check?digest=${digest}`, (r) => r.body.notarized === true);
+  }
+}
+
 beforeAll(async () => {
-  verifier = await startFakeVerifier([DIGEST_A, `sha256:${'b'.repeat(64)}`]);
+  await registerNotarized();
   await core().createNamespace({
     body: { metadata: { name: plainNs(), labels: { [TEST_FILE_LABEL]: ns.fileId } } },
   });
@@ -63,7 +100,12 @@ beforeAll(async () => {
     bodyLimitBytes: 4 << 20,
     mutate: testMutateOptions(),
     strictNotarization: false,
-    notary: { verifierUrl: verifier.url, timeoutMs: 1000, cacheTtlMs: 60_000, negativeCacheTtlMs: 1000 },
+    notary: {
+      verifierUrl: verifierApi.api.url,
+      timeoutMs: 1000,
+      cacheTtlMs: 60_000,
+      negativeCacheTtlMs: 1000,
+    },
     clusterCacheTtlMs: 0,
     tls: {
       secret: { namespace: ns.name, name: 'webhook-tls' },
@@ -113,9 +155,22 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  const custom = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+  for (const i of NOTARIZED.keys()) {
+    await custom
+      .deleteClusterCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: 'auditorregistrations',
+        name: registrationName(i),
+      })
+      .catch(() => undefined);
+  }
+});
+
+afterAll(async () => {
   await unregister?.();
   await app?.close();
-  await verifier?.close();
   await core()
     .deleteNamespace({ name: plainNs() })
     .catch(() => undefined);

@@ -1,5 +1,7 @@
 // A loopback stand-in for the Verifier's registry check:
 // `GET /registry/check?digest=sha256:<hex>` → `{digest, notarized}`.
+// Used only where a test must count the requests the notary client sends (its
+// per-digest cache); the admission tests call the real Verifier API.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
