@@ -52,7 +52,11 @@ describe('local control plane', () => {
       child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
       child.once('exit', (code) => reject(new Error(`child exited early: ${code}`)));
     });
+    // kill() only sends the signal: wait until the owner is really gone, or
+    // the next start sees a live owner and (rightly) leaves its run alone.
+    const gone = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
+    await gone;
     rmSync(script, { force: true });
     expect(processesUsing(orphanDir).length).toBeGreaterThan(0);
 
