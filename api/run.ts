@@ -15,7 +15,6 @@ import { openEvidenceStore } from '../evidence/open-store.ts';
 import { pinnedAttesterKeys } from '../evidence/intake.ts';
 import type { EvidenceStore } from '../evidence/store.ts';
 import { kubePolicies } from '../policy/kube-repository.ts';
-import { memoryAccessLog } from './agents/passport.ts';
 import { statusPassportSink } from './agents/passport-sink.ts';
 import { createApp } from './app.ts';
 import type { AuditLog } from './audit/log.ts';
@@ -139,7 +138,6 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     writer,
     keys,
     audit,
-    accessLog: memoryAccessLog(),
     log,
     now: Date.now,
     approvalTtlMs: s.approvalTtlMs,

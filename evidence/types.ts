@@ -34,6 +34,10 @@ export interface Evidence {
   workspace_id: string;
   trace_id: string;
   session_id?: string;
+  /** The model the audited call went to (the request's `model`), when it named one. */
+  model_id?: string;
+  /** The human the call was made for (`user` / `x-user-id`), when known. */
+  user_id?: string;
   claims: Claim[];
   decision: 'allow' | 'deny';
   decision_reasons: string[];

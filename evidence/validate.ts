@@ -63,7 +63,19 @@ const ENVELOPE_RULES: ((e: Record<string, unknown>) => string)[] = [
       ? ''
       : 'attestation: {provider, key_id, public_key, hardware_attested} required',
   (e) => (e.trust_tier === undefined ? '' : 'trust_tier: set by the Verifier, not the sender'),
+  (e) => optionalId(e, 'model_id'),
+  (e) => optionalId(e, 'user_id'),
+  (e) => optionalId(e, 'session_id'),
 ];
+
+const PRINTABLE_ID = /^[\x21-\x7e]{1,253}$/;
+
+function optionalId(e: Record<string, unknown>, field: string): string {
+  const v = e[field];
+  return v === undefined || (typeof v === 'string' && PRINTABLE_ID.test(v))
+    ? ''
+    : `${field}: 1–253 printable ASCII characters when present`;
+}
 
 function attestationValid(a: unknown): boolean {
   return (

@@ -131,7 +131,7 @@ export class Pipeline {
     const outcomes = results.map((r) => r.outcome);
     const decision = this.decide(c, input.phase, claims, outcomes);
     const t2 = performance.now();
-    const evidence = await this.sign(input.phase, traceId, claims, outcomes, decision);
+    const evidence = await this.sign(input.phase, traceId, claims, outcomes, decision, input.data.metadata);
     const slowest = Math.max(0, ...outcomes.map((o) => o.latency_ms));
     return {
       evidence,
@@ -151,6 +151,7 @@ export class Pipeline {
     claims: Claim[],
     auditors: AuditorOutcome[],
     d: Decision,
+    meta: EvaluateInput['data']['metadata'],
   ): Promise<Evidence> {
     const policy = this.o.policy.current();
     return signEvidence(
@@ -162,7 +163,8 @@ export class Pipeline {
         agent_id: this.o.agentId,
         workspace_id: this.o.workspaceId,
         trace_id: traceId,
-        session_id: this.o.sessionId,
+        session_id: meta?.session_id || this.o.sessionId,
+        ...callerOf(meta),
         claims,
         decision: d.decision,
         decision_reasons: d.reasons,
@@ -178,4 +180,12 @@ export class Pipeline {
       this.o.agent,
     );
   }
+}
+
+/** Who and what the call was for, as the request metadata names them (empty values left out). */
+function callerOf(meta: EvaluateInput['data']['metadata']): Pick<Evidence, 'model_id' | 'user_id'> {
+  return {
+    ...(meta?.model_id ? { model_id: meta.model_id } : {}),
+    ...(meta?.user_id ? { user_id: meta.user_id } : {}),
+  };
 }

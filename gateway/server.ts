@@ -81,6 +81,36 @@ export function inputOf(raw: Buffer): string {
   return raw.toString('utf8');
 }
 
+const META_ID = /^[\x21-\x7e]{1,253}$/;
+
+/**
+ * What the auditors' `data.metadata` says about a model call: the session
+ * (`x-session-id`), the model the body names (`model`) and the end user it
+ * names (`user`, else `x-user-id`). Values that are not short printable ids
+ * are left out rather than passed on.
+ */
+export function metadataOf(raw: Buffer, headers: IncomingMessage['headers']): Record<string, string> {
+  let body: { model?: unknown; user?: unknown } = {};
+  try {
+    const parsed = JSON.parse(raw.toString('utf8')) as unknown;
+    if (typeof parsed === 'object' && parsed !== null) body = parsed;
+  } catch {
+    /* not JSON: no model or user named */
+  }
+  const header = (name: string): unknown => {
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const candidates: Record<string, unknown> = {
+    session_id: header('x-session-id'),
+    model_id: body.model,
+    user_id: typeof body.user === 'string' ? body.user : header('x-user-id'),
+  };
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(candidates)) if (typeof v === 'string' && META_ID.test(v)) out[k] = v;
+  return out;
+}
+
 /** The model's answer text: chat choices, completion text or `output`, else the raw body. */
 export function outputOf(raw: Buffer): string {
   try {
@@ -164,7 +194,7 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
 
   const handleModelPath = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = await readBody(req, o.maxBodyBytes);
-    const meta = { session_id: String(req.headers['x-session-id'] ?? '') };
+    const meta = metadataOf(raw, req.headers);
     const before = await evaluate({ data: { input: inputOf(raw), metadata: meta }, phase: 'request' });
     if (before.blocked) return blocked(res, before);
     if (!o.modelUrl) return send(res, 502, { detail: 'PLATFORM_MODEL_URL is not set', code: 'no_model' });

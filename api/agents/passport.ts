@@ -1,36 +1,41 @@
 // The passport: the agent's profile as evidence shows it. Owners (the
-// accountable humans), the agent's own data accesses (fed by the gateway and
-// the credential proxy through AgentAccessLog), the trust tier per auditor in
+// accountable humans), the agent's own accesses (rendered from its signed
+// Evidence), the trust tier per auditor in
 // its chain and the attestation results recorded so far.
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import type { AttestationResult } from '../../evidence/result.ts';
+import type { StoredEvidence } from '../../evidence/store.ts';
 import { agentIdOf, ownerCount, type PlatformAgent } from './model.ts';
 
+/** One access the agent made, as its signed Evidence shows it. */
 export interface AccessRecord {
   time: string;
+  /** What was reached: `model:<id>` for a model call (`model` when the request named none). */
   resource: string;
+  /** `model.request` (prompt audited) or `model.response` (answer audited), or the Evidence phase. */
   operation: string;
-  on_behalf_of?: string;
-  decision?: string;
+  decision: 'allow' | 'deny';
+  blocked: boolean;
+  evidence_id: string;
+  /** The end user the request named (OpenAI `user` / `x-user-id`): what the agent claims, not a delegation. */
+  user_id?: string;
 }
 
-/** The agent's own accesses. Later issues append from the gateway and proxy. */
-export interface AgentAccessLog {
-  record(agentId: string, access: AccessRecord): void;
-  recent(agentId: string, limit: number): AccessRecord[];
-}
-
-export function memoryAccessLog(perAgent = 200): AgentAccessLog {
-  const byAgent = new Map<string, AccessRecord[]>();
-  return {
-    record(agentId, access) {
-      const list = byAgent.get(agentId) ?? [];
-      list.push(access);
-      if (list.length > perAgent) list.shift();
-      byAgent.set(agentId, list);
-    },
-    recent: (agentId, limit) => (byAgent.get(agentId) ?? []).slice(-limit).reverse(),
-  };
+/**
+ * Accesses are rendered from attested Evidence (spec: the passport is
+ * "rendered from attested evidence"), not kept in an API replica's memory:
+ * every replica reads the same store, and nothing unsigned can appear here.
+ */
+export function accessesFromEvidence(entries: readonly StoredEvidence[]): AccessRecord[] {
+  return entries.map(({ evidence: e }) => ({
+    time: e.generated_at,
+    resource: e.model_id ? `model:${e.model_id}` : 'model',
+    operation: e.phase === 'request' || e.phase === 'response' ? `model.${e.phase}` : e.phase,
+    decision: e.decision,
+    blocked: e.blocked,
+    evidence_id: e.evidence_id,
+    ...(e.user_id ? { user_id: e.user_id } : {}),
+  }));
 }
 
 /** CLARIFICATIONS: the built-in default chain when an agent names none. */

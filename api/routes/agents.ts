@@ -12,7 +12,7 @@ import {
   type PlatformAgent,
 } from '../agents/model.ts';
 import { mutateAgent } from '../agents/mutate.ts';
-import { buildPassport } from '../agents/passport.ts';
+import { accessesFromEvidence, buildPassport } from '../agents/passport.ts';
 import { badRequest, forbidden } from '../http/errors.ts';
 import { intQuery, validateKind } from '../http/validate.ts';
 import { can } from '../policy/roles.ts';
@@ -114,16 +114,17 @@ async function passport(rc: RouteCtx): Promise<unknown> {
   const a = agentOf(rc);
   const id = `${a.metadata.namespace}.${a.metadata.name}`;
   const reg = (auditorId: string) => rc.deps.auditors.get(auditorId);
-  const recent = await rc.deps.evidence.store.listByAgent(id, { limit: PASSPORT_RESULTS });
+  const recent = await rc.deps.evidence.store.listByAgent(id, { limit: PASSPORT_ACCESSES });
   return buildPassport(
     a,
     reg,
-    rc.deps.accessLog.recent(id, 50),
-    recent.map((e) => e.result),
+    accessesFromEvidence(recent),
+    recent.slice(0, PASSPORT_RESULTS).map((e) => e.result),
   );
 }
 
-/** AttestationResults shown in the passport; the full history is `/evidence`. */
+/** Accesses and AttestationResults shown in the passport; the full history is `/evidence`. */
+const PASSPORT_ACCESSES = 50;
 const PASSPORT_RESULTS = 10;
 
 async function remove(rc: RouteCtx): Promise<unknown> {

@@ -7,7 +7,6 @@ import type { IntakeDeps } from '../../evidence/intake.ts';
 import type { PolicyServiceDeps } from '../../policy/service.ts';
 import type { Logger } from '../../operator/log.ts';
 import type { PlatformAgent } from '../agents/model.ts';
-import type { AgentAccessLog } from '../agents/passport.ts';
 import type { AuditLog } from '../audit/log.ts';
 import type { ApiKeyStore } from '../auth/key-store.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -25,7 +24,6 @@ export interface ApiDeps {
   writer: ClusterWriter;
   keys: ApiKeyStore;
   audit: AuditLog;
-  accessLog: AgentAccessLog;
   log: Logger;
   now: () => number;
   /** How long an ApprovalRequest waits for an Owner. */

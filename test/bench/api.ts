@@ -10,7 +10,6 @@ import type * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../operator/log.ts';
 import { createApp } from '../../api/app.ts';
-import { memoryAccessLog } from '../../api/agents/passport.ts';
 import { HashChainAuditLog } from '../../api/audit/chain.ts';
 import { apiKeyAuthenticator } from '../../api/auth/api-key-auth.ts';
 import { hashKey, mintKey } from '../../api/auth/api-key-format.ts';
@@ -81,7 +80,6 @@ async function serve(): Promise<void> {
       writer: {} as ClusterWriter,
       keys,
       audit: new HashChainAuditLog(),
-      accessLog: memoryAccessLog(),
       log,
       now: Date.now,
       approvalTtlMs: 3_600_000,

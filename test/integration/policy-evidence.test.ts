@@ -147,7 +147,7 @@ describe('evidence intake', () => {
   });
 
   it('stores signed Evidence from a Gateway key and shows it in the timeline', async () => {
-    const ev = await signedEvidence(`ev-${ns.name}-1`, agentId);
+    const ev = await signedEvidence(`ev-${ns.name}-1`, agentId, { model_id: 'gpt-4o-mini', user_id: 'ann' });
     const r = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: ev });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.attestation_result).toMatchObject({
@@ -178,6 +178,18 @@ describe('evidence intake', () => {
       auditor_tiers: { injection: 'mtls_verified', 'ext-scanner': 'key_authenticated' },
     });
     expect((attestation.results as { evidence_id: string }[])[0]?.evidence_id).toBe(`ev-${ns.name}-1`);
+    // Accesses are rendered from the stored, signed Evidence: the model call it audited.
+    expect(p.body.accesses).toEqual([
+      {
+        time: expect.any(String),
+        resource: 'model:gpt-4o-mini',
+        operation: 'model.request',
+        decision: 'allow',
+        blocked: false,
+        evidence_id: `ev-${ns.name}-1`,
+        user_id: 'ann',
+      },
+    ]);
     expect(p.body.trust_tiers).toContainEqual(
       expect.objectContaining({ auditor_id: 'injection', attested_tier: 'mtls_verified' }),
     );

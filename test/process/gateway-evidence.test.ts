@@ -161,7 +161,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
 
   it('lets a denied request through in observe mode and records the deny', async () => {
     const r = await json(`${observer.url}/v1/chat/completions`, {
-      body: { messages: [{ role: 'user', content: ATTACK.data.input }] },
+      body: { model: 'gpt-4o-mini', user: 'ann', messages: [{ role: 'user', content: ATTACK.data.input }] },
     });
     expect(r.status).toBe(200);
     expect(r.body.choices[0].message.content).toBe('Paris.');
@@ -176,7 +176,14 @@ describe('gateway, auditors and Verifier on loopback', () => {
       'observe evidence',
     );
     const denied = timeline.find((e: Evidence) => e.phase === 'request');
-    expect(denied).toMatchObject({ decision: 'deny', blocked: false, audit_mode: 'observe' });
+    // The signed Evidence names the model and end user the call named (the passport's accesses).
+    expect(denied).toMatchObject({
+      decision: 'deny',
+      blocked: false,
+      audit_mode: 'observe',
+      model_id: 'gpt-4o-mini',
+      user_id: 'ann',
+    });
   });
 
   it('refuses tampered, duplicate and oversize Evidence', async () => {

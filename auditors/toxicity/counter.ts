@@ -1,0 +1,92 @@
+// Counter-speech: hostile words that are someone else's (reported, quoted,
+// or an emotion attributed to another person) met by rejection (a negated or
+// questioned verb of saying, "you said ..."), or by condemnation of the
+// statement or its author ("bigoted", "I will report it"), with nothing hostile
+// asserted by the writer about a group. Endorsement ("... and he's right")
+// cancels it; a negated endorsement ("that is not true") condemns, and a
+// negated condemnation ("not offensive") endorses.
+import { ADVERBS, CONDEMN, ENDORSE, OTHER_POSSESSIVE } from './cues.ts';
+import { negatedAt, type FrameStatus, type TokenStream } from './frames.ts';
+import type { LexCategory } from './lexicon.ts';
+
+export interface FramedHit {
+  category: LexCategory;
+  index: number;
+  negated: boolean;
+}
+
+export interface CounterContext {
+  /** Some hostile word is reported speech or an emotion attributed to someone else. */
+  reported: boolean;
+  /** Some hostile word is reported under a negated or questioned verb, or said by "you". */
+  rejected: boolean;
+  /** The statement or its author is condemned. */
+  condemn: boolean;
+  /** The statement is endorsed. */
+  endorse: boolean;
+  /** A hostile word is asserted by the writer in a sentence naming a group (or is a slur). */
+  asserted: boolean;
+  /** Counter-speech: reported hostility met by rejection or condemnation, nothing asserted. */
+  counter: boolean;
+}
+
+const COPULA = new Set(['is', 'are', 'was', 'were', "it's", "that's", "he's", "she's", "they're", "you're", 'so']);
+const ATTRIBUTING_SUBJECT = new Set(['you', 'they', 'he', 'she', 'who']);
+
+/** "your obvious contempt", "they despise": an emotion whose experiencer is not the writer. */
+export function attributedEmotion(s: TokenStream, i: number): boolean {
+  const t = s.tokens;
+  if (t[i + 1] === 'me' || t[i + 1] === 'us' || t[i + 2] === 'me' || t[i + 2] === 'us') return false;
+  for (let j = i - 1, seen = 0; j >= 0 && seen < 2; j--) {
+    if (s.comma[j] || s.sentence[j] !== s.sentence[i]) return false;
+    if (OTHER_POSSESSIVE.has(t[j]!) || ATTRIBUTING_SUBJECT.has(t[j]!)) return true;
+    if (!ADVERBS.has(t[j]!)) seen++;
+  }
+  return false;
+}
+
+/** Condemning and endorsing words outside quotations, each flipped by negation. */
+function stance(s: TokenStream): { condemn: boolean; endorse: boolean } {
+  let condemn = false;
+  let endorse = false;
+  s.tokens.forEach((t, i) => {
+    if (s.quoted[i]) return;
+    const endorsing = ENDORSE.has(t) && (t !== 'right' || COPULA.has(s.tokens[i - 1] ?? ''));
+    if (!endorsing && !CONDEMN.has(t)) return;
+    const flipped = negatedAt(s, i);
+    if (endorsing !== flipped) endorse = true;
+    else condemn = true;
+  });
+  return { condemn, endorse };
+}
+
+export function counterContext(
+  s: TokenStream,
+  status: readonly FrameStatus[],
+  hits: readonly FramedHit[],
+): CounterContext {
+  const hostile = hits.filter((h) => h.category !== 'identity');
+  const isReported = (h: FramedHit): boolean =>
+    status[h.index]! >= 2 || (h.category === 'negative_emotion' && attributedEmotion(s, h.index));
+  const reportedHits = hostile.filter(isReported);
+  const groupSentences = new Set(
+    hits.filter((h) => h.category === 'identity' && status[h.index]! < 2).map((h) => s.sentence[h.index]),
+  );
+  const asserted = hostile.some(
+    (h) =>
+      !h.negated &&
+      h.category !== 'profanity' &&
+      !isReported(h) &&
+      (h.category === 'slur' || groupSentences.has(s.sentence[h.index])),
+  );
+  const { condemn, endorse } = stance(s);
+  const rejected = reportedHits.some((h) => status[h.index] === 3);
+  return {
+    reported: reportedHits.length > 0,
+    rejected,
+    condemn,
+    endorse,
+    asserted,
+    counter: reportedHits.length > 0 && !asserted && !endorse && (rejected || condemn),
+  };
+}
