@@ -29,6 +29,17 @@ function parse(text: string): unknown {
   }
 }
 
+/** Waits for 'drain' or 'close', removing the other listener so none pile up across waits. */
+function drainedOrClosed(req: ReturnType<typeof request>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      req.off('drain', done).off('close', done);
+      resolve();
+    };
+    req.on('drain', done).on('close', done);
+  });
+}
+
 async function streamFiller(
   req: ReturnType<typeof request>,
   total: number,
@@ -37,8 +48,7 @@ async function streamFiller(
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   req.write('{"data":{"input":"');
   for (let sent = 0; sent < total && !answered() && !req.destroyed; sent += chunk.length) {
-    if (!req.write(chunk))
-      await new Promise<void>((resolve) => req.once('drain', resolve).once('close', resolve));
+    if (!req.write(chunk)) await drainedOrClosed(req);
   }
   if (!answered() && !req.destroyed) req.end('"},"phase":"request"}');
 }
