@@ -20,7 +20,10 @@ describe('model call parsing', () => {
       'x-session-id': 's-1',
     });
     expect(meta).toEqual({ session_id: 's-1', model_id: 'gpt-4o-mini', user_id: 'ann@example.com' });
-    expect(metadataOf(json({ model: 'm' }), { 'x-user-id': 'bob' })).toEqual({ model_id: 'm', user_id: 'bob' });
+    expect(metadataOf(json({ model: 'm' }), { 'x-user-id': 'bob' })).toEqual({
+      model_id: 'm',
+      user_id: 'bob',
+    });
   });
 
   it('leaves out values that are not short printable ids, and survives bodies that are not objects', () => {

@@ -131,7 +131,7 @@ export class Pipeline {
     const outcomes = results.map((r) => r.outcome);
     const decision = this.decide(c, input.phase, claims, outcomes);
     const t2 = performance.now();
-    const evidence = await this.sign(input.phase, traceId, claims, outcomes, decision, input.data.metadata);
+    const evidence = await this.sign(input, traceId, claims, outcomes, decision);
     const slowest = Math.max(0, ...outcomes.map((o) => o.latency_ms));
     return {
       evidence,
@@ -146,14 +146,14 @@ export class Pipeline {
   }
 
   private sign(
-    phase: string,
+    input: EvaluateInput,
     traceId: string,
     claims: Claim[],
     auditors: AuditorOutcome[],
     d: Decision,
-    meta: EvaluateInput['data']['metadata'],
   ): Promise<Evidence> {
     const policy = this.o.policy.current();
+    const meta = input.data.metadata;
     return signEvidence(
       {
         schema_version: EVIDENCE_SCHEMA_VERSION,
@@ -170,7 +170,7 @@ export class Pipeline {
         decision_reasons: d.reasons,
         policy_id: policy?.policy_id ?? 'none',
         policy_version: policy?.policy_version ?? 'none',
-        phase,
+        phase: input.phase,
         audit_mode: this.o.auditMode,
         blocked: d.decision === 'deny' && this.o.auditMode === 'enforce',
         generated_at: new Date().toISOString(),
