@@ -3,11 +3,11 @@
 // chain; queued appends share one transaction (group commit). A trigger makes
 // the table append-only: UPDATE, DELETE and TRUNCATE raise.
 import type pg from 'pg';
-import { appendOnlyDdl, appendUnderLock, migrate, openPool } from './pg-chain.ts';
+import { appendOnlyDdl, appendUnderLock, migrate, openPool, rowsBySeq } from './pg-chain.ts';
 import type { AttestationResult } from './result.ts';
 import {
   Batcher,
-  checkChain,
+  checkChainStream,
   DuplicateEvidenceError,
   link,
   type ChainCheck,
@@ -127,11 +127,15 @@ export class PgEvidenceStore implements EvidenceStore {
   }
 
   async verifyChain(): Promise<ChainCheck> {
-    const r = await this.pool.query<Row>(`SELECT * FROM ${TABLE} ORDER BY seq`);
-    return checkChain(r.rows.map(fromRow));
+    // Paged: the store may be far larger than this process's memory.
+    return checkChainStream(mapRows(rowsBySeq<Row>(this.pool, TABLE)));
   }
 
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+async function* mapRows(rows: AsyncIterable<Row>): AsyncGenerator<StoredEvidence> {
+  for await (const row of rows) yield fromRow(row);
 }

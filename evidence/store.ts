@@ -66,22 +66,46 @@ export function link(
   return { ...linked, hash: entryHash(linked) };
 }
 
-/** Walks entries in order; the first whose link or hash is wrong is reported. */
-export function checkChain(entries: Iterable<StoredEvidence>): ChainCheck {
-  let prev: StoredEvidence | undefined;
-  let count = 0;
-  for (const e of entries) {
+/** Walks a chain in order, keeping only the previous entry; the first bad link or hash is reported. */
+class ChainWalker {
+  private prev: StoredEvidence | undefined;
+  private count = 0;
+
+  /** A failed check when `e` does not extend the chain so far, else undefined. */
+  step(e: StoredEvidence): ChainCheck | undefined {
     const { hash, ...linked } = e;
-    if (e.seq !== (prev?.seq ?? 0) + 1)
-      return { ok: false, seq: e.seq, reason: `sequence gap after ${prev?.seq ?? 0}` };
-    if (e.prev_hash !== (prev?.hash ?? GENESIS_HASH))
-      return { ok: false, seq: e.seq, reason: 'previous hash does not match' };
-    if (entryHash(linked) !== hash)
-      return { ok: false, seq: e.seq, reason: 'entry hash does not match its content' };
-    prev = e;
-    count++;
+    const prev = this.prev;
+    const fail = (reason: string): ChainCheck => ({ ok: false, seq: e.seq, reason });
+    if (e.seq !== (prev?.seq ?? 0) + 1) return fail(`sequence gap after ${prev?.seq ?? 0}`);
+    if (e.prev_hash !== (prev?.hash ?? GENESIS_HASH)) return fail('previous hash does not match');
+    if (entryHash(linked) !== hash) return fail('entry hash does not match its content');
+    this.prev = e;
+    this.count++;
+    return undefined;
   }
-  return { ok: true, count };
+
+  get result(): ChainCheck {
+    return { ok: true, count: this.count };
+  }
+}
+
+export function checkChain(entries: Iterable<StoredEvidence>): ChainCheck {
+  const walker = new ChainWalker();
+  for (const e of entries) {
+    const failed = walker.step(e);
+    if (failed) return failed;
+  }
+  return walker.result;
+}
+
+/** The same check over entries read page by page (a store larger than memory). */
+export async function checkChainStream(entries: AsyncIterable<StoredEvidence>): Promise<ChainCheck> {
+  const walker = new ChainWalker();
+  for await (const e of entries) {
+    const failed = walker.step(e);
+    if (failed) return failed;
+  }
+  return walker.result;
 }
 
 /**
