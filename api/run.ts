@@ -64,7 +64,7 @@ function verifierDeps(
   return {
     evidence: {
       store,
-      keys: pinnedAttesterKeys(),
+      keys: pinnedAttesterKeys(store),
       passport: statusPassportSink(writer, o.log),
       registrations: (id) => registrationFacts(informers.auditors.get(id)),
       maxBytes: o.settings.evidenceMaxBytes,

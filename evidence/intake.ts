@@ -12,23 +12,28 @@ import { validateEvidence } from './validate.ts';
 /** Which public key may sign for an attester under a key id. */
 export interface AttesterKeys {
   /** '' when `publicKey` may sign as `attesterId`/`keyId`, else why not. */
-  check(attesterId: string, keyId: string, publicKey: string): string;
+  check(attesterId: string, keyId: string, publicKey: string): Promise<string>;
 }
 
+/** Where first-seen keys are pinned (the evidence store: shared by replicas, durable). */
+export type PinStore = Pick<EvidenceStore, 'pinAttesterKey'>;
+
 /**
- * Trust on first use per (attester, key id), with optional pinned keys. The
+ * Trust on first use per (attester, key id), with optional preset keys. The
  * API key already authenticates the sender; pinning stops a later sender
  * from swapping the key behind a key id. A rotated key arrives with a new id.
+ * Pins live in `store` so every Verifier replica, and the next start, agree;
+ * confirmed pins are cached here.
  */
-export function pinnedAttesterKeys(preset: Record<string, string> = {}): AttesterKeys {
-  const pins = new Map(Object.entries(preset));
+export function pinnedAttesterKeys(store: PinStore, preset: Record<string, string> = {}): AttesterKeys {
+  const known = new Map(Object.entries(preset));
   return {
-    check(attesterId, keyId, publicKey) {
+    async check(attesterId, keyId, publicKey) {
       const id = `${attesterId}/${keyId}`;
-      const pinned = pins.get(id);
+      let pinned = known.get(id);
       if (pinned === undefined) {
-        pins.set(id, publicKey);
-        return '';
+        pinned = await store.pinAttesterKey(attesterId, keyId, publicKey);
+        known.set(id, pinned);
       }
       return pinned === publicKey ? '' : `key ${keyId} of ${attesterId} is pinned to another public key`;
     },
@@ -61,15 +66,16 @@ export async function intakeEvidence(body: unknown, deps: IntakeDeps): Promise<I
     };
   }
   const evidence = checked.evidence;
-  const keyProblem = deps.keys.check(
+  // Signature first: only a key that really signed this Evidence may be pinned.
+  const sig = verifyEvidenceSignature(evidence);
+  if (!sig.valid)
+    return { status: 422, detail: `signature verification failed: ${sig.reason}`, code: 'invalid_signature' };
+  const keyProblem = await deps.keys.check(
     evidence.attester_id,
     evidence.attestation.key_id,
     evidence.attestation.public_key,
   );
   if (keyProblem) return { status: 422, detail: keyProblem, code: 'untrusted_key' };
-  const sig = verifyEvidenceSignature(evidence);
-  if (!sig.valid)
-    return { status: 422, detail: `signature verification failed: ${sig.reason}`, code: 'invalid_signature' };
   if (await deps.store.get(evidence.evidence_id)) return duplicate(evidence.evidence_id);
   const result = await assess(evidence, deps.registrations, deps.quoteVerifier);
   try {

@@ -28,6 +28,8 @@ export class FileEvidenceStore implements EvidenceStore {
   private readonly entries: StoredEvidence[] = [];
   private readonly byId = new Map<string, StoredEvidence>();
   private readonly byAgent = new Map<string, StoredEvidence[]>();
+  /** attester/key id → public key; rebuilt from the stored Evidence on open. */
+  private readonly pins = new Map<string, string>();
   private readonly batcher = new Batcher<{ evidence: Evidence; result: AttestationResult }, StoredEvidence>(
     (items) => this.writeBatch(items),
   );
@@ -59,6 +61,15 @@ export class FileEvidenceStore implements EvidenceStore {
     const list = this.byAgent.get(e.agent_id) ?? [];
     list.push(e);
     this.byAgent.set(e.agent_id, list);
+    const pin = `${e.evidence.attester_id}/${e.evidence.attestation.key_id}`;
+    if (!this.pins.has(pin)) this.pins.set(pin, e.evidence.attestation.public_key);
+  }
+
+  /** One process owns the file, so memory is the shared view; stored Evidence restores it on open. */
+  pinAttesterKey(attesterId: string, keyId: string, publicKey: string): Promise<string> {
+    const pin = `${attesterId}/${keyId}`;
+    if (!this.pins.has(pin)) this.pins.set(pin, publicKey);
+    return Promise.resolve(this.pins.get(pin)!);
   }
 
   private async writeBatch(

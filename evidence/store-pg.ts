@@ -17,6 +17,7 @@ import {
 import type { Evidence } from './types.ts';
 
 const TABLE = 'platform_evidence';
+const PINS = 'platform_attester_keys';
 const LOCK_KEY = 0x706c6576; // "plev"
 
 const MIGRATION = `
@@ -31,7 +32,15 @@ CREATE TABLE IF NOT EXISTS ${TABLE} (
   hash text NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ${TABLE}_agent ON ${TABLE} (agent_id, seq DESC);
-${appendOnlyDdl(TABLE)}`;
+CREATE TABLE IF NOT EXISTS ${PINS} (
+  attester_id text NOT NULL,
+  key_id text NOT NULL,
+  public_key text NOT NULL,
+  pinned_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (attester_id, key_id)
+);
+${appendOnlyDdl(TABLE)}
+${appendOnlyDdl(PINS)}`;
 
 interface Row {
   seq: string;
@@ -124,6 +133,19 @@ export class PgEvidenceStore implements EvidenceStore {
       [agentId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit ?? 50],
     );
     return r.rows.map(fromRow);
+  }
+
+  async pinAttesterKey(attesterId: string, keyId: string, publicKey: string): Promise<string> {
+    // ON CONFLICT DO NOTHING + read back: concurrent replicas agree on one first key.
+    await this.pool.query(
+      `INSERT INTO ${PINS} (attester_id, key_id, public_key) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      [attesterId, keyId, publicKey],
+    );
+    const r = await this.pool.query<{ public_key: string }>(
+      `SELECT public_key FROM ${PINS} WHERE attester_id = $1 AND key_id = $2`,
+      [attesterId, keyId],
+    );
+    return r.rows[0]!.public_key;
   }
 
   async verifyChain(): Promise<ChainCheck> {

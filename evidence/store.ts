@@ -31,6 +31,12 @@ export interface EvidenceStore {
   /** Newest first. */
   listByAgent(agentId: string, options?: { limit?: number; beforeSeq?: number }): Promise<StoredEvidence[]>;
   verifyChain(): Promise<ChainCheck>;
+  /**
+   * Pins `publicKey` for (attester, key id) unless a key is pinned already,
+   * and returns the pinned key. First writer wins, across every replica that
+   * shares the store, and pins outlive restarts.
+   */
+  pinAttesterKey(attesterId: string, keyId: string, publicKey: string): Promise<string>;
   close(): Promise<void>;
 }
 

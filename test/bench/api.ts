@@ -69,6 +69,7 @@ async function serve(): Promise<void> {
     },
   });
   const keys = new ApiKeyStore({} as k8s.CoreV1Api, 'bench', secrets);
+  const evidenceStore = await FileEvidenceStore.open();
   const registry = new Registry();
   const log = createLogger('api-bench', { level: 'warn' });
   const app = createApp({
@@ -84,8 +85,8 @@ async function serve(): Promise<void> {
       now: Date.now,
       approvalTtlMs: 3_600_000,
       evidence: {
-        store: await FileEvidenceStore.open(),
-        keys: pinnedAttesterKeys(),
+        store: evidenceStore,
+        keys: pinnedAttesterKeys(evidenceStore),
         passport: memoryPassport(),
         registrations: () => undefined,
         maxBytes: 256 * 1024,

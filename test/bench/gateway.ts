@@ -203,7 +203,7 @@ function cedarMicroBench(): void {
 async function intakeBench(name: string, tag: string, store: EvidenceStore): Promise<void> {
   const deps = {
     store,
-    keys: pinnedAttesterKeys(),
+    keys: pinnedAttesterKeys(store),
     passport: memoryPassport(),
     registrations: () => undefined,
   };

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAttestationAgent } from '../../attestation/agent.ts';
+import { intakeEvidence, memoryPassport, pinnedAttesterKeys } from '../../evidence/intake.ts';
 import { assess } from '../../evidence/result.ts';
 import { FileEvidenceStore } from '../../evidence/store-file.ts';
 import { PgEvidenceStore } from '../../evidence/store-pg.ts';
@@ -28,6 +30,36 @@ async function exercise(store: EvidenceStore): Promise<void> {
   expect(await store.verifyChain()).toEqual({ ok: true, count: 20 });
 }
 
+/**
+ * Key pins live in the store: `second` (another replica, or the same store
+ * reopened) refuses a key swapped in behind a key id `first` pinned, and a
+ * badly signed Evidence pins nothing.
+ */
+async function pinsAcross(first: EvidenceStore, second: EvidenceStore): Promise<void> {
+  const deps = (store: EvidenceStore) => ({
+    store,
+    keys: pinnedAttesterKeys(store),
+    passport: memoryPassport(),
+    registrations: () => undefined,
+  });
+  const genuine = createAttestationAgent({ provider: 'MOCK' });
+  const impostor = createAttestationAgent({ provider: 'MOCK' });
+  const keyId = genuine.binding().key_id;
+  expect((await intakeEvidence(await sampleEvidence('pin-1', 'ns.a', genuine), deps(first))).status).toBe(
+    201,
+  );
+  const swapped = await sampleEvidence('pin-2', 'ns.a', impostor, keyId);
+  expect(await intakeEvidence(swapped, deps(second))).toMatchObject({ status: 422, code: 'untrusted_key' });
+
+  const forged = { ...(await sampleEvidence('pin-3', 'ns.a', impostor, 'fresh-key')), decision: 'deny' };
+  expect(await intakeEvidence(forged, deps(second))).toMatchObject({
+    status: 422,
+    code: 'invalid_signature',
+  });
+  const honest = await sampleEvidence('pin-4', 'ns.a', genuine, 'fresh-key');
+  expect((await intakeEvidence(honest, deps(second))).status).toBe(201);
+}
+
 describe('embedded evidence store (JSONL)', () => {
   it('appends, refuses duplicates, lists by agent and detects a tampered line', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'evs-')), 'evidence.jsonl');
@@ -39,6 +71,29 @@ describe('embedded evidence store (JSONL)', () => {
     writeFileSync(path, lines.join('\n'));
     const reopened = await FileEvidenceStore.open({ path });
     expect(reopened.opened).toMatchObject({ ok: false, seq: 5 });
+    await reopened.close();
+  });
+
+  it('keeps attester key pins across a restart', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'evs-')), 'evidence.jsonl');
+    const store = await FileEvidenceStore.open({ path });
+    const pinned = createAttestationAgent({ provider: 'MOCK' });
+    expect(
+      (
+        await intakeEvidence(await sampleEvidence('boot', 'ns.a', pinned), {
+          store,
+          keys: pinnedAttesterKeys(store),
+          passport: memoryPassport(),
+          registrations: () => undefined,
+        })
+      ).status,
+    ).toBe(201);
+    await store.close();
+    const reopened = await FileEvidenceStore.open({ path });
+    expect(await reopened.pinAttesterKey('gateway/test', pinned.binding().key_id, 'other')).toBe(
+      pinned.binding().public_key,
+    );
+    await pinsAcross(reopened, reopened);
     await reopened.close();
   });
 });
@@ -67,5 +122,16 @@ describe('PostgreSQL evidence store', () => {
     expect(await store.verifyChain()).toMatchObject({ ok: false, seq: 6 });
     await client.end();
     await store.close();
+  });
+
+  it('shares attester key pins between replicas', async () => {
+    if (!db) throw new Error('PostgreSQL did not start');
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query('ALTER TABLE platform_evidence ENABLE TRIGGER platform_evidence_no_change');
+    await client.end();
+    const [a, b] = await Promise.all([PgEvidenceStore.open(db.url), PgEvidenceStore.open(db.url)]);
+    await pinsAcross(a, b);
+    await Promise.all([a.close(), b.close()]);
   });
 });
