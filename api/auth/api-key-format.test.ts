@@ -33,5 +33,10 @@ describe('API keys', () => {
       ),
     ).toMatchObject({ subject: 'you', workspaces: ['ns'] });
     expect(() => mintRequestFor(p(), { expires_at: '2000-01-01T00:00:00Z' }, Date.now())).toThrow(/future/);
+    const gateway = (workspaces?: string[]) =>
+      mintRequestFor(p({ orgAdmin: true }), { role: 'gateway', ...(workspaces ? { workspaces } : {}) }, 0);
+    expect(gateway(['ns'])).toMatchObject({ role: 'gateway', workspaces: ['ns'] });
+    expect(gateway()).toMatchObject({ role: 'gateway', workspaces: [] });
+    expect(mintRequestFor(p(), { workspaces: ['ns'] }, 0).workspaces).toEqual([]);
   });
 });

@@ -17,6 +17,8 @@ export interface Principal {
   keyId?: string;
   /** A Gateway's key: holds the `gateway` role only. */
   gateway?: boolean;
+  /** A Gateway key's workspaces: Evidence only for agents there (empty: any workspace). */
+  gatewayWorkspaces?: readonly string[];
 }
 
 /** A credential check: `undefined` when the token is not of its kind. */

@@ -48,7 +48,8 @@ export function mintRequestFor(p: Principal, body: MintBody, nowMs: number): Min
   return {
     subject,
     role,
-    workspaces: role === 'workspace_admin' ? workspaces : [],
+    // A gateway key may be limited to workspaces too: it then submits Evidence only for their agents.
+    workspaces: role === 'workspace_admin' || role === 'gateway' ? workspaces : [],
     description: body.description ?? '',
     ...(body.expires_at ? { expiresAt: new Date(Date.parse(body.expires_at)).toISOString() } : {}),
   };

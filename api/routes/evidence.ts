@@ -10,7 +10,18 @@ import { HttpError } from '../http/errors.ts';
 import { intQuery } from '../http/validate.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 
+/** A workspace-limited Gateway key submits only for agents in its workspaces (agent id `<namespace>.<name>`). */
+function checkGatewayScope(rc: RouteCtx): void {
+  const allowed = rc.principal.gatewayWorkspaces ?? [];
+  const agentId = (rc.body as { agent_id?: unknown }).agent_id;
+  if (allowed.length === 0 || typeof agentId !== 'string') return;
+  const ns = agentId.split('.')[0] ?? '';
+  if (!allowed.includes(ns))
+    throw new HttpError(403, `this gateway key submits Evidence only for workspaces ${allowed.join(', ')}`);
+}
+
 async function submit(rc: RouteCtx): Promise<unknown> {
+  checkGatewayScope(rc);
   const outcome = await intakeEvidence(rc.body, rc.deps.evidence);
   const id = (rc.body as { evidence_id?: unknown }).evidence_id;
   rc.audit = { resource: `evidence:${typeof id === 'string' ? id.slice(0, 128) : '?'}` };

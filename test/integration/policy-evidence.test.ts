@@ -202,6 +202,30 @@ describe('evidence intake', () => {
     expect(Date.parse(agent.status?.passport?.lastAttestationTime ?? '')).not.toBeNaN();
   });
 
+  it('limits a gateway key minted for workspaces to the agents there', async () => {
+    const scopedAgent = await fx.createAgent('scoped');
+    const mint = async (workspaces: string[]) =>
+      String(
+        (
+          await fx.call('POST', '/v1/api-keys', {
+            key: fx.keys.org_admin,
+            body: { subject: `gw-${workspaces.join('-')}@policy-evidence`, role: 'gateway', workspaces },
+          })
+        ).body.key,
+      );
+    const elsewhere = await fx.call('POST', '/v1/evidence', {
+      key: await mint(['some-other-ns']),
+      body: await signedEvidence(`ev-${ns.name}-scoped-1`, scopedAgent),
+    });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.detail).toMatch(/only for workspaces some-other-ns/);
+    const here = await fx.call('POST', '/v1/evidence', {
+      key: await mint([ns.name]),
+      body: await signedEvidence(`ev-${ns.name}-scoped-2`, scopedAgent),
+    });
+    expect(here.status, JSON.stringify(here.body)).toBe(201);
+  });
+
   it('refuses a duplicate (409), an oversize body (413), a bad signature and a malformed claim (422)', async () => {
     const ev = await signedEvidence(`ev-${ns.name}-1`, agentId);
     const dup = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: ev });
