@@ -175,3 +175,35 @@ describe('Cedar decision', () => {
     expect(bundlePreset('regulated_enterprise')?.responseRules.length).toBeGreaterThan(5);
   });
 });
+
+describe('Cedar policy reloads', () => {
+  const at = (threshold: number) =>
+    compilePolicySet(
+      [
+        policy('acme.org', {
+          responseRules: [{ name: 'block', claim: 'injection_score', threshold, decision: 'deny' }],
+        }),
+      ],
+      claims,
+    ).policies;
+
+  it('decides with the latest set after each reload (the two id slots alternate)', () => {
+    const engine = new CedarEngine();
+    for (const threshold of [0.9, 0.5, 0.7, 0.3]) {
+      expect(engine.load('p', String(threshold), at(threshold), schema)).toEqual([]);
+      expect(engine.decide('p', facts([score(threshold)]), claims).decision).toBe('deny');
+      expect(engine.decide('p', facts([score(threshold - 0.01)]), claims).decision).toBe('allow');
+    }
+  });
+
+  it('keeps the live set when a reload fails part-way (after its policies parsed)', () => {
+    const engine = new CedarEngine();
+    expect(engine.load('p', '1', at(0.5), schema)).toEqual([]);
+    const broken = { entityTypes: 'not a schema' } as unknown as typeof schema;
+    expect(engine.load('p', '2', at(0.9), broken).length).toBeGreaterThan(0);
+    expect(engine.decide('p', facts([score(0.6)]), claims).decision).toBe('deny');
+    expect(engine.load('p', '3', { bad: 'permit(' }, schema).length).toBeGreaterThan(0);
+    expect(engine.decide('p', facts([score(0.6)]), claims).decision).toBe('deny');
+    expect(engine.decide('p', facts([score(0.4)]), claims).decision).toBe('allow');
+  });
+});

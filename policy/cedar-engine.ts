@@ -108,7 +108,13 @@ const ACTION = { type: ACTION_TYPE, id: ACTION_ID };
 
 export class CedarEngine {
   private readonly loaded = new Map<string, Entry>();
-  private generation = 0;
+  /**
+   * The wasm module cannot free a pre-parsed set, but re-parsing under an id
+   * replaces what was cached there. Each policy alternates between two id
+   * slots: the live set stays intact until its successor has fully parsed,
+   * and reloads reuse memory instead of growing it.
+   */
+  private readonly slots = new Map<string, 0 | 1>();
 
   /**
    * `validateRequests`: also let Cedar validate each request against the schema
@@ -128,12 +134,13 @@ export class CedarEngine {
     policies: Record<string, string>,
     schema?: SchemaJson<string>,
   ): string[] {
-    const setId = `set-${++this.generation}`;
+    const slot = this.slots.get(policyId) === 0 ? 1 : 0;
+    const setId = `set:${policyId}#${slot}`;
     const parsed = preparsePolicySet(setId, { staticPolicies: policies });
     if (parsed.type === 'failure') return parsed.errors.map((e) => e.message);
     let schemaName: string | undefined;
     if (schema) {
-      schemaName = `schema-${this.generation}`;
+      schemaName = `schema:${policyId}#${slot}`;
       const s = preparseSchema(schemaName, schema);
       if (s.type === 'failure') return s.errors.map((e) => `schema: ${e.message}`);
     }
@@ -142,6 +149,7 @@ export class CedarEngine {
     const sets = preparsePhaseSets(setId, policies, jsons);
     if (Array.isArray(sets)) return sets;
     const order = new Map(Object.keys(policies).map((id, i) => [id, i]));
+    this.slots.set(policyId, slot);
     this.loaded.set(policyId, {
       policyId,
       version,
