@@ -42,7 +42,11 @@ export const ROLES: Record<string, RoleEntry> = {
     description: 'admission webhook: sidecar injection (/mutate) and notarization (/validate)',
     load: async () => (await import('../webhooks/run.ts')).runWebhook,
   },
+  proxy: {
+    description: 'credential proxy sidecar: egress by SNI, CONNECT or Host on one port',
+    load: async () => (await import('../proxy/run.ts')).runProxy,
+  },
 };
 
-/** Roles the architecture names that a later release provides. */
-export const PLANNED_ROLES = ['proxy'] as const;
+/** Roles the architecture names that a later release provides (none left today). */
+export const PLANNED_ROLES: readonly string[] = [];

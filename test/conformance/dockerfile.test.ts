@@ -21,6 +21,14 @@ describe('the container image definition', () => {
     expect(user).toMatch(/^\d+(:\d+)?$/);
   });
 
+  it('copies every folder the build compiles into the build stage', () => {
+    const build = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', '..', 'tsconfig.build.json'), 'utf8'),
+    ) as { include: string[] };
+    const copied = new Set([...dockerfile.matchAll(/^COPY (\S+) \.\/\1$/gm)].map((m) => m[1]));
+    expect(build.include.filter((dir) => !copied.has(dir))).toEqual([]);
+  });
+
   it('takes the role as its argument through the platform binary', () => {
     expect(finalStage(dockerfile).entrypoint).toContain('bin/platform.js');
     expect(auditorImageProblems(dockerfile)).toEqual([]);

@@ -127,6 +127,13 @@ export function credentialProxyContainer(config: InjectionConfig, wiring: PodWir
     PLATFORM_AGENT_ID: wiring.agentId,
     PLATFORM_WORKSPACE_ID: wiring.workspaceId,
     PLATFORM_VERIFIER_URL: config.verifierUrl,
+    // The proxy refuses these itself: a name in SNI/Host must not route model traffic around the gateway.
+    ...(config.redirect
+      ? {
+          PLATFORM_MODEL_CIDRS: config.redirect.modelCidrs.join(','),
+          PLATFORM_MODEL_PORTS: config.redirect.modelPorts.join(','),
+        }
+      : {}),
   });
   const spec = {
     name: CONTAINER.credentialProxy,

@@ -1,0 +1,153 @@
+// The credential proxy's configuration. The webhook sets PORT (8088),
+// PLATFORM_AGENT_ID, PLATFORM_WORKSPACE_ID, PLATFORM_VERIFIER_URL and
+// PLATFORM_API_KEY on the sidecar; the rest have defaults that suit a pod.
+import { modelBlockList } from './guard.ts';
+import { ConfigError, loadSettings, type SettingSpec, type Settings } from '../operator/config.ts';
+
+export const PROXY_SETTINGS = {
+  port: { env: 'PORT', flag: 'port', type: 'port', default: '8088', description: 'listen port' },
+  host: { env: 'PLATFORM_PROXY_HOST', type: 'string', default: '0.0.0.0', description: 'listen address' },
+  tlsPort: {
+    env: 'PLATFORM_PROXY_TLS_PORT',
+    type: 'port',
+    default: '443',
+    description: 'destination port of transparent TLS (routed by SNI)',
+  },
+  httpPort: {
+    env: 'PLATFORM_PROXY_HTTP_PORT',
+    type: 'port',
+    default: '80',
+    description: 'destination port of transparent HTTP when Host names none',
+  },
+  connectTimeout: {
+    env: 'PLATFORM_PROXY_CONNECT_TIMEOUT',
+    type: 'duration',
+    default: '10s',
+    description: 'deadline for connecting upstream',
+  },
+  idleTimeout: {
+    env: 'PLATFORM_PROXY_IDLE_TIMEOUT',
+    type: 'duration',
+    default: '5m',
+    description: 'a tunnel with no bytes either way for this long is closed',
+  },
+  headTimeout: {
+    env: 'PLATFORM_PROXY_HEAD_TIMEOUT',
+    type: 'duration',
+    default: '10s',
+    description: 'deadline for a client to send its ClientHello or request head',
+  },
+  drainTimeout: {
+    env: 'PLATFORM_PROXY_DRAIN_TIMEOUT',
+    type: 'duration',
+    default: '5s',
+    description: 'on SIGTERM, how long open tunnels may finish before they are closed',
+  },
+  maxConnections: {
+    env: 'PLATFORM_PROXY_MAX_CONNECTIONS',
+    type: 'integer',
+    default: '1024',
+    description: 'client connections held at once; more are refused',
+  },
+  maxHeadBytes: {
+    env: 'PLATFORM_PROXY_MAX_HEAD_BYTES',
+    type: 'integer',
+    default: '32768',
+    description: 'largest ClientHello or request head read before routing',
+  },
+  modelCidrs: {
+    env: 'PLATFORM_MODEL_CIDRS',
+    type: 'list',
+    default: '',
+    description: 'IPv4 CIDRs of model endpoints (refused here: model traffic goes through the gateway)',
+  },
+  modelPorts: {
+    env: 'PLATFORM_MODEL_PORTS',
+    type: 'list',
+    default: '',
+    description: 'destination ports that are model traffic (refused here)',
+  },
+  podIp: { env: 'POD_IP', type: 'string', description: "the pod's address, besides those of its interfaces" },
+  agentId: {
+    env: 'PLATFORM_AGENT_ID',
+    type: 'string',
+    default: 'unknown',
+    description: 'agent the proxy serves',
+  },
+  workspaceId: {
+    env: 'PLATFORM_WORKSPACE_ID',
+    type: 'string',
+    default: '',
+    description: 'workspace of the agent',
+  },
+  verifierUrl: {
+    env: 'PLATFORM_VERIFIER_URL',
+    type: 'url',
+    description: 'Verifier base URL (used by the egress policy; not yet)',
+  },
+  apiKey: { env: 'PLATFORM_API_KEY', type: 'string', description: 'bearer key for the Verifier' },
+} satisfies Record<string, SettingSpec>;
+
+type Specs = typeof PROXY_SETTINGS;
+export type ProxySettings = Settings<Specs>;
+
+/** Inclusive bounds of the numeric settings; a value outside is a configuration error. */
+const BOUNDS: Partial<Record<keyof Specs, [number, number, string]>> = {
+  tlsPort: [1, 65535, 'a port 1-65535'],
+  httpPort: [1, 65535, 'a port 1-65535'],
+  connectTimeout: [1, 300_000, 'between 1ms and 5m'],
+  idleTimeout: [1, 86_400_000, 'between 1ms and 24h'],
+  headTimeout: [1, 300_000, 'between 1ms and 5m'],
+  // Each lifecycle stop step is cut off at 10 s; the drain must end before that.
+  drainTimeout: [0, 9_000, 'at most 9s'],
+  maxConnections: [1, 1_000_000, 'between 1 and 1000000'],
+  // A ClientHello with post-quantum key shares is about 2 KiB; a record holds 16 KiB.
+  maxHeadBytes: [1024, 1_048_576, 'between 1024 and 1048576'],
+};
+
+/**
+ * Loads every setting on its own so that a bad value in one does not hide a
+ * bad value in another, then checks the ranges; reports all problems at once.
+ */
+export function loadProxySettings(
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string | undefined> = {},
+): ProxySettings {
+  const problems: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(PROXY_SETTINGS) as (keyof Specs)[]) {
+    const spec = PROXY_SETTINGS[key];
+    try {
+      out[key] = loadSettings({ [key]: spec }, env, flags)[key];
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems);
+      continue;
+    }
+    const bounds = BOUNDS[key];
+    const value = out[key];
+    if (bounds && typeof value === 'number' && (value < bounds[0] || value > bounds[1])) {
+      // The bounded settings have no flag, so the value came from the environment.
+      problems.push(`${spec.env}=${JSON.stringify(env[spec.env])}: expected ${bounds[2]}`);
+    }
+  }
+  problems.push(...guardProblems(out as Partial<ProxySettings>));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out as ProxySettings;
+}
+
+/** The model CIDRs and ports the guard refuses must themselves be valid. */
+function guardProblems(s: Partial<ProxySettings>): string[] {
+  const problems: string[] = [];
+  try {
+    modelBlockList(s.modelCidrs ?? []);
+  } catch (err) {
+    problems.push(`PLATFORM_MODEL_CIDRS: ${(err as Error).message}`);
+  }
+  for (const p of s.modelPorts ?? []) {
+    const n = Number(p);
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      problems.push(`PLATFORM_MODEL_PORTS: ${JSON.stringify(p)} is not a port 1-65535`);
+  }
+  return problems;
+}

@@ -1,0 +1,210 @@
+// One client connection, start to end: read the first bytes, decide what the
+// connection is and where it goes, ask the egress policy, connect, relay, and
+// account for it (one log line, metrics, the access recorder). Logs carry the
+// destination, kind, bytes, duration and outcome; never a path, query string
+// or header, which may carry secrets.
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from '../operator/log.ts';
+import type { RequestHead } from './http-head.ts';
+import type { MetricKind, Outcome, ProxyMetrics } from './metrics.ts';
+import { errorResponse, opsResponse, type OpsState } from './ops.ts';
+import type { AccessRecorder, ConnectionKind, EgressPolicy } from './policy.ts';
+import { kindOf, readPreamble, type PreambleRead } from './preamble.ts';
+import { formatDestination, isSelf, routeHead, type Destination, type RouteOptions } from './route.ts';
+import { connectUpstream, relay, UpstreamError } from './tunnel.ts';
+
+export interface ConnectionContext {
+  log: Logger;
+  metrics: ProxyMetrics;
+  policy: EgressPolicy;
+  recorder: AccessRecorder;
+  ops: OpsState;
+  route: RouteOptions;
+  tlsPort: number;
+  connectTimeoutMs: number;
+  idleTimeoutMs: number;
+  headTimeoutMs: number;
+  maxHeadBytes: number;
+  /** Aborted when the drain after SIGTERM is over: everything still open is closed. */
+  signal: AbortSignal;
+}
+
+interface Tally {
+  kind: MetricKind;
+  destination?: Destination;
+  bytesUp: number;
+  bytesDown: number;
+  reason?: string;
+}
+
+const CONNECTED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', 'latin1');
+
+/**
+ * Sends a last response (if any) and closes. The socket keeps being read and
+ * discarded for a moment so the client sees the response instead of a reset.
+ */
+function closeWith(client: Socket, lingerMs: number, response?: Buffer): void {
+  if (!response) return void client.destroy();
+  client.on('end', () => client.destroy());
+  client.setTimeout(lingerMs, () => client.destroy());
+  client.resume();
+  client.end(response);
+}
+
+function account(ctx: ConnectionContext, t: Tally, outcome: Outcome, started: number): void {
+  const durationMs = Math.round(performance.now() - started);
+  ctx.metrics.connections.inc({ kind: t.kind, outcome });
+  const entry = {
+    kind: t.kind,
+    ...(t.destination ? { destination: formatDestination(t.destination) } : {}),
+    outcome,
+    ...(t.reason ? { reason: t.reason } : {}),
+    bytesUp: t.bytesUp,
+    bytesDown: t.bytesDown,
+    durationMs,
+  };
+  if (t.kind === 'local') ctx.log.debug(entry, 'ops request');
+  else ctx.log.info(entry, 'connection');
+  if (t.destination && t.kind !== 'local' && t.kind !== 'unknown') {
+    const access = { kind: t.kind, destination: t.destination, outcome, durationMs };
+    ctx.recorder.record({ ...access, bytesUp: t.bytesUp, bytesDown: t.bytesDown });
+  }
+}
+
+interface TunnelRequest {
+  kind: ConnectionKind;
+  destination: Destination;
+  /** Bytes already read from the client that the destination must see. */
+  replay: Buffer;
+}
+
+/** Policy, connect, relay. Explicit-proxy clients get HTTP errors; TLS clients just a close. */
+async function tunnel(
+  client: Socket,
+  req: TunnelRequest,
+  ctx: ConnectionContext,
+  t: Tally,
+): Promise<Outcome> {
+  const speaksHttp = req.kind !== 'tls';
+  t.destination = req.destination;
+  const decision = await ctx.policy.decide({ kind: req.kind, destination: req.destination });
+  if (!decision.allow) {
+    t.reason = decision.reason;
+    closeWith(client, ctx.headTimeoutMs, speaksHttp ? errorResponse(403, decision.reason) : undefined);
+    return 'denied';
+  }
+  const connecting = performance.now();
+  let upstream: Socket;
+  try {
+    const target = decision.address ? { ...req.destination, host: decision.address } : req.destination;
+    upstream = await connectUpstream(target, ctx.connectTimeoutMs, ctx.signal);
+  } catch (err) {
+    t.reason = err instanceof UpstreamError ? err.reason : 'connect failed';
+    closeWith(client, ctx.headTimeoutMs, speaksHttp ? errorResponse(502, t.reason) : undefined);
+    return 'upstream-error';
+  }
+  ctx.metrics.connectSeconds.observe({ kind: req.kind }, (performance.now() - connecting) / 1000);
+  if (req.kind === 'connect') client.write(CONNECTED);
+  if (req.replay.length > 0) upstream.write(req.replay);
+  const onBytes = (direction: 'up' | 'down', n: number): void => {
+    ctx.metrics.bytes.inc({ direction }, n);
+    if (direction === 'up') t.bytesUp += n;
+    else t.bytesDown += n;
+  };
+  onBytes('up', req.replay.length);
+  return relay(client, upstream, { idleTimeoutMs: ctx.idleTimeoutMs, signal: ctx.signal, onBytes });
+}
+
+async function handleHttp(
+  client: Socket,
+  head: RequestHead,
+  buf: Buffer,
+  ctx: ConnectionContext,
+  t: Tally,
+): Promise<Outcome> {
+  const route = routeHead(head, ctx.route);
+  switch (route.kind) {
+    case 'local':
+      t.kind = 'local';
+      closeWith(client, ctx.headTimeoutMs, await opsResponse(route.path, head.method, ctx.ops));
+      return 'local';
+    case 'bad':
+      t.reason = route.reason;
+      closeWith(client, ctx.headTimeoutMs, errorResponse(400, route.reason));
+      return 'bad-request';
+    case 'loop':
+      t.destination = route.destination;
+      closeWith(client, ctx.headTimeoutMs, errorResponse(400, 'destination is the proxy itself'));
+      return 'loop';
+    case 'connect':
+      t.kind = 'connect';
+      return tunnel(
+        client,
+        { kind: 'connect', destination: route.destination, replay: buf.subarray(head.length) },
+        ctx,
+        t,
+      );
+    case 'forward':
+      return tunnel(client, { kind: 'http', destination: route.destination, replay: buf }, ctx, t);
+  }
+}
+
+async function dispatch(
+  client: Socket,
+  read: PreambleRead,
+  ctx: ConnectionContext,
+  t: Tally,
+): Promise<Outcome> {
+  if (!read.ok) {
+    const tooLarge = read.end === 'too-large' && t.kind === 'http';
+    closeWith(client, ctx.headTimeoutMs, tooLarge ? errorResponse(431, 'request head too large') : undefined);
+    return read.end;
+  }
+  const p = read.preamble;
+  if (p.kind === 'unsupported') {
+    closeWith(client, 0);
+    return 'unsupported';
+  }
+  if (p.kind === 'http') {
+    if (p.head.kind === 'head') return handleHttp(client, p.head.head, read.buf, ctx, t);
+    t.reason = p.head.reason;
+    closeWith(client, ctx.headTimeoutMs, errorResponse(400, 'malformed request head'));
+    return 'malformed';
+  }
+  if (p.hello.kind !== 'sni') {
+    if (p.hello.kind === 'invalid') t.reason = p.hello.reason;
+    closeWith(client, 0);
+    return p.hello.kind === 'no-sni' ? 'no-sni' : 'malformed';
+  }
+  const destination = { host: p.hello.host, port: ctx.tlsPort };
+  if (isSelf(destination, ctx.route)) {
+    t.destination = destination;
+    closeWith(client, 0);
+    return 'loop';
+  }
+  return tunnel(client, { kind: 'tls', destination, replay: read.buf }, ctx, t);
+}
+
+/** Handles one accepted client socket to the end; never rejects. */
+export async function handleConnection(client: Socket, ctx: ConnectionContext): Promise<void> {
+  const started = performance.now();
+  // Without a listener an 'error' (a reset) would crash the process.
+  client.on('error', () => undefined);
+  const t: Tally = { kind: 'unknown', bytesUp: 0, bytesDown: 0 };
+  let outcome: Outcome;
+  try {
+    const read = await readPreamble(client, {
+      maxBytes: ctx.maxHeadBytes,
+      timeoutMs: ctx.headTimeoutMs,
+      signal: ctx.signal,
+    });
+    t.kind = kindOf(read.buf);
+    outcome = await dispatch(client, read, ctx, t);
+  } catch (err) {
+    ctx.log.error({ err }, 'connection handling failed');
+    client.destroy();
+    outcome = 'error';
+  }
+  account(ctx, t, outcome, started);
+}
