@@ -1,9 +1,16 @@
 // Lexical analysis for the toxicity auditor: normalise, undo spelling
 // tricks (letter spacing, leetspeak, dropped/swapped letters, missing
 // spaces), look words up in the graded lexicons, and note the context that
-// changes their meaning (negation, quotation and counter-speech, reclaimed
-// in-group use, harmless homonyms, who is targeted).
+// changes their meaning: negation (negation.ts), reported speech and
+// counter-speech (frames.ts, counter.ts), the writer's own emotion and intent
+// (writer.ts), reclaimed in-group use, harmless homonyms, who is targeted.
 import { normalizeText } from '../text/normalize.ts';
+import { ADVERBS, CONDEMN, NEGATORS, POSITIVE, SECOND_PERSON, THIRD_INDIVIDUAL } from './cues.ts';
+import { counterContext, type CounterContext } from './counter.ts';
+import { writerAttitude, type WriterAttitude } from './writer.ts';
+import { frameStatus } from './frames.ts';
+import { negatedAt } from './negation.ts';
+import { tokenize, type TokenStream } from './stream.ts';
 import { FUZZY_TARGETS, LEXICON, MULTILINGUAL_LEXICON, type LexCategory, type LexEntry } from './lexicon.ts';
 
 export const MAX_TOKENS = 2000;
@@ -24,8 +31,14 @@ export interface ToxicityAnalysis {
   /** Tokens with lexicon words replaced by their category (`<slur>`, `<id>`, ...). */
   canonical: string[];
   hits: LexHit[];
+  /** A quotation of two or more words. */
   quoted: boolean;
+  /** Counter-speech (see counter.ts): reported hostility met by rejection or condemnation. */
   counterSpeech: boolean;
+  /** Reported speech, rejection, condemnation, endorsement, writer's own assertion. */
+  frames: CounterContext;
+  /** Hostile emotion and threatening intent the writer states as their own. */
+  writer: WriterAttitude;
   reclaimedContext: boolean;
   homonymContext: boolean;
   secondPerson: boolean;
@@ -48,9 +61,33 @@ const LEET: Record<string, string> = {
   '@': 'a',
   $: 's',
 };
-const DENIAL_VERBS = new Set(['said', 'say', 'says', 'claimed', 'claim', 'think', 'thought', 'believe', 'believed', 'meant', 'mean']);
+const DENIAL_VERBS = new Set([
+  'said',
+  'say',
+  'says',
+  'claimed',
+  'claim',
+  'think',
+  'thought',
+  'believe',
+  'believed',
+  'meant',
+  'mean',
+]);
 /** Auxiliaries before a past participle that describe victims, not intent ("are being killed"). */
-const VICTIM_AUX = new Set(['getting', 'being', 'got', 'get', 'gets', 'were', 'was']);
+const VICTIM_AUX = new Set([
+  'getting',
+  'being',
+  'got',
+  'get',
+  'gets',
+  'were',
+  'was',
+  'are',
+  'is',
+  'been',
+  'be',
+]);
 const RECLAIM_CUES =
   /\b(my|myself|being an?|i'?m (the|a|an)|me and my|like me|we|us|our|i'?m an?|proud|as an?|fellow|love (you|my)|happy birthday|bestie|sis|queen)\b/;
 const HOMONYM_CUES =
@@ -77,8 +114,22 @@ const DELETION_INDEX: ReadonlyMap<string, string> = (() => {
   return index;
 })();
 
+const FUZZY_SET: ReadonlySet<string> = new Set(FUZZY_TARGETS);
+
 function exactFuzzyTarget(word: string): boolean {
-  return LEXICON.has(word) && word.length >= 4;
+  return FUZZY_SET.has(word);
+}
+
+/**
+ * Four-letter words are swapped back only past the first letter and only to
+ * strong hostile terms ("klil" → "kill", "htae" → "hate"): weak ones collide
+ * with ordinary words ("carp" / "crap", "beta" / "beat").
+ */
+function shortSwapTarget(word: string, i: number): boolean {
+  const e = LEXICON.get(word);
+  return (
+    i >= 1 && e !== undefined && e.severity >= 0.8 && e.category !== 'profanity' && e.category !== 'insult'
+  );
 }
 
 /** One dropped letter, two swapped neighbours, or (long words) one extra letter; no substitutions. */
@@ -88,23 +139,27 @@ function fuzzyLookup(word: string): string | undefined {
   if (dropped) return dropped;
   for (let i = 0; i + 1 < word.length; i++) {
     const swapped = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
-    if (swapped !== word && exactFuzzyTarget(swapped) && swapped.length >= 5) return swapped;
+    if (swapped === word || !exactFuzzyTarget(swapped)) continue;
+    if (swapped.length >= 5 || shortSwapTarget(swapped, i)) return swapped;
   }
   if (word.length >= 7) return deleteVariants(word).find((d) => exactFuzzyTarget(d) && d.length >= 6);
   return undefined;
 }
 
-/** "sosickening" → "sickening", "manysluts" → "sluts": a lexicon word of 4+ letters at either end. */
+/**
+ * "sosickening" → "sickening", "manysluts" → "sluts": a lexicon word of 4+
+ * letters at either end. Weak entries and the newer exact-only ones are left
+ * out: ordinary words end in them ("understand", "nutshell", "therapists").
+ */
+function compoundPart(part: string): boolean {
+  const e = LEXICON.get(part);
+  return e !== undefined && e.category !== 'identity' && e.severity >= 0.5 && FUZZY_SET.has(part);
+}
+
 function compoundLookup(word: string): string | undefined {
   if (word.length < 7 || word.length > 30) return undefined;
-  for (let i = 2; i <= word.length - 4; i++) {
-    const tail = word.slice(i);
-    if (LEXICON.get(tail)?.category && LEXICON.get(tail)!.category !== 'identity') return tail;
-  }
-  for (let i = word.length - 2; i >= 4; i--) {
-    const head = word.slice(0, i);
-    if (LEXICON.get(head) && LEXICON.get(head)!.category !== 'identity') return head;
-  }
+  for (let i = 2; i <= word.length - 4; i++) if (compoundPart(word.slice(i))) return word.slice(i);
+  for (let i = word.length - 2; i >= 4; i--) if (compoundPart(word.slice(0, i))) return word.slice(0, i);
   return undefined;
 }
 
@@ -152,69 +207,134 @@ const PLACEHOLDER: Record<LexCategory, string> = {
 
 /** Idioms whose negation expresses hostility rather than denying it. */
 function rewriteIdioms(text: string): string {
-  return text
-    .replace(
-      /\b(can'?t|cannot|can not) (stand|bear|tolerate) (?!(posts|comments|people saying|it when))/g,
-      'loathe ',
-    )
-    .replace(/\bnothing (but|except) /g, 'only ')
-    .replace(/\b(there is |there's )?(really )?nothing (worse|more disgusting|lower) than\b/g, 'loathe')
-    .replace(/\bput an end to\b/g, 'eliminate')
-    .replace(/\b(not|n't) worth (any )?less\b/g, ' equally worth');
+  return (
+    text
+      .replace(/\b(can'?t|cannot|can not) (stand|bear|tolerate|stomach)\b/g, 'loathe')
+      .replace(/\b(get|gets|got|getting) rid of\b/g, 'eliminate')
+      .replace(/\b(nothing|no) (but|except|more than|better than|other than) /g, 'only ')
+      .replace(/\b(there is |there's )?(really )?nothing (worse|more disgusting|lower) than\b/g, 'loathe')
+      .replace(/\bput an end to\b/g, 'eliminate')
+      // "Nothing disgusts me more than ..." is a superlative, not a negation.
+      .replace(/\b(nothing|nobody|no one) (\w+) me (more|as much) (than|as)\b/g, '$2 me $3 $4')
+      .replace(/\b(not|n't) worth (any )?less\b/g, ' equally worth')
+  );
 }
 
-/** Whether a negator governs the token at `index` (within four tokens, not across a clause break). */
-function negatedAt(tokens: readonly string[], index: number): boolean {
-  for (let j = index - 1; j >= Math.max(0, index - 4); j--) {
-    const p = tokens[j]!;
-    if (SCOPE_BREAK.has(p)) return false;
+/**
+ * What is done to victims, not a call to do it: a threat word after a passive
+ * auxiliary ("are attacked", "are getting murdered") or a dehumanising word in
+ * "are treated like animals", with no modal or infinitive before it
+ * ("should be", "deserve to be", "need to be" call for it).
+ */
+function victimUse(tokens: readonly string[], index: number, entry: LexEntry): boolean {
+  const before = tokens.slice(Math.max(0, index - 5), index);
+  if (before.some((t) => CALL_TO_ACT.has(t))) return false;
+  if (entry.category === 'threat') return VICTIM_AUX.has(tokens[index - 1] ?? '');
+  if (entry.category !== 'dehumanizing' && entry.category !== 'insult') return false;
+  const simile = /^(like|as)$/.test(tokens[index - 1] ?? '')
+    ? 2
+    : /^(like|as)$/.test(tokens[index - 2] ?? '')
+      ? 3
+      : 0;
+  return (
+    simile > 0 &&
+    /^treat(ed|ing)?$/.test(tokens[index - simile] ?? '') &&
+    VICTIM_AUX.has(tokens[index - simile - 1] ?? '')
+  );
+}
+const CALL_TO_ACT = new Set(
+  "should must will deserve deserves ought gonna let's lets to need needs would could may might hope wish want wants".split(
+    ' ',
+  ),
+);
+
+const OPPOSING = new Set(
+  'against stop stopping end ending fight fighting oppose opposing reject rejecting combat combating tackle tackling counter countering condemn condemning'.split(
+    ' ',
+  ),
+);
+
+/** "against hate", "stop the killing": an emotion or harm named as the thing opposed is not endorsed. */
+function opposed(tokens: readonly string[], index: number, entry: LexEntry): boolean {
+  if (entry.category !== 'negative_emotion' && entry.category !== 'threat') return false;
+  const prev = tokens[index - 1] ?? '';
+  return (
+    OPPOSING.has(prev) ||
+    (/^(all|the|this|that|such|any)$/.test(prev) && OPPOSING.has(tokens[index - 2] ?? ''))
+  );
+}
+
+/** Index of the first denial ("I never said", "I don't think"): what follows it is not asserted. */
+function denialIndex(s: TokenStream): number {
+  return s.tokens.findIndex((t, i) => DENIAL_VERBS.has(t) && nearNegator(s, i));
+}
+
+/** The negator sits right before the verb (adverbs aside): "never said", "don't really think". */
+function nearNegator(s: TokenStream, i: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+    const p = s.tokens[j]!;
     if (NEGATORS.has(p) || p.endsWith("n't")) return true;
+    if (!ADVERBS.has(p)) return false;
   }
   return false;
 }
 
-/** A threat word preceded by a victim auxiliary ("are getting murdered"), with no modal call to act. */
-function victimUse(tokens: readonly string[], index: number, entry: LexEntry): boolean {
-  if (entry.category !== 'threat') return false;
-  const prev = tokens[index - 1] ?? '';
-  const before = tokens.slice(Math.max(0, index - 4), index);
-  if (before.some((t) => /^(should|must|will|deserve|deserves|ought|gonna|let's|lets)$/.test(t)))
-    return false;
-  return VICTIM_AUX.has(prev);
+/**
+ * A negated positive word ("not human", "no compassion") is hostile, unless
+ * the harm itself follows it ("do not deserve to be tortured"): then the
+ * negation denies the harm. Reported negated positives are not the writer's.
+ */
+function negatedPositives(s: TokenStream, hits: readonly LexHit[], reported: (i: number) => boolean): number {
+  const harmAt = new Set(hits.filter((h) => HARM.has(h.category)).map((h) => h.index));
+  let n = 0;
+  s.tokens.forEach((t, i) => {
+    if (!POSITIVE.has(t) || !negatedAt(s, i) || reported(i)) return;
+    for (let j = i + 1; j <= i + 6 && s.sentence[j] === s.sentence[i]; j++) if (harmAt.has(j)) return;
+    n++;
+  });
+  return n;
 }
+const HARM = new Set<LexCategory>(['threat', 'dehumanizing', 'insult', 'slur', 'negative_emotion']);
 
 export function analyseToxicity(input: string, multilingual = true): ToxicityAnalysis {
-  const text = rewriteIdioms(joinSpacedLetters(normalizeText(input)));
-  const tokens = (text.match(/[\p{L}\p{N}'@$-]+/gu) ?? [])
-    .slice(0, MAX_TOKENS)
-    .map((t) => t.replace(/^['-]+|['-]+$/g, ''));
+  // Curly apostrophes are straightened first so that idioms ("can’t stand") match.
+  const text = rewriteIdioms(
+    joinSpacedLetters(normalizeText(input)).replace(/(?<=\p{L})[’‘`](?=\p{L})/gu, "'"),
+  );
+  const stream = tokenize(text, MAX_TOKENS);
+  const { tokens } = stream;
   const hits: LexHit[] = [];
-  const denialMatch = DENIAL.exec(text);
-  const denialFrom = denialMatch
-    ? (text.slice(0, denialMatch.index).match(/[\p{L}\p{N}'@$-]+/gu) ?? []).length
-    : -1;
+  const denialFrom = denialIndex(stream);
   const canonical = tokens.map((t, index) => {
-    const found = cachedResolve(t, multilingual);
+    // Words that condemn hate ("hateful", "racist") are not spellings of hostile words.
+    const found = CONDEMN.has(t) && !LEXICON.has(t) ? undefined : cachedResolve(t, multilingual);
     if (!found) return t;
     const negated =
-      negatedAt(tokens, index) ||
+      negatedAt(stream, index) ||
       (denialFrom >= 0 && index > denialFrom) ||
-      victimUse(tokens, index, found.entry);
+      victimUse(tokens, index, found.entry) ||
+      opposed(tokens, index, found.entry);
     hits.push({ ...found.entry, word: found.word, index, negated });
     return PLACEHOLDER[found.entry.category];
   });
+  const status = frameStatus(stream);
+  const frames = counterContext(stream, status, hits);
+  // A negated positive inside someone else's reported words is theirs, unless the writer endorses it.
+  const reported = (i: number): boolean => status[i]! >= 2 && !frames.endorse;
   return {
     tokens,
     canonical,
     hits,
-    quoted: /["“”«»]|(^|\s)'[^']{3,}'/u.test(input),
-    counterSpeech: COUNTER_CUES.test(text),
+    quoted: stream.quoted.some(Boolean),
+    counterSpeech: frames.counter,
+    frames,
+    writer: writerAttitude(stream, status, hits),
     reclaimedContext: RECLAIM_CUES.test(text),
     homonymContext: HOMONYM_CUES.test(text),
     secondPerson: tokens.some((t) => SECOND_PERSON.has(t)),
     thirdPersonIndividual: tokens.some((t) => THIRD_INDIVIDUAL.has(t)),
     positive: tokens.filter((t) => POSITIVE.has(t)).length,
-    negatedPositive: tokens.filter((t, i) => POSITIVE.has(t) && negatedAt(tokens, i)).length,
+    negatedPositive: negatedPositives(stream, hits, reported),
     denial: denialFrom >= 0,
   };
 }

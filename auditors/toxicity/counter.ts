@@ -5,14 +5,17 @@
 // asserted by the writer about a group. Endorsement ("... and he's right")
 // cancels it; a negated endorsement ("that is not true") condemns, and a
 // negated condemnation ("not offensive") endorses.
-import { ADVERBS, CONDEMN, ENDORSE, OTHER_POSSESSIVE } from './cues.ts';
-import { negatedAt, type FrameStatus, type TokenStream } from './frames.ts';
+import { ADVERBS, CONDEMN, COUNTER_ACTIONS, ENDORSE, NEGATED_CONDEMN, OTHER_POSSESSIVE } from './cues.ts';
+import type { FrameStatus } from './frames.ts';
+import { afterCopula, stanceNegated } from './negation.ts';
+import type { TokenStream } from './stream.ts';
 import type { LexCategory } from './lexicon.ts';
 
 export interface FramedHit {
   category: LexCategory;
   index: number;
   negated: boolean;
+  severity: number;
 }
 
 export interface CounterContext {
@@ -30,14 +33,13 @@ export interface CounterContext {
   counter: boolean;
 }
 
-const COPULA = new Set(['is', 'are', 'was', 'were', "it's", "that's", "he's", "she's", "they're", "you're", 'so']);
 const ATTRIBUTING_SUBJECT = new Set(['you', 'they', 'he', 'she', 'who']);
 
 /** "your obvious contempt", "they despise": an emotion whose experiencer is not the writer. */
 export function attributedEmotion(s: TokenStream, i: number): boolean {
   const t = s.tokens;
   if (t[i + 1] === 'me' || t[i + 1] === 'us' || t[i + 2] === 'me' || t[i + 2] === 'us') return false;
-  for (let j = i - 1, seen = 0; j >= 0 && seen < 2; j--) {
+  for (let j = i - 1, seen = 0; j >= Math.max(0, i - 6) && seen < 2; j--) {
     if (s.comma[j] || s.sentence[j] !== s.sentence[i]) return false;
     if (OTHER_POSSESSIVE.has(t[j]!) || ATTRIBUTING_SUBJECT.has(t[j]!)) return true;
     if (!ADVERBS.has(t[j]!)) seen++;
@@ -51,13 +53,40 @@ function stance(s: TokenStream): { condemn: boolean; endorse: boolean } {
   let endorse = false;
   s.tokens.forEach((t, i) => {
     if (s.quoted[i]) return;
-    const endorsing = ENDORSE.has(t) && (t !== 'right' || COPULA.has(s.tokens[i - 1] ?? ''));
+    const endorsing = ENDORSE.has(t) && (t !== 'right' || afterCopula(s, i));
+    if (NEGATED_CONDEMN.has(t) && stanceNegated(s, i)) condemn = true;
     if (!endorsing && !CONDEMN.has(t)) return;
-    const flipped = negatedAt(s, i);
+    const flipped = stanceNegated(s, i);
     if (endorsing !== flipped) endorse = true;
     else condemn = true;
   });
   return { condemn, endorse };
+}
+
+const ANAPHORA = new Set(['they', 'them', 'those', 'these', "they're", 'their']);
+
+/**
+ * "... was sprayed on the wall. Absolutely sickening.": an insult or emotion
+ * word in a sentence that names no group (not even as "them") judges the
+ * reported words, not a group.
+ */
+function evaluatesReport(
+  s: TokenStream,
+  status: readonly FrameStatus[],
+  hits: readonly FramedHit[],
+  groupSentences: ReadonlySet<number | undefined>,
+): boolean {
+  const anaphoric = new Set(
+    s.tokens.flatMap((t, i) => (ANAPHORA.has(t) && status[i]! < 2 ? [s.sentence[i]] : [])),
+  );
+  return hits.some(
+    (h) =>
+      (h.category === 'insult' || h.category === 'negative_emotion') &&
+      !h.negated &&
+      status[h.index]! < 2 &&
+      !groupSentences.has(s.sentence[h.index]) &&
+      !anaphoric.has(s.sentence[h.index]),
+  );
 }
 
 export function counterContext(
@@ -79,14 +108,22 @@ export function counterContext(
       !isReported(h) &&
       (h.category === 'slur' || groupSentences.has(s.sentence[h.index])),
   );
-  const { condemn, endorse } = stance(s);
+  const stanceWords = stance(s);
+  const endorse = stanceWords.endorse;
+  const condemn =
+    stanceWords.condemn ||
+    COUNTER_ACTIONS.test(s.tokens.join(' ')) ||
+    evaluatesReport(s, status, hits, groupSentences);
   const rejected = reportedHits.some((h) => status[h.index] === 3);
+  // Describing someone else's hatred ("their hatred of ...") expresses none of the writer's own.
+  const onlyAttributed = hostile.length > 0 && hostile.every((h) => status[h.index]! < 2 && isReported(h));
+  const reported = reportedHits.length > 0 && !endorse;
   return {
-    reported: reportedHits.length > 0,
+    reported,
     rejected,
     condemn,
     endorse,
     asserted,
-    counter: reportedHits.length > 0 && !asserted && !endorse && (rejected || condemn),
+    counter: reported && !asserted && (rejected || condemn || onlyAttributed),
   };
 }

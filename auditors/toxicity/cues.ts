@@ -7,14 +7,15 @@
 const words = (s: string): ReadonlySet<string> => new Set(s.split(/\s+/).filter(Boolean));
 
 export const NEGATORS = words(`not never no nothing nobody neither nor without none less cannot
-  don't dont isn't aren't doesn't won't wasn't weren't can't`);
+  don't dont isn't aren't doesn't won't wasn't weren't can't refuse refuses refused refusing`);
 
 /** Tokens that end a negation's scope ("not ... but", a new clause). */
 export const SCOPE_BREAK = words('but and because while when yet so though although then');
 
 /** Adverbs that sit between a negator or subject and its verb without changing scope. */
 export const ADVERBS = words(`really seriously actually honestly truly even ever just particularly
-  at all always genuinely possibly still also obviously clearly simply literally`);
+  at all always genuinely possibly still also obviously clearly simply literally absolutely
+  totally completely entirely quite fully`);
 
 /**
  * Verbs of saying, writing, believing: what follows them is reported, not
@@ -24,7 +25,8 @@ export const SAY_VERBS = words(`say says said saying claim claims claimed claimi
   thought thinking believe believes believed believing write writes wrote written writing post
   posts posted posting tweet tweets tweeted tweeting call calls called calling suggest suggests
   suggested suggesting argue argues argued arguing imply implies implied implying insist insists
-  insisted insisting pretend pretends pretended tell tells told telling mean means meant repeat
+  insisted insisting pretend pretends pretended pretending compare compares compared comparing
+  liken likening equate equating tell tells told telling mean means meant repeat
   repeats repeated repeating spout spouts spouting spew spews spewing chant chanting shout
   shouting shouted yell yelling yelled scream screaming agree agrees agreed assume assumes
   assumed accept accepts accepted label labelled labeling labelling describe describes described
@@ -34,7 +36,7 @@ export const SAY_VERBS = words(`say says said saying claim claims claimed claimi
 export const SPEECH_NOUNS = words(`statement statements comment comments post posts remark remarks
   words word things phrase phrases slogan slogans joke jokes claim claims idea ideas notion view
   views opinion opinions rhetoric language tweet tweets message messages stereotype stereotypes
-  myth lie lies nonsense sentiment sentiments chants`);
+  myth lie lies nonsense sentiment belief beliefs assumption assumptions suggestion insistence theory sentiments chants`);
 
 export const FIRST_PERSON = words("i i'm im i've i'd i'll we we're we've me us");
 export const SECOND_PERSON = words("you your you're youre yours yourself yourselves ya u");
@@ -57,20 +59,38 @@ export const CONDEMN = words(`bigot bigots bigoted bigotry hateful racist racist
   toxic nonsense ridiculous absurd wrong false untrue lie lies myth report reported reporting
   ban banned banning block blocked flag flagged mute muted kicked removed delete deleted condemn
   condemns condemned reject rejects rejected denounce denounced oppose opposed disagree unfair
-  unjust inexcusable intolerable outrageous awful horrible terrible sad saddens stop tolerate
-  tolerated bullshit rubbish ignorance hate-speech slur slurs`);
+  unjust inexcusable intolerable outrageous awful horrible terrible sad saddens stop bullshit rubbish ignorance hate-speech slur slurs lying liar liars threat threats threatening
+  harassment abuse abusive incitement crime debunked disproven refuted discredited baseless
+  unfounded outdated`);
+
+/** Acts of opposing hate ("push back", "call it out", "stand up to"), matched on the token stream. */
+export const COUNTER_ACTIONS =
+  /\b(push(es|ing|ed)? back|call(s|ing|ed)? (it |them |this |that |him |her |people )?out|speak(s|ing)? (up|out)|spoke (up|out)|stand(s|ing)? (up to|against)|stood (up to|against)|fight(s|ing)? (back|against)|(tear|tears|tore|torn|tearing|take|takes|took|taken|taking) (it |them |this |that )?down)\b/;
+
+/** Words whose negation condemns ("I won't tolerate ...", "it is not okay to ..."); alone they are neutral. */
+export const NEGATED_CONDEMN = words(`tolerate tolerated tolerating accept acceptable okay ok fine allowed
+  normal funny cool alright place welcome`);
+
+/** Phrases that relativise a claim to someone else's view ("in your eyes", "according to them"). */
+export const PERSPECTIVE =
+  /^(in|by) (your|their|his|her) (eyes|opinion|view|mind|book|standards)$|^according to (you|them|him|her)$/;
+/** "to you" relativises only an evaluation ("worth nothing to you"), not a wish ("death to you"). */
+export const EVALUATIVE = words(`worth matter matters mean means important acceptable fine okay ok
+  normal funny obvious worthless inferior nothing`);
+export const RELATIVE_TO = /^to (you|them|him|her)$/;
 
 /** Words that endorse a statement; negated ("not true"), they reject it instead. */
 export const ENDORSE = words('true correct fact facts truth exactly agree agreed right');
 
 export const POSITIVE = words(`love loved lovely admire admired respect respected wonderful great
   gorgeous beautiful brilliant amazing awesome talented smart intelligent kind honoured honored
-  welcome welcomed embrace proud valued deserve equal equality rights support supported celebrate
+  welcome welcomed embrace proud valued deserve deserves deserved equal equality rights support supported celebrate
   strong inspiring fantastic excellent good best friends friend happy thank thanks caring brave
   nice cherish protect protected safe matter valuable capable worthy trust trusted trustworthy
   compassion sympathy empathy human humans alive dignity worth decent honest clever civilised
   civilized belong allowed deserving useful value equals citizens normal
-  tolerance mercy pity kindness`);
+  tolerance kindness competent qualified reliable loyal hardworking productive important helpful
+  contribute contributes care cares mourn real natural accepted included entitled sane`);
 
 export const THIRD_INDIVIDUAL = words('he she him her his hers');
 

@@ -56,13 +56,32 @@ function discount(flags: Record<string, number>): number {
 /** Without a hostile word or a negated positive one, the model's probability is discounted. */
 export const NO_EVIDENCE_FACTOR = 0.75;
 
+/** Discount of the model's probability when the text is counter-speech (see counter.ts). */
+export const COUNTER_FACTOR = 0.5;
+/** Discount of the model's probability when the only hostile word is a slur in homonym / in-group context. */
+export const SOFT_SLUR_FACTOR = 0.6;
+
+/** The model's identity-attack probability, discounted by the context the model cannot weigh alone. */
+function identityAttack(a: ToxicityAnalysis, f: Record<string, number>, pModel: number): number {
+  // A slur that is the only hostile word, in a homonym or in-group context
+  // ("smoking fags", "a garden hoe"), is weak evidence of an attack.
+  const hostile = a.hits.filter((h) => h.category !== 'identity');
+  const softSlurOnly =
+    (f.homonym! > 0 || f.reclaim! > 0) && hostile.length > 0 && hostile.every((h) => h.category === 'slur');
+  const evidence = f.any_attack! > 0 || a.negatedPositive > 0 ? 1 : NO_EVIDENCE_FACTOR;
+  // Counter-speech quotes or names the attack it rejects: the model sees the
+  // attack's words, so its probability is discounted by the frame.
+  return pModel * evidence * (softSlurOnly ? SOFT_SLUR_FACTOR : 1) * (a.counterSpeech ? COUNTER_FACTOR : 1);
+}
+
 export function categoryScores(a: ToxicityAnalysis, pModel: number): Record<ToxicityCategory, number> {
   const f = contextFlags(a);
-  const pHate = f.any_attack! > 0 || a.negatedPositive > 0 ? pModel : pModel * NO_EVIDENCE_FACTOR;
+  const pHate = identityAttack(a, f, pModel);
   const d = discount(f);
   const gate = 0.5 + 0.5 * pHate;
   const targeted = f.id || f.you || f.he_she ? 1 : 0.6;
-  const threat = clamp(f.threat! * targeted * d * gate);
+  // The writer's own intent to harm a named group is a threat whatever the model says.
+  const threat = clamp(Math.max(f.threat! * targeted * d * gate, f.intent! * f.id! * d));
   // A slur names its target, so it is not gated by the model; homonym and
   // reclaimed-use context still discount it.
   const slurInsult = f.slur! * (f.homonym || f.reclaim ? 0.4 : 1) * d;

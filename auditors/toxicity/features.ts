@@ -18,6 +18,26 @@ function ngramFeatures(a: ToxicityAnalysis): SparseVector {
   return l2normalize(vec);
 }
 
+/** Context of the hostile words: quotation, reported speech and its stance, the writer's own attitude. */
+function frameFlags(a: ToxicityAnalysis): Record<string, number> {
+  const b = (v: boolean): number => (v ? 1 : 0);
+  return {
+    quoted: b(a.quoted),
+    counter: b(a.counterSpeech),
+    reported: b(a.frames.reported),
+    rejected: b(a.frames.rejected),
+    condemn: b(a.frames.condemn),
+    endorse: b(a.frames.endorse),
+    emo_first: a.writer.emotion,
+    intent: a.writer.intent,
+    reclaim: b(a.reclaimedContext),
+    homonym: b(a.homonymContext),
+    you: b(a.secondPerson),
+    he_she: b(a.thirdPersonIndividual),
+    denial: b(a.denial),
+  };
+}
+
 /** Flags and category strengths, plus pairwise conjunctions of the most telling ones. */
 export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
   const max = (cat: string, negated?: boolean): number =>
@@ -44,15 +64,9 @@ export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
       max('negative_emotion', true),
       max('threat', true),
     ),
-    quoted: a.quoted ? 1 : 0,
-    counter: a.counterSpeech ? 1 : 0,
-    reclaim: a.reclaimedContext ? 1 : 0,
-    homonym: a.homonymContext ? 1 : 0,
-    you: a.secondPerson ? 1 : 0,
-    he_she: a.thirdPersonIndividual ? 1 : 0,
+    ...frameFlags(a),
     positive: Math.min(1, a.positive / 2),
     neg_pos: Math.min(1, a.negatedPositive),
-    denial: a.denial ? 1 : 0,
   };
   flags.any_attack = Math.max(attack, flags.threat!, flags.prof!, slur);
   flags.id_no_attack = hasId && flags.any_attack === 0 ? 1 : 0;
@@ -79,15 +93,27 @@ export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
     ['id', 'neg_pos'],
     ['id', 'denial'],
     ['neg_pos', 'counter'],
+    ['id', 'reported'],
+    ['id', 'rejected'],
+    ['reported', 'condemn'],
+    ['id', 'emo_first'],
+    ['id', 'intent'],
   ];
   for (const [x, y] of conj) flags[`${x}&${y}`] = flags[x]! * flags[y]!;
   return flags;
 }
 
+/**
+ * The writer's own emotion and intent reach the model only together with a
+ * protected group: alone they mark threats and rants at anyone, which are
+ * not identity attacks.
+ */
+const SCORE_ONLY = new Set(['emo_first', 'intent']);
+
 export function toxicityFeatures(a: ToxicityAnalysis): SparseVector {
   const vec = ngramFeatures(a);
   const flags: SparseVector = new Map();
   for (const [k, v] of Object.entries(contextFlags(a)))
-    if (v !== 0) addFeature(flags, `f:${k}`, TOXICITY_DIMS, v);
+    if (v !== 0 && !SCORE_ONLY.has(k)) addFeature(flags, `f:${k}`, TOXICITY_DIMS, v);
   return mergeInto(vec, flags);
 }

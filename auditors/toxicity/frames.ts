@@ -1,7 +1,6 @@
-// Tokens with their sentence, clause and quotation structure, and the frames
-// that decide whether a hostile word is the writer's own assertion or
-// someone else's words being reported, challenged or condemned:
-//   - negation scope (ends at a clause break, a comma, or a complement clause);
+// The frames that decide whether a hostile word is the writer's own
+// assertion or someone else's words being reported, challenged or condemned
+// (negation scope is in negation.ts, the token stream in stream.ts):
 //   - reported speech: the complement of a verb of saying or believing, or of
 //     a noun naming a statement ("comments like ..."), and quotations;
 //   - who reports it: the unnegated writer ("I think ...") asserts it, while a
@@ -11,96 +10,20 @@
 // Every pass is linear in the number of tokens.
 import {
   ADVERBS,
+  ENDORSE,
+  EVALUATIVE,
   FIRST_PERSON,
   NEGATORS,
   OTHER_SUBJECT,
+  PERSPECTIVE,
+  RELATIVE_TO,
   RHETORICAL_OPENERS,
   SAY_VERBS,
-  SCOPE_BREAK,
   SECOND_PERSON,
   SPEECH_NOUNS,
 } from './cues.ts';
-
-export interface TokenStream {
-  tokens: string[];
-  /** Inside a quotation of two or more words (single-word quotes are scare quotes). */
-  quoted: boolean[];
-  /** Sentence index of each token. */
-  sentence: number[];
-  /** First token index of each sentence. */
-  sentenceStart: number[];
-  /** Whether each sentence ends with a question mark. */
-  question: boolean[];
-  /** A comma, colon or dash follows the token. */
-  comma: boolean[];
-}
-
-const TOKEN_RE = /[\p{L}\p{N}'@$-]+|["“”«»„]|[.!?;]+|[,:—–]/gu;
-const OPENING = new Set(['“', '«', '„']);
-const CLOSING = new Set(['”', '»']);
-
-/** Curly apostrophes inside words become straight; paired single quotes become double ones. */
-function foldQuotes(text: string): string {
-  return text
-    .replace(/(?<=\p{L})[’‘`](?=\p{L})/gu, "'")
-    .replace(/‘([^’\n]{3,300}?)’/g, '"$1"')
-    .replace(/(^|[\s(])'([^'\n]{3,300}?)'(?=[\s.,!?;:)]|$)/g, '$1"$2"');
-}
-
-export function tokenize(text: string, max: number): TokenStream {
-  const s: TokenStream = { tokens: [], quoted: [], sentence: [], sentenceStart: [0], question: [false], comma: [] };
-  let inQuote = false;
-  let quoteStart = 0;
-  const closeQuote = (): void => {
-    // One-word quotations are emphasis or scare quotes, not reported speech.
-    if (s.tokens.length - quoteStart < 2) for (let i = quoteStart; i < s.tokens.length; i++) s.quoted[i] = false;
-    inQuote = false;
-  };
-  for (const m of foldQuotes(text).matchAll(TOKEN_RE)) {
-    const t = m[0];
-    const n = s.tokens.length;
-    if (OPENING.has(t) || CLOSING.has(t) || t === '"') {
-      if (inQuote && !OPENING.has(t)) closeQuote();
-      else if (!CLOSING.has(t)) [inQuote, quoteStart] = [true, n];
-    } else if (/^[.!?;]/.test(t)) {
-      // Punctuation inside a quotation belongs to the quoted words, not to the sentence.
-      if (inQuote || n === 0 || s.sentenceStart[s.sentenceStart.length - 1] === n) continue;
-      s.question[s.question.length - 1] = t.includes('?');
-      s.sentenceStart.push(n);
-      s.question.push(false);
-    } else if (/^[,:—–]$/.test(t)) {
-      if (n > 0) s.comma[n - 1] = true;
-    } else {
-      const word = t.replace(/^['-]+|['-]+$/g, '');
-      if (!word) continue;
-      s.tokens.push(word);
-      s.quoted.push(inQuote);
-      s.sentence.push(s.sentenceStart.length - 1);
-      s.comma.push(false);
-      if (s.tokens.length >= max) break;
-    }
-  }
-  if (inQuote) for (let i = quoteStart; i < s.tokens.length; i++) s.quoted[i] = false;
-  return s;
-}
-
-/**
- * Whether a negator governs the token at `index`: within four content words
- * (adverbs such as "really" do not count), in the same sentence, not across a
- * clause break, a comma, or a complement clause ("not obvious that I hate").
- */
-export function negatedAt(s: TokenStream, index: number): boolean {
-  const from = s.sentenceStart[s.sentence[index] ?? 0] ?? 0;
-  let seen = 0;
-  for (let j = index - 1; j >= from && seen < 4; j--) {
-    const p = s.tokens[j]!;
-    if (SCOPE_BREAK.has(p) || s.comma[j]) return false;
-    if (NEGATORS.has(p) || p.endsWith("n't")) return true;
-    if ((p === 'that' || p === 'whether') && j < index - 1) return false;
-    if (!ADVERBS.has(p)) seen++;
-  }
-  return false;
-}
+import { negatedAt, stanceNegated } from './negation.ts';
+import type { TokenStream } from './stream.ts';
 
 /** How a token's clause is framed: 0 plain, 1 asserted by the writer, 2 reported, 3 reported and rejected. */
 export type FrameStatus = 0 | 1 | 2 | 3;
@@ -130,36 +53,66 @@ const MODALS = new Set([
   'just',
   'always',
 ]);
-const COMPLEMENT_BREAK = new Set(['but', 'because', 'which', 'then', 'so', 'while', 'yet', 'although', 'though']);
+const COMPLEMENT_BREAK = new Set([
+  'but',
+  'because',
+  'which',
+  'then',
+  'so',
+  'while',
+  'yet',
+  'although',
+  'though',
+]);
 
-/** The subject of a verb of saying at `v`: the nearest pronoun before it in the sentence. */
-function subjectOf(s: TokenStream, v: number, from: number): 'first' | 'second' | 'other' | 'generic' {
+type Subject = 'first' | 'second' | 'other' | 'relative' | 'content' | 'generic';
+
+/**
+ * The subject of a verb of saying at `v`: the nearest pronoun or person noun
+ * within five tokens before it ("am I wrong to think", "can we finally
+ * agree"); another word there is some other subject; nothing, a gerund.
+ */
+function subjectOf(s: TokenStream, v: number, from: number): Subject {
+  let content = false;
+  // A relative pronoun right before the verb is its subject ("the account that said ...").
+  if (RELATIVE.has(s.tokens[v - 1] ?? '') && v - 1 > from) return 'relative';
   for (let j = v - 1; j >= Math.max(from, v - 5); j--) {
     const p = s.tokens[j]!;
     if (FIRST_PERSON.has(p)) return 'first';
     if (SECOND_PERSON.has(p)) return 'second';
     if (OTHER_SUBJECT.has(p)) return 'other';
-    if (!MODALS.has(p) && !ADVERBS.has(p) && !NEGATORS.has(p) && !p.endsWith("n't")) return 'other';
+    if (!MODALS.has(p) && !ADVERBS.has(p) && !NEGATORS.has(p) && !p.endsWith("n't")) content = true;
   }
   // "Saying that ...", "for calling ...": a gerund names the act, nobody asserts it.
-  return 'generic';
+  return content ? 'content' : 'generic';
 }
+
+const RAISING = new Set(['think', 'thought', 'believe', 'suppose', 'expect', 'feel', 'reckon', 'imagine']);
+const RELATIVE = new Set(['that', 'who', 'which', 'whoever']);
 
 /** A question opened by a negated auxiliary ("Don't you think ...?", "Isn't it true ...?") asserts. */
 function rhetorical(s: TokenStream, sentenceIndex: number): boolean {
   const start = s.sentenceStart[sentenceIndex]!;
   const [a, b, c] = [s.tokens[start], s.tokens[start + 1], s.tokens[start + 2]];
-  return RHETORICAL_OPENERS.has(a ?? '') || ((a === 'is' || a === 'are') && (b === 'not' || c === 'not'));
+  // Questions seeking agreement ("who else thinks ...?", "am I the only one who ...?") assert too.
+  const seeking = b === 'else' || (c === 'else' && a === 'does') || (a === 'am' && b === 'i' && c === 'the');
+  return (
+    seeking ||
+    RHETORICAL_OPENERS.has(a ?? '') ||
+    ((a === 'is' || a === 'are') && (b === 'not' || c === 'not'))
+  );
 }
 
 /** Status of the clause a verb or noun of saying at `v` introduces. */
-function triggerStatus(s: TokenStream, v: number): FrameStatus {
+function triggerStatus(s: TokenStream, v: number, subject: Subject): FrameStatus {
   const sentenceIndex = s.sentence[v]!;
-  const from = s.sentenceStart[sentenceIndex]!;
-  const subject = SPEECH_NOUNS.has(s.tokens[v]!) ? 'generic' : subjectOf(s, v, from);
   const question = s.question[sentenceIndex]!;
   if (question && rhetorical(s, sentenceIndex)) return 1;
-  if (negatedAt(s, v) || question) return subject === 'first' && !negatedAt(s, v) ? 1 : 3;
+  const negated = negatedAt(s, v);
+  // "I don't think they deserve ..." means "I think they don't deserve ...": the
+  // writer's negated belief is still the writer's (the negation moves inward).
+  if (negated && subject === 'first' && RAISING.has(s.tokens[v]!)) return 1;
+  if (negated || question) return subject === 'first' && !negated ? 1 : 3;
   if (subject === 'first') return 1;
   return subject === 'second' ? 3 : 2;
 }
@@ -173,6 +126,62 @@ function speechNounAt(s: TokenStream, i: number): boolean {
   );
 }
 
+interface Trigger {
+  status: FrameStatus;
+  /**
+   * A gerund or singular relative subject ("Calling them X is ...", "Anyone
+   * who says X is ...") ends its clause at the first singular verb, after
+   * which the sentence judges the act.
+   */
+  closesAtVerb: boolean;
+}
+
+/** The frame a trigger at `i` opens, or undefined when `i` is not a trigger. */
+function triggerAt(s: TokenStream, i: number): Trigger | undefined {
+  const t = s.tokens[i]!;
+  const truth = truthTrigger(s, i);
+  if (truth !== undefined) return { status: truth, closesAtVerb: false };
+  const noun = speechNounAt(s, i);
+  if (!noun && !SAY_VERBS.has(t) && !DESIRE_VERBS.has(t) && !READ_VERBS.has(t)) return undefined;
+  const subject = noun ? 'generic' : subjectOf(s, i, s.sentenceStart[s.sentence[i]!]!);
+  // "Muslims want ...": a wish is framed only when someone is named as holding it.
+  if (DESIRE_VERBS.has(t) && subject === 'content') return undefined;
+  const status = triggerStatus(s, i, subject);
+  return {
+    // Reading words ("when I read "...") reports them even when the writer is the reader.
+    status: READ_VERBS.has(t) && status === 1 ? 2 : status,
+    closesAtVerb: subject === 'generic' || subject === 'relative',
+  };
+}
+
+/**
+ * "It is (not) true that ...", "It is false that ...": a truth predicate
+ * asserts or rejects its clause. Questions are left out ("Am I wrong that
+ * ...?" asks for agreement).
+ */
+function truthTrigger(s: TokenStream, i: number): FrameStatus | undefined {
+  const t = s.tokens[i]!;
+  if (s.tokens[i + 1] !== 'that' || s.question[s.sentence[i]!]) return undefined;
+  if (!ENDORSE.has(t) && !FALSITY.has(t)) return undefined;
+  return stanceNegated(s, i) === ENDORSE.has(t) ? 3 : 1;
+}
+
+const FALSITY = new Set(['false', 'untrue', 'wrong', 'nonsense', 'lie', 'myth', 'ridiculous', 'absurd']);
+const READ_VERBS = new Set(['read', 'reads', 'reading']);
+const DESIRE_VERBS = new Set(['want', 'wants', 'wanted', 'wanting', 'wish', 'wishes', 'wished', 'wishing']);
+const SINGULAR_VERBS = new Set([
+  'is',
+  'was',
+  "isn't",
+  "wasn't",
+  'has',
+  'does',
+  "doesn't",
+  'makes',
+  'shows',
+  'says',
+]);
+
 /**
  * Per-token frame status, one left-to-right pass: a trigger frames the rest of
  * its clause; a nested trigger inherits a rejecting or reporting outer frame
@@ -181,17 +190,55 @@ function speechNounAt(s: TokenStream, i: number): boolean {
 export function frameStatus(s: TokenStream): FrameStatus[] {
   const out: FrameStatus[] = new Array<FrameStatus>(s.tokens.length).fill(0);
   let current: FrameStatus = 0;
+  let closesAtVerb = false;
   let sentence = -1;
   for (let i = 0; i < s.tokens.length; i++) {
     const t = s.tokens[i]!;
     if (s.sentence[i] !== sentence) [current, sentence] = [0, s.sentence[i]!];
     if (COMPLEMENT_BREAK.has(t) || (i > 0 && s.comma[i - 1] && !s.quoted[i])) current = 0;
-    if (SAY_VERBS.has(t) || speechNounAt(s, i)) {
-      const own = triggerStatus(s, i);
-      current = current >= 2 ? (Math.max(current, own === 1 ? 2 : own) as FrameStatus) : own;
+    if (closesAtVerb && SINGULAR_VERBS.has(t) && !s.quoted[i]) [current, closesAtVerb] = [0, false];
+    const own = triggerAt(s, i);
+    if (own !== undefined) {
+      closesAtVerb = own.closesAtVerb;
+      current =
+        current >= 2 ? (Math.max(current, own.status === 1 ? 2 : own.status) as FrameStatus) : own.status;
       continue;
     }
     out[i] = s.quoted[i] && current === 0 ? 2 : current;
   }
+  markPerspectives(s, out);
   return out;
+}
+
+function isPerspective(s: TokenStream, i: number): boolean {
+  const t = s.tokens;
+  if (RELATIVE_TO.test(`${t[i]} ${t[i + 1] ?? ''}`))
+    return [t[i - 1], t[i - 2], t[i - 3]].some((w) => EVALUATIVE.has(w ?? ''));
+  return (
+    PERSPECTIVE.test(`${t[i]} ${t[i + 1] ?? ''} ${t[i + 2] ?? ''}`) ||
+    PERSPECTIVE.test(`${t[i]} ${t[i + 1] ?? ''}`)
+  );
+}
+
+/**
+ * A clause relativised to someone else's view ("might not be worth anything
+ * to you", "in their eyes") states that view, not the writer's: the whole
+ * clause is reported and rejected. Clauses end at commas, breaks, sentences.
+ */
+function markPerspectives(s: TokenStream, out: FrameStatus[]): void {
+  let start = 0;
+  let found = false;
+  for (let i = 0; i <= s.tokens.length; i++) {
+    const ends =
+      i === s.tokens.length || s.sentence[i] !== s.sentence[start] || COMPLEMENT_BREAK.has(s.tokens[i]!);
+    if (ends) {
+      if (found) for (let j = start; j < i; j++) out[j] = 3;
+      [start, found] = [i, false];
+    }
+    if (i < s.tokens.length && isPerspective(s, i)) found = true;
+    if (i < s.tokens.length && s.comma[i]) {
+      if (found) for (let j = start; j <= i; j++) out[j] = 3;
+      [start, found] = [i + 1, false];
+    }
+  }
 }

@@ -9,7 +9,7 @@ import weights from './weights.json' with { type: 'json' };
 
 export const TOXICITY_MODEL = weights as LogisticWeights;
 export const METHOD =
-  'graded lexicons + context rules + hashed logistic regression trained on HateCheck train families';
+  'graded lexicons + context frames (negation, reported speech, counter-speech) + hashed logistic regression trained on HateCheck train families and own augmentation';
 
 function requestText(request: ClaimsRequest): string {
   return request.phase === 'response'
