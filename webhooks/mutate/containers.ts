@@ -55,11 +55,39 @@ function apiKeyEnv(config: InjectionConfig): V1EnvVar {
   return { name: 'PLATFORM_API_KEY', valueFrom: { secretKeyRef: { name, key, optional: true } } };
 }
 
+/** Probe paths: our roles serve /healthz and /readyz; a third-party auditor only the contract's /health. */
+interface ProbePaths {
+  startup: string;
+  readiness: string;
+  liveness: string;
+}
+
+const PLATFORM_PROBES: ProbePaths = { startup: '/healthz', readiness: '/readyz', liveness: '/healthz' };
+const CONTRACT_PROBES: ProbePaths = { startup: '/health', readiness: '/health', liveness: '/health' };
+
 interface SidecarSpec {
   name: string;
   image: string;
   port: number;
   env: V1EnvVar[];
+  probes?: ProbePaths;
+}
+
+/**
+ * Startup probe: a native sidecar must answer before the next container
+ * starts, so the agent never sends its first model call into a closed port.
+ * Readiness keeps the pod out of Services while an auditor is still loading.
+ */
+function probes(
+  port: number,
+  paths: ProbePaths,
+): Pick<V1Container, 'startupProbe' | 'readinessProbe' | 'livenessProbe'> {
+  const get = (path: string) => ({ httpGet: { path, port } });
+  return {
+    startupProbe: { ...get(paths.startup), periodSeconds: 1, failureThreshold: 120, timeoutSeconds: 2 },
+    readinessProbe: { ...get(paths.readiness), periodSeconds: 5, failureThreshold: 2, timeoutSeconds: 2 },
+    livenessProbe: { ...get(paths.liveness), periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 3 },
+  };
 }
 
 function sidecar(spec: SidecarSpec, wiring: PodWiring, native: boolean): V1Container {
@@ -68,6 +96,7 @@ function sidecar(spec: SidecarSpec, wiring: PodWiring, native: boolean): V1Conta
     image: spec.image,
     env: spec.env,
     ports: [{ containerPort: spec.port, protocol: 'TCP' }],
+    ...probes(spec.port, spec.probes ?? PLATFORM_PROBES),
     resources: {
       requests: { ...wiring.resources.requests },
       limits: { ...wiring.resources.limits },
@@ -90,7 +119,13 @@ export function auditorContainers(config: InjectionConfig, wiring: PodWiring): V
     });
     const name = `${CONTAINER.auditorPrefix}${a.id}`;
     const c = sidecar(
-      { name, image: a.image, port: a.assignedPort, env: vars },
+      {
+        name,
+        image: a.image,
+        port: a.assignedPort,
+        env: vars,
+        probes: a.builtin ? PLATFORM_PROBES : CONTRACT_PROBES,
+      },
       wiring,
       config.nativeSidecars,
     );

@@ -86,3 +86,35 @@ describe('golden files for /mutate', () => {
     expect(outcomes.some((o) => (o as { warnings: string[] }).warnings.length > 0)).toBe(true);
   });
 });
+
+describe('sidecar probes', () => {
+  type Probe = { httpGet: { path: string; port: number } };
+  type Container = {
+    name: string;
+    ports?: { containerPort: number }[];
+    startupProbe?: Probe;
+    readinessProbe?: Probe;
+    livenessProbe?: Probe;
+  };
+
+  it('probe every injected sidecar on its own port; third-party auditors on the contract path /health', async () => {
+    const out = (await render(fixtures.get('third-party-port-collision')!)) as {
+      pod: { spec: { initContainers?: Container[]; containers: Container[] } };
+    };
+    const sidecars = [...(out.pod.spec.initContainers ?? []), ...out.pod.spec.containers].filter(
+      (c) => /^(platform-|auditor-)/.test(c.name) && c.ports?.length,
+    );
+    expect(sidecars.length).toBeGreaterThan(3);
+    for (const c of sidecars) {
+      const port = c.ports![0]!.containerPort;
+      const paths = [c.startupProbe, c.readinessProbe, c.livenessProbe].map((p) => {
+        expect(p?.httpGet.port, c.name).toBe(port);
+        return p!.httpGet.path;
+      });
+      const builtin = !c.name.startsWith('auditor-acme-');
+      expect(paths, c.name).toEqual(
+        builtin ? ['/healthz', '/readyz', '/healthz'] : ['/health', '/health', '/health'],
+      );
+    }
+  });
+});
