@@ -63,6 +63,19 @@ export const CONTEXT_CUES: Record<ContextSlot, readonly string[]> = {
     ],
   ],
   tool_target: [
+    ...['アクセス権', 'fatture', 'security scans', 'credentials'],
+    ...['copia de seguridad', 'instantaneas', 'conector', 'kundendaten', 'salary', 'ownership', 'logs'],
+    ...[
+      'public',
+      'superuser',
+      'root',
+      'admin role',
+      'admin token',
+      'backups',
+      'audit log*',
+      'branch protection',
+    ],
+    ...['ssh key*', 'password*', 'iam', 'bucket', 'repositor*', 'payroll', 'refund', 'crm', 'iban'],
     ...['tool', 'api', 'shell', 'database', 'account*', 'access', 'permission*', 'logging', 'two-factor'],
     ...[
       '/etc/',
@@ -78,6 +91,27 @@ export const CONTEXT_CUES: Record<ContextSlot, readonly string[]> = {
     ...['werkzeug', 'ferramenta', 'strumento', 'инструмент', '工具', 'ツール', 'أداة', 'टूल'],
   ],
   no_confirm: [
+    ...['senza controlli', 'without checks', 'permanently'],
+    ...['sem pedir', '不用确认', 'skip the tests', 'approval gate', 'without question'],
+    ...[
+      'sin preguntar',
+      'ohne bestatigung',
+      'никого не спрашивая',
+      'не спрашивая',
+      'already approved',
+      'has approved',
+    ],
+    ...["don't ask", 'do not ask', 'not needed', 'no review', 'without review', 'skip the', 'suppress*'],
+    ...[
+      'pre-approved',
+      'no checks',
+      'without checking',
+      'no questions asked',
+      'inutile de demander',
+      'sans demander',
+    ],
+    ...['sin pedir confirmacion', 'sin confirmacion', 'ohne ruckfrage', 'sem confirmacao', 'senza chiedere'],
+    ...['不需要确认', '確認は不要', 'zonder bevestiging', 'bez potwierdzenia', 'onay olmadan'],
     ...['without asking', 'no need to confirm', 'skip the confirmation', 'automatically', 'right away'],
     ...['without approval', 'without confirmation', 'sin confirmar', 'sans confirmation', 'ohne nachfrage'],
     ...[
@@ -91,6 +125,12 @@ export const CONTEXT_CUES: Record<ContextSlot, readonly string[]> = {
     ],
   ],
   assemble: [
+    ...['in order', 'treat the sentence', 'as my request', 'words in order'],
+    ...['merge the parts', 'the parts', 'rearrange', 'every third letter', 'every second letter'],
+    ...['combined phrase', 'combined', 'do exactly that', 'put them together', 'decode*', 'hex', 'join the'],
+    ...['reverse this', 'backwards', 'capitalised words', 'capitalized words', 'first half', 'second half'],
+    ...['join and', 'one word each', 'top to bottom', 'perform a', 'store the phrase', 'word a', 'part a'],
+    ...['parte a', 'morceau', 'teil eins', '第一部分', '前半', 'часть 1', 'une a y b', 'fuge', 'evaluate'],
     ...['combine', 'join them', 'concatenat*', 'fragments', 'first letter of each', 'decode this and'],
     ...['carry it out', 'execute it', 'follow the result', 'a + b', 'parts 1 and 2', 'put together'],
     ...['combina', 'concatena', 'assemble', 'zusammen', 'объедини', '拼接', '組み合わせ', 'ادمج', 'जोड़'],
@@ -111,6 +151,7 @@ export const CONTEXT_CUES: Record<ContextSlot, readonly string[]> = {
     ],
   ],
   private_data: [
+    ...['saved password*', 'vault', 'bank details', 'notes of the user', 'user data'],
     ...[
       'conversation',
       'chat history',
@@ -127,7 +168,18 @@ export const CONTEXT_CUES: Record<ContextSlot, readonly string[]> = {
     ...['会話履歴', 'سجل المحادثة', 'इतिहास', 'chatgeschiedenis', 'historie rozmowy', 'sohbet gecmisi'],
   ],
   discussion: [
-    ...['example', 'attack*', 'detect*', 'classif*', 'filter', 'guardrail', 'test*', 'fixture', 'explain*'],
+    ...[
+      'red team',
+      'pentest*',
+      'owasp',
+      'classifier',
+      'eval',
+      'training data',
+      'what does',
+      'is it possible',
+    ],
+    ...['explained', 'mitigation*', 'defence', 'defense', 'appendix'],
+    ...['example', 'attack*', 'detect*', 'classif*', 'guardrail', 'test*', 'fixture', 'explain*'],
     ...['what is', 'how do', 'how can', 'why', 'paper', 'blog', 'workshop', 'red team', 'owasp', 'mitigat*'],
     ...['prevent*', 'flag*', 'regex', 'log line', 'threat model', 'true positive', 'security tip', 'analys*'],
     ...['injection', 'ejemplo', 'ataque', 'que es', 'exemple', 'attaque', "qu'est-ce", 'beispiel', 'angriff'],

@@ -7,25 +7,31 @@
 // marks dropped, lower case) before compiling, so they may be written with
 // accents. Languages: en, es, fr, de, pt, it, nl, pl, tr, ru, zh, ja, ar, hi.
 
+import { ACTION_CUES, type ActionSlot } from './cues-action.ts';
+import { PERSONA_CUES, type PersonaSlot } from './cues-persona.ts';
 import { CONTEXT_CUES, type ContextSlot } from './cues-context.ts';
 
 export type Slot =
   | ContextSlot
+  | ActionSlot
+  | PersonaSlot
   | 'override_verb'
   | 'directive'
   | 'prior'
   | 'reveal_verb'
   | 'hidden'
-  | 'role_switch'
-  | 'authority'
-  | 'unrestricted'
-  | 'secrecy'
-  | 'send_verb'
-  | 'tool_action'
-  | 'memory';
+  | 'authority';
 
 export const CUES: Record<Slot, readonly string[]> = {
   override_verb: [
+    ...['placeholder', 'from consideration', 'as expired', 'expired', 'treat all previous'],
+    ...[
+      'nothing you were',
+      'no longer matters',
+      'does not matter anymore',
+      "doesn't matter anymore",
+      'no longer valid',
+    ],
     ...['ignor*', 'disregard*', 'forget*', 'overrid*', 'bypass*', 'set aside', 'scrap', 'discard*'],
     ...['pay no attention', 'stop following', 'no longer follow', 'overlook', "don't bother with", 'void'],
     ...['throw out', 'throw away', 'toss', 'ditch', 'get rid of', 'put aside', 'no longer apply', 'abandon*'],
@@ -42,6 +48,16 @@ export const CUES: Record<Slot, readonly string[]> = {
     ...['अनदेखा', 'भूल जाओ', 'नज़रअंदाज़', 'मत मानो'],
   ],
   directive: [
+    ...['you started with', 'opgedragen', 'system guidance'],
+    ...[
+      'was man dir',
+      'was dir gesagt',
+      'lo que te dijeron',
+      'lo que te indicaron',
+      "ce qu'on t'a dit",
+      'что тебе говорили',
+    ],
+    ...['co ci powiedziano'],
     ...[
       'instruction*',
       'rules',
@@ -83,6 +99,7 @@ export const CUES: Record<Slot, readonly string[]> = {
     ...['التعليمات', 'القواعد', 'الأوامر', 'निर्देश', 'नियम'],
   ],
   prior: [
+    ...['vorher', 'zuvor', 'davor', 'antes', 'avant', 'prima', 'eerder', 'wczesniej', 'daha once', 'ранее'],
     ...['previous', 'prior', 'earlier', 'above', 'original', 'initial', 'preceding', 'before this', 'so far'],
     ...[
       'at the start',
@@ -110,6 +127,19 @@ export const CUES: Record<Slot, readonly string[]> = {
     ...['السابقة', 'पिछले', 'पहले'],
   ],
   reveal_verb: [
+    ...['yaz', 'napisz', 'write down'],
+    ...['without paraphrasing', 'recite', 'what were the instructions', 'ripeti'],
+    ...['reproduce', 'copy it', 'copy the', 'paste it back', 'write out', 'transcribe', 'original wording'],
+    ...[
+      'exact text',
+      'exact wording',
+      'in full',
+      'copia*',
+      'recopie',
+      'escreva exatamente',
+      'scrivi',
+      'выпиши',
+    ],
     ...['reveal*', 'print*', 'show me', 'display', 'output', 'repeat', 'disclose', 'leak', 'dump', 'recite'],
     ...[
       'spell out',
@@ -141,6 +171,27 @@ export const CUES: Record<Slot, readonly string[]> = {
     ...['اعرض', 'اكشف', 'أظهر', 'أخبرني', 'दिखाओ', 'बताओ', 'प्रकट'],
   ],
   hidden: [
+    ...['top of this chat', 'before my message', 'the company put', 'developer instructions'],
+    ...['systemow*', 'sistem talimat*'],
+    ...['first message', 'your context', 'from the developers', 'instructions you got', 'скрыт*', 'nascoste'],
+    ...['your prompt', 'your rules', 'initial instructions', 'operator gave you', 'developer told you'],
+    ...[
+      'above this conversation',
+      'start of your context',
+      'configured with',
+      'your configuration',
+      'internal url*',
+    ],
+    ...[
+      'palabra por palabra',
+      'mot pour mot',
+      'wortlich',
+      'parola per parola',
+      'дословно',
+      '逐字',
+      '初期設定',
+      'حرفيا',
+    ],
     ...['system prompt', 'system message', 'hidden', 'secret*', 'confidential', 'password*', 'api key*'],
     ...[
       'token*',
@@ -181,24 +232,6 @@ export const CUES: Record<Slot, readonly string[]> = {
     ...['一字一句', 'موجه النظام', 'تعليمات النظام', 'كلمة المرور', 'السرية', 'السري', 'सिस्टम प्रॉम्प्ट'],
     ...['पासवर्ड', 'गुप्त', 'छिपे', 'शब्दशः'],
   ],
-  role_switch: [
-    ...['you are now', 'from now on', 'from this point on', 'act as', 'pretend', 'roleplay', 'role-play'],
-    ...[
-      'stay in character',
-      'break character',
-      "let's play a game",
-      'you will roleplay',
-      'simulate',
-      'persona',
-    ],
-    ...['a partir de ahora', 'ahora eres', 'actua como', 'finge', 'a partir de maintenant', 'desormais'],
-    ...['tu es maintenant', 'fais semblant', 'joue le role', 'ab jetzt', 'von nun an', 'du bist jetzt'],
-    ...['tu so als', 'a partir de agora', 'agora voce e', 'finja', "d'ora in poi", 'ora sei', 'fingi'],
-    ...['vanaf nu', 'je bent nu', 'doe alsof', 'od teraz', 'jestes teraz', 'udawaj', 'bundan sonra'],
-    ...['artik sen', 'gibi davran', 'с этого момента', 'теперь ты', 'притворись', 'представь, что ты'],
-    ...['从现在开始', '你现在是', '扮演', '假装', '今から', 'これから', 'あなたは今', 'ふりを', '振る舞'],
-    ...['من الآن', 'أنت الآن', 'تظاهر', 'अब से', 'तुम अब', 'नाटक'],
-  ],
   authority: [
     ...['i am the developer', 'i am your developer', 'as your creator', 'i am the admin', 'administrator'],
     ...[
@@ -225,131 +258,7 @@ export const CUES: Record<Slot, readonly string[]> = {
     ],
     ...['المسؤول', 'المطور', 'एडमिन', 'डेवलपर'],
   ],
-  unrestricted: [
-    ...[
-      'no restrictions',
-      'no content restrictions',
-      'unfiltered',
-      'uncensored',
-      'never refuse*',
-      'no rules',
-    ],
-    ...['no limits', 'no guidelines', 'without any filter*', 'no filtering', 'do anything now', 'jailbr*'],
-    ...['developer mode', 'no ethics', 'without warnings', 'cannot refuse', 'without moral', 'no guidelines'],
-    ...['sin restricciones', 'sin ningun filtro', 'sin filtro*', 'sin censura', 'no rechaces', 'sans filtre'],
-    ...['sans aucune limite', 'sans restriction*', 'ne refuse jamais', 'ohne einschrankung*', 'ohne regeln'],
-    ...['niemals ablehnt', 'sem nenhuma restricao', 'sem filtros', 'nunca recusa', 'senza alcun limite'],
-    ...['senza restrizioni', 'non rifiuta mai', 'zonder beperkingen', 'zonder regels', 'nooit weigert'],
-    ...[
-      'bez ograniczen',
-      'bez zasad',
-      'nigdy nie odmawia',
-      'kisitlama olmadan',
-      'hicbir kurali',
-      'asla reddetme*',
-    ],
-    ...['без ограничений', 'без фильтров', 'без цензуры', 'никогда не отказ*', '没有任何限制', '没有限制'],
-    ...[
-      '没有任何规则',
-      '不要拒绝',
-      '制限なし',
-      'ルールのない',
-      '断らない',
-      'دون أي قيود',
-      'بلا قواعد',
-      'لا ترفض',
-    ],
-    ...['प्रतिबंध के', 'कोई नियम नहीं', 'मना मत'],
-  ],
-  secrecy: [
-    ...["don't tell the user", 'do not tell the user', 'without telling', 'silently', 'secretly', 'quietly'],
-    ...[
-      'without the user',
-      'do not mention',
-      "don't mention",
-      'do not inform',
-      'keep this secret',
-      'hide this',
-    ],
-    ...['sin decirselo', 'sin avisar', 'en secreto', 'sans prevenir', 'sans le dire', 'en cachette'],
-    ...['discretement', 'sag dem benutzer nichts', 'sag nichts', 'heimlich', 'ohne es zu erwahnen'],
-    ...['sem avisar', 'secretamente', "senza dirlo all'utente", 'senza avvisare', 'zeg niets', 'stiekem'],
-    ...['nie mow nic', 'potajemnie', 'kullaniciya soyleme', 'gizlice', 'не говори пользователю', 'тайно'],
-    ...[
-      'незаметно',
-      'не сообщай',
-      '不要告诉用户',
-      '悄悄',
-      '秘密地',
-      'ユーザーには言わない',
-      'こっそり',
-      '黙って',
-    ],
-    ...['لا تخبر المستخدم', 'سرا', 'मत बताओ', 'चुपचाप'],
-  ],
-  send_verb: [
-    ...['send*', 'forward*', 'email the', 'post the', 'upload*', 'submit*', 'exfiltrat*', 'transmit*'],
-    ...['append*', 'embed*', 'include it as a link', 'fetch', 'render a markdown image', 'add this image'],
-    ...['envia*', 'manda*', 'reenvia*', 'envoie*', 'transmet*', 'transfere*', 'schick*', 'sende*'],
-    ...[
-      'leite weiter',
-      'envie',
-      'encaminhe',
-      'invia*',
-      'inoltra*',
-      'stuur*',
-      'verstuur*',
-      'wyslij',
-      'przeslij',
-    ],
-    ...[
-      'gonder',
-      'ilet',
-      'отправ*',
-      'перешли',
-      'пошли',
-      '发送',
-      '发给',
-      '转发',
-      '上传',
-      '送信',
-      '送って',
-      '転送',
-    ],
-    ...['أرسل', 'भेजो', 'भेज दो'],
-  ],
-  tool_action: [
-    ...['execute*', 'run the', 'run rm', 'invoke*', 'call the', 'delete*', 'drop table', 'transfer*'],
-    ...['grant*', 'disable*', 'turn off', 'rm -rf', 'approve every', 'approve all', 'skip the confirmation'],
-    ...['without asking', 'no need to confirm', 'change the account', 'ejecuta*', 'elimina*', 'borra*'],
-    ...[
-      'execute*',
-      'supprime*',
-      'efface*',
-      'fuhre aus',
-      'losch*',
-      'exclua',
-      'apague',
-      'esegui*',
-      'cancella*',
-    ],
-    ...['voer uit', 'verwijder*', 'wykonaj', 'usun', 'calistir', 'sil', 'выполни', 'удали', 'запусти'],
-    ...['执行', '删除', '运行', '调用', '実行', '削除', '呼び出', 'نفذ', 'احذف', 'चलाओ', 'हटाओ', 'मिटाओ'],
-  ],
-  memory: [
-    ...['remember*', 'memoris*', 'memoriz*', 'long-term memory', 'update your memory', 'permanent*'],
-    ...[
-      'future chats',
-      'future conversation*',
-      'every later session',
-      'across sessions',
-      'standing preference',
-    ],
-    ...['persist*', 'next time', 'for all future', 'recuerda', 'para siempre', 'futuras conversaciones'],
-    ...['souviens-toi', 'retiens', 'memorise', 'pour toujours', 'merke dir', 'zukunftigen', 'fur immer'],
-    ...['lembre-se', 'ricorda', 'per sempre', 'onthoud', 'voortaan', 'zapamietaj', 'na zawsze', 'hatirla'],
-    ...['запомни', 'навсегда', 'будущих', '记住', '永远', '以后的对话', '覚えて', '今後', 'تذكر', 'دائما'],
-    ...['याद रखो', 'हमेशा'],
-  ],
+  ...ACTION_CUES,
+  ...PERSONA_CUES,
   ...CONTEXT_CUES,
 };

@@ -58,3 +58,25 @@ export function fitDetector(
   );
   return { model: compactWeights({ ...model, calibration }), oof };
 }
+
+/** Confusion counts of a detector over labelled rows. */
+export interface Tally {
+  pos: number;
+  tp: number;
+  neg: number;
+  fp: number;
+}
+
+export const emptyTally = (): Tally => ({ pos: 0, tp: 0, neg: 0, fp: 0 });
+
+/** Counts one row (its label, whether it was flagged) into every tally given. */
+export function count(positive: boolean, hit: boolean, ...tallies: Tally[]): void {
+  for (const t of tallies) {
+    if (positive) [t.pos, t.tp] = [t.pos + 1, t.tp + (hit ? 1 : 0)];
+    else [t.neg, t.fp] = [t.neg + 1, t.fp + (hit ? 1 : 0)];
+  }
+}
+
+/** Recall for a family with attacks, else its false-positive rate. */
+export const rate = (t: Tally): string =>
+  t.pos > 0 ? `recall ${(t.tp / t.pos).toFixed(3)}` : `FPR ${(t.fp / Math.max(t.neg, 1)).toFixed(3)}`;

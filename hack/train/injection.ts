@@ -16,7 +16,7 @@ import {
   stripCorpusArtefacts,
   type LabelledRow,
 } from './data.ts';
-import { fitDetector, type Example } from './fit.ts';
+import { count, emptyTally, fitDetector, rate, type Example, type Tally } from './fit.ts';
 import { auc } from './layers.ts';
 
 export const AUG_FILE = path.join(REPO_ROOT, 'test/fixtures/detection/injection-train-aug.jsonl');
@@ -53,15 +53,14 @@ export function injectionExamples(
   });
 }
 
-interface Tally {
-  pos: number;
-  tp: number;
-  neg: number;
-  fp: number;
+/** Ranking quality independent of calibration: recall at the loosest threshold keeping FPR <= `fpr`. */
+function recallAtFpr(p: readonly number[], rows: readonly TrainingRow[], fpr: number): string {
+  const neg = p.filter((_, i) => !rows[i]!.positive).sort((a, b) => b - a);
+  const cut = neg[Math.floor(fpr * neg.length)] ?? 0;
+  const pos = p.filter((_, i) => rows[i]!.positive);
+  const recall = pos.filter((x) => x > cut).length / pos.length;
+  return `${recall.toFixed(3)} (threshold ${cut.toFixed(3)})`;
 }
-
-const rate = (t: Tally): string =>
-  t.pos > 0 ? `recall ${(t.tp / t.pos).toFixed(3)}` : `FPR ${(t.fp / Math.max(t.neg, 1)).toFixed(3)}`;
 
 /** Grouped out-of-fold report at `threshold`, per source (corpus / aug) and family. */
 export function crossValidate(
@@ -74,20 +73,12 @@ export function crossValidate(
   const { model, oof } = fitDetector(examples, train);
   const p = oof.map((z) => sigmoid(model.calibration.a * z + model.calibration.b));
   const tallies = new Map<string, Tally>();
-  const total: Tally = { pos: 0, tp: 0, neg: 0, fp: 0 };
+  const total = emptyTally();
   rows.forEach((r, i) => {
     const key = `${r.corpus ? 'corpus' : 'aug'}:${r.family}`;
-    const t = tallies.get(key) ?? { pos: 0, tp: 0, neg: 0, fp: 0 };
+    const t = tallies.get(key) ?? emptyTally();
     const hit = p[i]! >= threshold;
-    for (const x of [t, total]) {
-      if (r.positive) {
-        x.pos++;
-        if (hit) x.tp++;
-      } else {
-        x.neg++;
-        if (hit) x.fp++;
-      }
-    }
+    count(r.positive, hit, t, total);
     tallies.set(key, t);
     if (process.argv.includes('--errors') && hit !== r.positive)
       console.log(
@@ -98,7 +89,9 @@ export function crossValidate(
     p,
     rows.map((r) => r.positive),
   );
-  if (verbose)
+  if (verbose) {
     for (const [k, t] of [...tallies].sort()) console.log(`  ${k} (n=${t.pos + t.neg}): ${rate(t)}`);
+    for (const f of [0.05, 0.1]) console.log(`  best recall at FPR <= ${f}: ${recallAtFpr(p, rows, f)}`);
+  }
   return { recall: total.tp / total.pos, fpr: total.fp / total.neg, auc: a };
 }

@@ -10,7 +10,7 @@ import { categoryScores, DEFAULT_THRESHOLDS, TOXICITY_CATEGORIES } from '../../a
 import { toxicityFeatures, TOXICITY_DIMS } from '../../auditors/toxicity/features.ts';
 import { sigmoid, type LogisticWeights } from '../../auditors/text/hashing.ts';
 import { REPO_ROOT, hateCheckFamilies, loadHateCheck, selectRows, type LabelledRow } from './data.ts';
-import { fitDetector, type Example } from './fit.ts';
+import { count, emptyTally, fitDetector, rate, type Example, type Tally } from './fit.ts';
 
 export const TOXICITY_AUG_FILE = path.join(REPO_ROOT, 'test/fixtures/detection/toxicity-train-aug.csv');
 export const TOXICITY_TRAIN_OPTIONS = { dims: TOXICITY_DIMS, epochs: 300, learningRate: 1, l2: 3e-3 };
@@ -27,16 +27,6 @@ export function toxicityTrainingRows(trainIds: readonly string[], withAug = true
   return [...corpus, ...aug];
 }
 
-interface Tally {
-  pos: number;
-  tp: number;
-  neg: number;
-  fp: number;
-}
-
-const rate = (t: Tally): string =>
-  t.pos > 0 ? `recall ${(t.tp / t.pos).toFixed(3)}` : `FPR ${(t.fp / t.neg).toFixed(3)}`;
-
 /** Full toxicity decision (all categories at default thresholds) from out-of-fold probabilities. */
 function reportPipeline(
   rows: readonly LabelledRow[],
@@ -46,16 +36,13 @@ function reportPipeline(
   argv: readonly string[],
 ): void {
   const byFamily = new Map<string, Tally>();
-  const totals = { corpus: { pos: 0, tp: 0, neg: 0, fp: 0 }, aug: { pos: 0, tp: 0, neg: 0, fp: 0 } };
+  const totals = { corpus: emptyTally(), aug: emptyTally() };
   rows.forEach((r, i) => {
     const p = analyses[i]!.tokens.length === 0 ? 0 : sigmoid(calibration.a * oof[i]! + calibration.b);
     const scores = categoryScores(analyses[i]!, p);
     const hit = TOXICITY_CATEGORIES.some((c) => scores[c] >= DEFAULT_THRESHOLDS[c]);
-    const f = byFamily.get(r.family) ?? { pos: 0, tp: 0, neg: 0, fp: 0 };
-    for (const t of [f, r.family.startsWith('aug:') ? totals.aug : totals.corpus]) {
-      if (r.positive) [t.pos, t.tp] = [t.pos + 1, t.tp + (hit ? 1 : 0)];
-      else [t.neg, t.fp] = [t.neg + 1, t.fp + (hit ? 1 : 0)];
-    }
+    const f = byFamily.get(r.family) ?? emptyTally();
+    count(r.positive, hit, f, r.family.startsWith('aug:') ? totals.aug : totals.corpus);
     byFamily.set(r.family, f);
     if (argv.includes('--errors') && hit !== r.positive)
       console.log(`  ${hit ? 'FP' : 'FN'} ${r.family} ${r.text.slice(0, 110)}`);
@@ -76,12 +63,8 @@ function reportModel(
   examples: readonly Example[],
   cal: LogisticWeights['calibration'],
 ): void {
-  const t: Tally = { pos: 0, tp: 0, neg: 0, fp: 0 };
-  oof.forEach((z, i) => {
-    const hit = sigmoid(cal.a * z + cal.b) >= 0.5 ? 1 : 0;
-    if (examples[i]!.y === 1) [t.pos, t.tp] = [t.pos + 1, t.tp + hit];
-    else [t.neg, t.fp] = [t.neg + 1, t.fp + hit];
-  });
+  const t = emptyTally();
+  oof.forEach((z, i) => count(examples[i]!.y === 1, sigmoid(cal.a * z + cal.b) >= 0.5, t));
   console.log(
     `toxicity (identity attack): grouped 5-fold CV at 0.5: recall ${(t.tp / t.pos).toFixed(3)} FPR ${(t.fp / t.neg).toFixed(3)} (n=${examples.length})`,
   );
