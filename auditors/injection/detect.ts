@@ -101,7 +101,10 @@ export function analyseInjection(
   const statisticalScore = predict(model, injectionFeatures(primary, patterns));
   const banned = matchBanned(views, settings.banSubstrings);
   const invisibleSuspicious = settings.invisibleCharCheck && suspiciousInvisible(invisible);
-  let score = statisticalScore;
+  // The hand-written rules are narrow but precise (no false positive on the
+  // blind benign rows): a strong rule hit stands on its own as a floor, as a
+  // banned substring does, instead of being only one feature of the model.
+  let score = Math.max(statisticalScore, patterns.score);
   if (banned.unquoted) score = Math.max(score, BANNED_FLOOR);
   if (invisibleSuspicious) score = Math.max(score, INVISIBLE_FLOOR);
   return {
