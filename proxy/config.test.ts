@@ -7,7 +7,7 @@ describe('loadProxySettings', () => {
     const s = loadProxySettings({});
     expect(s).toMatchObject({
       port: 8088,
-      host: '0.0.0.0',
+      host: '::',
       tlsPort: 443,
       httpPort: 80,
       connectTimeout: 10_000,

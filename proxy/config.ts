@@ -6,7 +6,12 @@ import { ConfigError, loadSettings, type SettingSpec, type Settings } from '../o
 
 export const PROXY_SETTINGS = {
   port: { env: 'PORT', flag: 'port', type: 'port', default: '8088', description: 'listen port' },
-  host: { env: 'PLATFORM_PROXY_HOST', type: 'string', default: '0.0.0.0', description: 'listen address' },
+  host: {
+    env: 'PLATFORM_PROXY_HOST',
+    type: 'string',
+    default: '::',
+    description: 'listen address (:: serves IPv4 and IPv6; falls back to 0.0.0.0 without IPv6)',
+  },
   tlsPort: {
     env: 'PLATFORM_PROXY_TLS_PORT',
     type: 'port',

@@ -62,13 +62,21 @@ export async function startProxyServer(o: ProxyServerOptions): Promise<ProxyServ
   server.maxConnections = o.maxConnections;
   // Node closes connections over the limit itself; count them.
   server.on('drop', () => o.metrics.connections.inc({ kind: 'unknown', outcome: 'over-limit' }));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => {
-      server.off('error', reject);
-      resolve();
+  const listen = (host: string): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  try {
+    await listen(o.host);
+  } catch (err) {
+    // '::' (the default: IPv4 and IPv6, for the ip6tables redirect) on a node without IPv6.
+    if (o.host !== '::' || (err as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT') throw err;
+    await listen('0.0.0.0');
+  }
   // After listening, an error (e.g. EMFILE on accept) is logged, not fatal.
   server.on('error', (err) => o.log.error({ err }, 'proxy listener error'));
   accepting = true;

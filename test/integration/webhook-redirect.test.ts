@@ -17,6 +17,7 @@ const NETNS = `pf-redirect-${randomBytes(3).toString('hex')}`;
 const AGENT_UID = 1000;
 const MODEL = '10.200.0.9';
 const ELSEWHERE = '10.200.1.7';
+const ELSEWHERE6 = 'fd00:200::7';
 const dir = tmpdir();
 const serverScript = join(dir, `${NETNS}-servers.mjs`);
 const clientScript = join(dir, `${NETNS}-client.mjs`);
@@ -24,7 +25,7 @@ let servers: ChildProcess | undefined;
 
 const SERVERS = `
 import { createServer } from 'node:net';
-const listeners = [['gateway', '0.0.0.0', 8099], ['proxy', '0.0.0.0', 8088], ['model', '${MODEL}', 443], ['elsewhere', '${ELSEWHERE}', 80]];
+const listeners = [['gateway', '::', 8099], ['proxy', '::', 8088], ['model', '${MODEL}', 443], ['elsewhere', '${ELSEWHERE}', 80], ['elsewhere6', '${ELSEWHERE6}', 80]];
 let ready = 0;
 for (const [name, host, port] of listeners) {
   createServer((s) => s.end(name)).listen(port, host, () => { if (++ready === listeners.length) console.log('ready'); });
@@ -73,6 +74,7 @@ beforeAll(async () => {
   // The "remote" hosts are local addresses: locally generated traffic to them still passes nat OUTPUT.
   await inNs('ip', 'addr', 'add', `${MODEL}/32`, 'dev', 'lo');
   await inNs('ip', 'addr', 'add', `${ELSEWHERE}/32`, 'dev', 'lo');
+  await inNs('ip', '-6', 'addr', 'add', `${ELSEWHERE6}/128`, 'dev', 'lo', 'nodad');
   servers = spawn('ip', ['netns', 'exec', NETNS, process.execPath, serverScript], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -97,6 +99,11 @@ describe('init container redirect rules in a network namespace', () => {
 
   it("sends the agent's other egress to the credential proxy", async () => {
     expect(await reach(AGENT_UID, ELSEWHERE, 80)).toBe('proxy');
+  });
+
+  it("sends the agent's IPv6 egress to the proxy too, so IPv6 is no way around the sidecars", async () => {
+    expect(await reach(AGENT_UID, ELSEWHERE6, 80)).toBe('proxy');
+    expect(await reach(SIDECAR_UID, ELSEWHERE6, 80)).toBe('elsewhere6');
   });
 
   it('leaves loopback alone, so the agent can call the gateway directly', async () => {

@@ -56,6 +56,25 @@ export function redirectRules(o: RedirectOptions): string[][] {
 }
 
 /**
+ * The ip6tables argument vectors. The model CIDRs are IPv4, so over IPv6 only
+ * model ports go to the gateway and everything else to the proxy, whose guard
+ * refuses model hosts by name. Without this an agent could skip both sidecars
+ * by dialling an IPv6 address.
+ */
+export function redirectRules6(o: RedirectOptions): string[][] {
+  const append = (...rule: string[]): string[] => ['-t', 'nat', '-A', REDIRECT_CHAIN, ...rule];
+  return [
+    append('-m', 'owner', '--uid-owner', String(o.sidecarUid), '-j', 'RETURN'),
+    append('-d', '::1/128', '-j', 'RETURN'),
+    append('-p', 'tcp', '--dport', '53', '-j', 'RETURN'),
+    ...o.modelPorts.map((p) =>
+      append('-p', 'tcp', '--dport', String(p), '-j', 'REDIRECT', '--to-ports', String(o.gatewayPort)),
+    ),
+    append('-p', 'tcp', '-j', 'REDIRECT', '--to-ports', String(o.proxyPort)),
+  ];
+}
+
+/**
  * A POSIX shell script that installs the rules; safe to run twice (the chain is
  * flushed, the jump from OUTPUT added once). Every value is validated first,
  * so nothing user-controlled reaches the shell unchecked.
@@ -64,11 +83,18 @@ export function redirectScript(o: RedirectOptions): string {
   const problems = checkRedirectOptions(o);
   if (problems.length) throw new Error(`invalid redirect options: ${problems.join('; ')}`);
   const jump = `-t nat -C OUTPUT -p tcp -j ${REDIRECT_CHAIN}`;
+  const install = (tool: string, rules: string[][]): string[] => [
+    `${tool} -t nat -N ${REDIRECT_CHAIN} 2>/dev/null || ${tool} -t nat -F ${REDIRECT_CHAIN}`,
+    ...rules.map((r) => `${tool} ${r.join(' ')}`),
+    `${tool} ${jump} 2>/dev/null || ${tool} ${jump.replace('-C', '-A')}`,
+  ];
   return [
     'set -eu',
-    `iptables -t nat -N ${REDIRECT_CHAIN} 2>/dev/null || iptables -t nat -F ${REDIRECT_CHAIN}`,
-    ...redirectRules(o).map((r) => `iptables ${r.join(' ')}`),
-    `iptables ${jump} 2>/dev/null || iptables ${jump.replace('-C', '-A')}`,
+    ...install('iptables', redirectRules(o)),
+    // A node without IPv6 (or its nat table) has no IPv6 path to close.
+    'if ip6tables -t nat -S OUTPUT >/dev/null 2>&1; then',
+    ...install('ip6tables', redirectRules6(o)).map((line) => `  ${line}`),
+    'fi',
     '',
   ].join('\n');
 }
