@@ -42,5 +42,9 @@ export function createLogger(component: string, options: LoggerOptions = {}): Lo
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     formatters: { level: (label: string) => ({ level: label }) },
   };
-  return options.destination ? pino(opts, options.destination) : pino(opts);
+  if (options.destination) return pino(opts, options.destination);
+  // Synchronous stdout: a line is out before the next step (a crash loses
+  // nothing), and no exit-time flush is registered — that flush loops forever
+  // when the reader of stdout has gone away (EPIPE), so SIGTERM never ended the process.
+  return pino(opts, pino.destination({ dest: 1, sync: true }));
 }

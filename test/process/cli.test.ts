@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -28,5 +28,20 @@ describe('platform CLI', () => {
     const res = run('run', 'operator', '--set', 'novalue');
     expect(res.status).toBe(2);
     expect(res.stderr).toContain('--set "novalue": expected name=value');
+  });
+});
+
+describe('graceful stop', () => {
+  it('still exits 0 on SIGTERM when the reader of its logs has gone away (closed pipe)', async () => {
+    const child = spawn(process.execPath, [BIN, 'run', 'proxy'], {
+      env: { ...process.env, PORT: '0', PLATFORM_PROXY_HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    // Every later log line now fails with EPIPE.
+    child.stdout.destroy();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 });
