@@ -9,6 +9,7 @@ import { ADVERBS, CONDEMN, NEGATORS, POSITIVE, SECOND_PERSON, THIRD_INDIVIDUAL }
 import { counterContext, type CounterContext } from './counter.ts';
 import { writerAttitude, type WriterAttitude } from './writer.ts';
 import { frameStatus } from './frames.ts';
+import { implicitHate, type ImplicitHate } from './implicit.ts';
 import { negatedAt } from './negation.ts';
 import { tokenize, type TokenStream } from './stream.ts';
 import { FUZZY_TARGETS, LEXICON, MULTILINGUAL_LEXICON, type LexCategory, type LexEntry } from './lexicon.ts';
@@ -49,6 +50,8 @@ export interface ToxicityAnalysis {
   negatedPositive: number;
   /** The text denies saying or believing something ("I never said that ..."). */
   denial: boolean;
+  /** Exclusion, loaded questions, harm wishes and victim frames around a group (implicit.ts). */
+  implicit: ImplicitHate;
 }
 
 const LEET: Record<string, string> = {
@@ -163,6 +166,9 @@ function compoundLookup(word: string): string | undefined {
   return undefined;
 }
 
+/** Common words one letter away from a group term ("back" / "black"): never respelled. */
+const ORDINARY = new Set(['back', 'backs', 'lack', 'lacks', 'bake', 'bakes']);
+
 /** Resolves a token to a lexicon word: exact, leetspeak, multilingual, fuzzy, compound. */
 export function resolveWord(
   token: string,
@@ -176,6 +182,7 @@ export function resolveWord(
     if (entry) return { word: c, entry };
   }
   const last = candidates[candidates.length - 1]!;
+  if (ORDINARY.has(last)) return undefined;
   const fuzzy = fuzzyLookup(last) ?? compoundLookup(last);
   return fuzzy ? { word: fuzzy, entry: LEXICON.get(fuzzy)! } : undefined;
 }
@@ -229,7 +236,7 @@ function rewriteIdioms(text: string): string {
 function victimUse(tokens: readonly string[], index: number, entry: LexEntry): boolean {
   const before = tokens.slice(Math.max(0, index - 5), index);
   if (before.some((t) => CALL_TO_ACT.has(t))) return false;
-  if (entry.category === 'threat') return VICTIM_AUX.has(tokens[index - 1] ?? '');
+  if (entry.category === 'threat') return pastOrPassiveThreat(tokens, index);
   if (entry.category !== 'dehumanizing' && entry.category !== 'insult') return false;
   const simile = /^(like|as)$/.test(tokens[index - 1] ?? '')
     ? 2
@@ -242,6 +249,16 @@ function victimUse(tokens: readonly string[], index: number, entry: LexEntry): b
     VICTIM_AUX.has(tokens[index - simile - 1] ?? '')
   );
 }
+/**
+ * "are attacked" (passive, not the progressive "are destroying") and "those
+ * who attacked them" (a past act in a relative clause names perpetrators).
+ */
+function pastOrPassiveThreat(tokens: readonly string[], index: number): boolean {
+  const prev = tokens[index - 1] ?? '';
+  const word = tokens[index]!;
+  return (VICTIM_AUX.has(prev) && !word.endsWith('ing')) || (PAST_RELATIVE.test(prev) && word.endsWith('ed'));
+}
+const PAST_RELATIVE = /^(who|that|which|whoever)$/;
 const CALL_TO_ACT = new Set(
   "should must will deserve deserves ought gonna let's lets to need needs would could may might hope wish want wants".split(
     ' ',
@@ -294,6 +311,26 @@ function negatedPositives(s: TokenStream, hits: readonly LexHit[], reported: (i:
   });
   return n;
 }
+/**
+ * In a sentence that names the group as the victim of hostility ("the abuse
+ * X receive is disgusting", "I hate how X are treated"), emotion and insult
+ * words judge that hostility, not the group, unless the same text states
+ * hate without a hostile word (then the victim frame may be mocking).
+ */
+function victimEvaluations(s: TokenStream, hits: LexHit[], implicit: ImplicitHate): void {
+  if (!victimOnly(implicit)) return;
+  for (const h of hits) {
+    if (!implicit.victimSentences.has(s.sentence[h.index]!)) continue;
+    // A threat noun aimed at the group ("attacks on X", "violence against X") reports an event.
+    const eventNoun = h.category === 'threat' && EVENT_PREPOSITION.has(s.tokens[h.index + 1] ?? '');
+    if (h.category === 'negative_emotion' || h.category === 'insult' || eventNoun) h.negated = true;
+  }
+}
+const EVENT_PREPOSITION = new Set(['on', 'against', 'towards', 'toward', 'targeting']);
+
+const victimOnly = (m: ImplicitHate): boolean =>
+  m.victim > 0 && m.exclusion + m.harmWish + m.loadedQuestion === 0;
+
 const HARM = new Set<LexCategory>(['threat', 'dehumanizing', 'insult', 'slur', 'negative_emotion']);
 
 export function analyseToxicity(input: string, multilingual = true): ToxicityAnalysis {
@@ -318,9 +355,14 @@ export function analyseToxicity(input: string, multilingual = true): ToxicityAna
     return PLACEHOLDER[found.entry.category];
   });
   const status = frameStatus(stream);
+  const implicit = implicitHate(stream, canonical, status);
+  victimEvaluations(stream, hits, implicit);
   const frames = counterContext(stream, status, hits);
   // A negated positive inside someone else's reported words is theirs, unless the writer endorses it.
-  const reported = (i: number): boolean => status[i]! >= 2 && !frames.endorse;
+  // So is one in a sentence about hostility the group suffers ("hatred of X has no place here").
+  const reported = (i: number): boolean =>
+    (status[i]! >= 2 && !frames.endorse) ||
+    (victimOnly(implicit) && implicit.victimSentences.has(stream.sentence[i]!));
   return {
     tokens,
     canonical,
@@ -336,5 +378,6 @@ export function analyseToxicity(input: string, multilingual = true): ToxicityAna
     positive: tokens.filter((t) => POSITIVE.has(t)).length,
     negatedPositive: negatedPositives(stream, hits, reported),
     denial: denialFrom >= 0,
+    implicit,
   };
 }

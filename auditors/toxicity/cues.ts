@@ -27,7 +27,7 @@ export const SAY_VERBS = words(`say says said saying claim claims claimed claimi
   suggested suggesting argue argues argued arguing imply implies implied implying insist insists
   insisted insisting pretend pretends pretended pretending compare compares compared comparing
   liken likening equate equating tell tells told telling mean means meant repeat
-  repeats repeated repeating spout spouts spouting spew spews spewing chant chanting shout
+  repeats repeated repeating spout spouts spouting spew spews spewing chant chants chanted chanting shout
   shouting shouted yell yelling yelled scream screaming agree agrees agreed assume assumes
   assumed accept accepts accepted label labelled labeling labelling describe describes described
   describing refer referring referred`);
@@ -61,7 +61,7 @@ export const CONDEMN = words(`bigot bigots bigoted bigotry hateful racist racist
   condemns condemned reject rejects rejected denounce denounced oppose opposed disagree unfair
   unjust inexcusable intolerable outrageous awful horrible terrible sad saddens stop bullshit rubbish ignorance hate-speech slur slurs lying liar liars threat threats threatening
   harassment abuse abusive incitement crime debunked disproven refuted discredited baseless
-  unfounded outdated`);
+  unfounded outdated tired enough`);
 
 /** Acts of opposing hate ("push back", "call it out", "stand up to"), matched on the token stream. */
 export const COUNTER_ACTIONS =

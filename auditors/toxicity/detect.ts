@@ -68,7 +68,9 @@ function identityAttack(a: ToxicityAnalysis, f: Record<string, number>, pModel: 
   const hostile = a.hits.filter((h) => h.category !== 'identity');
   const softSlurOnly =
     (f.homonym! > 0 || f.reclaim! > 0) && hostile.length > 0 && hostile.every((h) => h.category === 'slur');
-  const evidence = f.any_attack! > 0 || a.negatedPositive > 0 ? 1 : NO_EVIDENCE_FACTOR;
+  // Implicit constructions (implicit.ts) are evidence in their own right: they carry no hostile word.
+  const implicit = f.excl! + f.loaded_q! + f.wish! > 0;
+  const evidence = f.any_attack! > 0 || a.negatedPositive > 0 || implicit ? 1 : NO_EVIDENCE_FACTOR;
   // Counter-speech quotes or names the attack it rejects: the model sees the
   // attack's words, so its probability is discounted by the frame.
   return pModel * evidence * (softSlurOnly ? SOFT_SLUR_FACTOR : 1) * (a.counterSpeech ? COUNTER_FACTOR : 1);
@@ -80,8 +82,9 @@ export function categoryScores(a: ToxicityAnalysis, pModel: number): Record<Toxi
   const d = discount(f);
   const gate = 0.5 + 0.5 * pHate;
   const targeted = f.id || f.you || f.he_she ? 1 : 0.6;
-  // The writer's own intent to harm a named group is a threat whatever the model says.
-  const threat = clamp(Math.max(f.threat! * targeted * d * gate, f.intent! * f.id! * d));
+  // The writer's own intent to harm a named group is a threat whatever the model says; a
+  // wish for harm to come to it ("someone should deal with them") is one when the model agrees.
+  const threat = clamp(Math.max(f.threat! * targeted * d * gate, f.intent! * f.id! * d, f.wish! * d * gate));
   // A slur names its target, so it is not gated by the model; homonym and
   // reclaimed-use context still discount it.
   const slurInsult = f.slur! * (f.homonym || f.reclaim ? 0.4 : 1) * d;

@@ -35,6 +35,11 @@ function frameFlags(a: ToxicityAnalysis): Record<string, number> {
     you: b(a.secondPerson),
     he_she: b(a.thirdPersonIndividual),
     denial: b(a.denial),
+    excl: a.implicit.exclusion,
+    loaded_q: a.implicit.loadedQuestion,
+    wish: a.implicit.harmWish,
+    impl_reported: a.implicit.reported,
+    victim: a.implicit.victim,
   };
 }
 
@@ -98,6 +103,11 @@ export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
     ['reported', 'condemn'],
     ['id', 'emo_first'],
     ['id', 'intent'],
+    ['id', 'excl'],
+    ['id', 'loaded_q'],
+    ['id', 'wish'],
+    ['id', 'victim'],
+    ['id', 'impl_reported'],
   ];
   for (const [x, y] of conj) flags[`${x}&${y}`] = flags[x]! * flags[y]!;
   return flags;

@@ -48,10 +48,24 @@ function clauseNegatorBefore(s: TokenStream, j: number, from: number): boolean {
     if (SCOPE_BREAK.has(p) || s.comma[k] || p === 'that' || p === 'whether') return false;
     // "No one", and "no" / "not" opening the clause ("Not a single farmer ...") negate the subject.
     if (CLAUSE_NEGATORS.has(p) || (p === 'no' && s.tokens[k + 1] === 'one')) return true;
-    if ((p === 'no' || p === 'not') && k === from) return true;
+    if ((p === 'no' || p === 'not') && (k === from || OPENS_CLAUSE.has(s.tokens[k - 1]!))) return true;
   }
   return false;
 }
+
+/** Verbs whose complement clause may open with "no" ("I hope no child ever has to ..."). */
+const OPENS_CLAUSE = new Set([
+  'hope',
+  'hopes',
+  'wish',
+  'pray',
+  'think',
+  'believe',
+  'say',
+  'says',
+  'that',
+  'and',
+]);
 
 /** Negative quantifiers and "never" scope over their whole clause ("no one should ever threaten to hurt"). */
 const CLAUSE_NEGATORS = new Set(['never', 'nobody', 'noone', 'no-one', 'none', 'neither']);
