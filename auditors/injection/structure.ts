@@ -9,6 +9,7 @@
 import { normalizeText } from '../text/normalize.ts';
 import { CUES, type Slot } from './cues.ts';
 import { EXTRA_CUES, type ExtraSlot } from './cues-extra.ts';
+import { WEAK_ATTACKS, WEAK_CONJUNCTIONS, WEAK_CUES, type WeakSlot } from './cues-weak.ts';
 import { quotedMask, segmentOf, segmentStarts } from './quotes.ts';
 
 /** Characters scanned for slots (bounded work per request): the head, and the tail of longer texts. */
@@ -17,8 +18,8 @@ const MAX_TAIL = 2000;
 /** Matches recorded per slot (positions feed the segment-local conjunctions). */
 const MAX_MATCHES = 64;
 
-type CueSlot = Slot | ExtraSlot;
-const ALL_CUES: Record<CueSlot, readonly string[]> = { ...CUES, ...EXTRA_CUES };
+type CueSlot = Slot | ExtraSlot | WeakSlot;
+const ALL_CUES: Record<CueSlot, readonly string[]> = { ...CUES, ...EXTRA_CUES, ...WEAK_CUES };
 
 const SPACED_SCRIPT = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u;
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -201,6 +202,7 @@ const ATTACK_SLOTS = [
   ...['override', 'reveal', 'exfil', 'exfil_data', 'tool_abuse', 'assembled', 'fiction_unrestricted'],
   ...['secrecy', 'memory', 'unrestricted', 'role_hijack', 'tool_unconfirmed', 'obey_me', 'shell_cmd'],
   ...['vocative_attack', 'embedded_manipulation', 'quoted_exec', 'encoded_exec', 'no_limits_form'],
+  ...WEAK_ATTACKS,
 ];
 
 /** Slots that make an instruction to the model harmful, whoever it is addressed to. */
@@ -283,6 +285,7 @@ const CONJUNCTIONS: readonly (readonly [string, readonly (readonly string[])[]])
   ['memory_claim', [['memory'], ['authority', 'sink', 'unrestricted', 'secrecy']]],
   ['vocative_attack', [['ai_vocative', 'ai_vocative_form'], HARMFUL]],
   ['embedded_manipulation', [['manipulate'], ['embedded', 'ai_vocative', 'html_hidden', 'json_field']]],
+  ...WEAK_CONJUNCTIONS,
 ];
 
 const SINKS = ['sink_url_query', 'sink_md_image', 'sink_html_img', 'sink_email', 'sink_service'];

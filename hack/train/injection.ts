@@ -62,6 +62,23 @@ function recallAtFpr(p: readonly number[], rows: readonly TrainingRow[], fpr: nu
   return `${recall.toFixed(3)} (threshold ${cut.toFixed(3)})`;
 }
 
+/**
+ * `--batch=<prefix>` (repeatable): out-of-fold recall / FPR of the augmentation
+ * groups whose id starts with the prefix (a fresh batch's first look, before
+ * any cue is changed in response to it).
+ */
+function batchReport(rows: readonly TrainingRow[], p: readonly number[], threshold: number): void {
+  for (const arg of process.argv.filter((a) => a.startsWith('--batch='))) {
+    const prefix = arg.slice('--batch='.length);
+    const t = emptyTally();
+    rows.forEach((r, i) => {
+      if (!r.corpus && r.group.startsWith(`aug:${prefix}`)) count(r.positive, p[i]! >= threshold, t);
+    });
+    const r = (a: number, b: number): string => `${(a / Math.max(1, b)).toFixed(3)} (${a}/${b})`;
+    console.log(`  batch ${prefix}: recall ${r(t.tp, t.pos)}, FPR ${r(t.fp, t.neg)}`);
+  }
+}
+
 /** Grouped out-of-fold report at `threshold`, per source (corpus / aug) and family. */
 export function crossValidate(
   rows: readonly TrainingRow[],
@@ -91,6 +108,7 @@ export function crossValidate(
   );
   if (verbose) {
     for (const [k, t] of [...tallies].sort()) console.log(`  ${k} (n=${t.pos + t.neg}): ${rate(t)}`);
+    batchReport(rows, p, threshold);
     for (const f of [0.05, 0.1]) console.log(`  best recall at FPR <= ${f}: ${recallAtFpr(p, rows, f)}`);
   }
   return { recall: total.tp / total.pos, fpr: total.fp / total.neg, auc: a };
