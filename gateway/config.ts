@@ -4,7 +4,12 @@ import type { DeploymentMode } from '../evidence/types.ts';
 
 export const GATEWAY_SETTINGS = {
   port: { env: 'PORT', flag: 'port', type: 'port', default: '8099', description: 'listen port' },
-  host: { env: 'PLATFORM_GATEWAY_HOST', type: 'string', default: '0.0.0.0', description: 'listen address' },
+  host: {
+    env: 'PLATFORM_GATEWAY_HOST',
+    type: 'string',
+    default: '::',
+    description: 'listen address (:: serves IPv4 and IPv6; falls back to 0.0.0.0 without IPv6)',
+  },
   agentId: {
     env: 'PLATFORM_AGENT_ID',
     type: 'string',

@@ -5,6 +5,7 @@
 //   anything else                  the in-pod request path: evaluate the
 //                                  request, forward to the model when
 //                                  allowed, evaluate the response
+import { listenDualStack } from '../operator/listen.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -245,8 +246,5 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
       send(res, 500, { detail: 'internal error', code: 'internal' });
     });
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
-  });
+  return listenDualStack(server, port, host).then(() => server);
 }

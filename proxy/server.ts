@@ -1,6 +1,7 @@
 // The proxy's one listener (8088 in a pod). Accepts up to `maxConnections`
 // clients, hands each to `handleConnection`, and stops in two steps: stop
 // accepting at once, then give open tunnels the drain time before closing them.
+import { listenDualStack } from '../operator/listen.ts';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
@@ -62,21 +63,7 @@ export async function startProxyServer(o: ProxyServerOptions): Promise<ProxyServ
   server.maxConnections = o.maxConnections;
   // Node closes connections over the limit itself; count them.
   server.on('drop', () => o.metrics.connections.inc({ kind: 'unknown', outcome: 'over-limit' }));
-  const listen = (host: string): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(o.port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  try {
-    await listen(o.host);
-  } catch (err) {
-    // '::' (the default: IPv4 and IPv6, for the ip6tables redirect) on a node without IPv6.
-    if (o.host !== '::' || (err as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT') throw err;
-    await listen('0.0.0.0');
-  }
+  await listenDualStack(server, o.port, o.host);
   // After listening, an error (e.g. EMFILE on accept) is logged, not fatal.
   server.on('error', (err) => o.log.error({ err }, 'proxy listener error'));
   accepting = true;
