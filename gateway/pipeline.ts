@@ -129,7 +129,11 @@ export class Pipeline {
     const t1 = performance.now();
     const claims = results.flatMap((r) => r.claims);
     const outcomes = results.map((r) => r.outcome);
-    const decision = this.decide(c, input.phase, claims, outcomes);
+    // The policy may have been refreshed while the auditors ran. Compile (and
+    // load) what is current now: deciding and labelling the Evidence happen in
+    // this same synchronous step, so the Evidence names the policy version that
+    // actually decided.
+    const decision = this.decide(this.prepare(), input.phase, claims, outcomes);
     const t2 = performance.now();
     const evidence = await this.sign(input, traceId, claims, outcomes, decision);
     const slowest = Math.max(0, ...outcomes.map((o) => o.latency_ms));
