@@ -68,13 +68,13 @@ const ENVELOPE_RULES: ((e: Record<string, unknown>) => string)[] = [
   (e) => optionalId(e, 'session_id'),
 ];
 
-const PRINTABLE_ID = /^[\x21-\x7e]{1,253}$/;
+/** A model, user or session id as Evidence may carry it: 1–253 printable ASCII characters, no spaces. */
+export const isPrintableId = (v: unknown): v is string =>
+  typeof v === 'string' && /^[\x21-\x7e]{1,253}$/.test(v);
 
 function optionalId(e: Record<string, unknown>, field: string): string {
   const v = e[field];
-  return v === undefined || (typeof v === 'string' && PRINTABLE_ID.test(v))
-    ? ''
-    : `${field}: 1–253 printable ASCII characters when present`;
+  return v === undefined || isPrintableId(v) ? '' : `${field}: 1–253 printable ASCII characters when present`;
 }
 
 function attestationValid(a: unknown): boolean {

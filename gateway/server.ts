@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Logger } from '../operator/log.ts';
+import { isPrintableId } from '../evidence/validate.ts';
 import { REQUEST_PHASES, type RequestPhase } from '../auditors/sdk/types.ts';
 import type { EvidenceForwarder } from './forwarder.ts';
 import { callJson } from './http-client.ts';
@@ -82,8 +83,6 @@ export function inputOf(raw: Buffer): string {
   return raw.toString('utf8');
 }
 
-const META_ID = /^[\x21-\x7e]{1,253}$/;
-
 /**
  * What the auditors' `data.metadata` says about a model call: the session
  * (`x-session-id`), the model the body names (`model`) and the end user it
@@ -108,7 +107,8 @@ export function metadataOf(raw: Buffer, headers: IncomingMessage['headers']): Re
     user_id: typeof body.user === 'string' ? body.user : header('x-user-id'),
   };
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(candidates)) if (typeof v === 'string' && META_ID.test(v)) out[k] = v;
+  // The same check the Verifier applies at intake: what passes here is never refused there.
+  for (const [k, v] of Object.entries(candidates)) if (isPrintableId(v)) out[k] = v;
   return out;
 }
 
