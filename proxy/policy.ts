@@ -1,7 +1,8 @@
 // Seams for the egress issue (policy, approvals, credential injection): the
 // proxy asks `decide` before it connects anywhere and reports every finished
-// connection to `record`. Today's defaults allow everything and record
-// nothing; the access log and metrics are written by the proxy itself.
+// connection to `record`. Today the policy is the model guard (guard.ts) and
+// the recorder records nothing; the access log and metrics are written by the
+// proxy itself.
 import type { Destination } from './route.ts';
 
 /** How the client reached the proxy. */
@@ -31,7 +32,5 @@ export interface AccessRecorder {
   /** Called once per routed connection when it ends; must not throw or block. */
   record(access: AccessRecord): void;
 }
-
-export const allowAll: EgressPolicy = { decide: () => ({ allow: true }) };
 
 export const recordNothing: AccessRecorder = { record: () => undefined };
