@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, kube-controller-manager (and kubectl unless
-# --no-kubectl) from the k8s.io/kubernetes Go module of the pinned release, into
-# a cache outside the repo. Idempotent: exits at once when the binaries exist.
+# Builds kube-apiserver, kube-controller-manager, kube-scheduler, kubelet,
+# kube-proxy (and kubectl unless --no-kubectl) from the k8s.io/kubernetes Go
+# module of the pinned release, into a cache outside the repo. Idempotent:
+# exits at once when the binaries exist.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=versions.env
 source "$HERE/versions.env"
 CACHE_ROOT="${PLATFORM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-platform}"
 OUT="$CACHE_ROOT/k8s-$K8S_VERSION"
-WANT=(kube-apiserver kube-controller-manager)
+WANT=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy)
 [[ "${1:-}" == "--no-kubectl" ]] || WANT+=(kubectl)
 
 # A binary counts as built only with its stamp: the stamp is written after a
@@ -49,16 +50,24 @@ done
 
 start=$(date +%s)
 mkdir -p "$OUT"
+echo "building ${missing[*]} $K8S_VERSION (first time only; 10-20 minutes on 2 cores)..."
+pkgs=()
 for b in "${missing[@]}"; do
-  echo "building $b $K8S_VERSION (first time only; several minutes)..."
   go get "k8s.io/kubernetes/cmd/$b@v$K8S_VERSION" >/dev/null 2>&1 || true
-  if ! go build -trimpath -ldflags="$LDFLAGS" -o "$OUT/$b.tmp" "k8s.io/kubernetes/cmd/$b"; then
-    echo "error: building $b failed; see above. Alternatively set KUBECONFIG to an existing cluster." >&2
-    exit 3
-  fi
-  mv "$OUT/$b.tmp" "$OUT/$b"
+  pkgs+=("k8s.io/kubernetes/cmd/$b")
+done
+# One go build for all of them: shared packages compile once.
+TMPOUT="$OUT/.build.tmp"
+rm -rf "$TMPOUT" && mkdir -p "$TMPOUT"
+if ! go build -trimpath -ldflags="$LDFLAGS" -o "$TMPOUT/" "${pkgs[@]}"; then
+  echo "error: building ${missing[*]} failed; see above. Alternatively set KUBECONFIG to an existing cluster." >&2
+  exit 3
+fi
+for b in "${missing[@]}"; do
+  mv "$TMPOUT/$b" "$OUT/$b"
   touch "$OUT/.$b.v$K8S_VERSION"
 done
+rm -rf "$TMPOUT"
 echo "built ${missing[*]} in $(( $(date +%s) - start ))s into $OUT"
 du -sh "$OUT"/* || true
 # Keep the module cache (re-downloads are slow) but drop the build cache.

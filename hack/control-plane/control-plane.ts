@@ -1,7 +1,8 @@
 // A real local Kubernetes control plane: etcd + kube-apiserver +
 // kube-controller-manager on loopback, with free ports, generated certificates
-// and a kubeconfig. No Docker, no kubelet: pods stay Pending, which is enough
-// for an operator and its admission webhooks.
+// and a kubeconfig. Optionally a real node beside it (hack/node: containerd,
+// kubelet, kube-proxy, kube-scheduler) so pods run; without it pods stay
+// Pending, which is enough for an operator and its admission webhooks.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
@@ -11,6 +12,7 @@ import { generateControlPlaneCerts, type ControlPlaneCerts } from './certs.ts';
 import { binaryDir, cacheRoot, findBinary, kubernetesVersion } from './paths.ts';
 import { killNow, reapStale, spawnManaged, stopManaged, type ManagedProcess } from './process-group.ts';
 import { buildKubeconfig } from './kubeconfig.ts';
+import { startNode, type LocalNode, type NodeOptions } from '../node/node.ts';
 
 export interface ControlPlane {
   server: string;
@@ -18,6 +20,8 @@ export interface ControlPlane {
   dir: string;
   version: string;
   certs: ControlPlaneCerts;
+  /** The local node, when one was asked for and could start. */
+  node?: LocalNode;
   stop(): Promise<void>;
 }
 
@@ -26,6 +30,8 @@ export interface StartOptions {
   controllerManager?: boolean;
   readyTimeoutMs?: number;
   log?: (line: string) => void;
+  /** Also start a real node (needs Linux and root); its failure fails the start. */
+  node?: Pick<NodeOptions, 'loadImages' | 'readyTimeoutMs' | 'paths'>;
 }
 
 export class ControlPlaneUnavailable extends Error {
@@ -105,7 +111,11 @@ function writeFiles(dir: string, certs: ControlPlaneCerts): Record<string, strin
     servingKey: join(dir, 'apiserver.key'),
     saPub: join(dir, 'sa.pub'),
     saKey: join(dir, 'sa.key'),
+    adminCert: join(dir, 'admin.crt'),
+    adminKey: join(dir, 'admin.key'),
   };
+  writeFileSync(files.adminCert as string, certs.admin.certPem);
+  writeFileSync(files.adminKey as string, certs.admin.keyPem, { mode: 0o600 });
   writeFileSync(files.caCert as string, certs.ca.certPem);
   writeFileSync(files.caKey as string, certs.ca.keyPem, { mode: 0o600 });
   writeFileSync(files.servingCert as string, certs.serving.certPem);
@@ -128,18 +138,42 @@ function apiserverArgs(f: Record<string, string>, etcdPort: number, securePort: 
     `--service-account-key-file=${f.saPub}`,
     `--service-account-signing-key-file=${f.saKey}`,
     '--service-cluster-ip-range=10.0.0.0/24',
-    '--authorization-mode=RBAC',
+    // Node: kubelets may only touch their own node and pods (with NodeRestriction).
+    '--authorization-mode=Node,RBAC',
+    '--enable-admission-plugins=NodeRestriction',
     '--allow-privileged=true',
+    // logs/exec: the apiserver dials the kubelet by the node's InternalIP.
+    `--kubelet-client-certificate=${f.adminCert}`,
+    `--kubelet-client-key=${f.adminKey}`,
+    '--kubelet-preferred-address-types=InternalIP',
     '--enable-priority-and-fairness=false',
     '--endpoint-reconciler-type=none',
     '--v=1',
   ];
 }
 
-function controllerManagerArgs(f: Record<string, string>, kubeconfigPath: string): string[] {
+const BASE_CONTROLLERS = [
+  'namespace-controller',
+  'garbage-collector-controller',
+  'serviceaccount-controller',
+  'serviceaccount-token-controller',
+  'root-ca-certificate-publisher-controller',
+];
+/** What pods on a node need: the not-ready taint lifted, Services' endpoints, workloads. */
+const NODE_CONTROLLERS = [
+  'node-lifecycle-controller',
+  'taint-eviction-controller',
+  'endpointslice-controller',
+  'replicaset-controller',
+  'deployment-controller',
+  'pod-garbage-collector-controller',
+];
+
+function controllerManagerArgs(f: Record<string, string>, kubeconfigPath: string, node: boolean): string[] {
+  const controllers = node ? [...BASE_CONTROLLERS, ...NODE_CONTROLLERS] : BASE_CONTROLLERS;
   return [
     `--kubeconfig=${kubeconfigPath}`,
-    '--controllers=namespace-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller',
+    `--controllers=${controllers.join(',')}`,
     `--service-account-private-key-file=${f.saKey}`,
     `--root-ca-file=${f.caCert}`,
     '--secure-port=0',
@@ -169,9 +203,11 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
   writeFileSync(kubeconfigPath, buildKubeconfig(server, certs), { mode: 0o600 });
 
   const procs: ManagedProcess[] = [];
+  let node: LocalNode | undefined;
   const onExit = (): void => procs.forEach(killNow);
   process.once('exit', onExit);
   const stop = async (): Promise<void> => {
+    await node?.stop();
     for (const p of [...procs].reverse()) await stopManaged(p, stateDir());
     process.removeListener('exit', onExit);
     rmSync(dir, { recursive: true, force: true });
@@ -210,15 +246,20 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
         spawnManaged(
           'kube-controller-manager',
           kcmBin,
-          controllerManagerArgs(files, kubeconfigPath),
+          controllerManagerArgs(files, kubeconfigPath, Boolean(options.node)),
           dir,
           stateDir(),
         ),
       );
     }
+    if (options.node) {
+      const started = Date.now();
+      node = await startNode({ ...options.node, server, certs, kubeconfigPath, log });
+      log(`node ${node.name} Ready in ${Date.now() - started} ms at ${node.ip}`);
+    }
   } catch (err) {
     await stop();
     throw err;
   }
-  return { server, kubeconfigPath, dir, version: kubernetesVersion(), certs, stop };
+  return { server, kubeconfigPath, dir, version: kubernetesVersion(), certs, node, stop };
 }
