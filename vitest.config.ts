@@ -1,6 +1,9 @@
-// Three projects: `unit` (pure, no I/O, fast), `process` (real processes and
-// HTTP servers on loopback, no cluster) and `integration` (a real
-// kube-apiserver + etcd booted once per run by the global setup).
+// Projects: `unit` (pure, no I/O, fast), `process` (real processes and HTTP
+// servers on loopback, no cluster), `integration` (a real kube-apiserver +
+// etcd booted once per run by the global setup), `e2e` (the whole system with
+// a real node: agent pods run) and `start` (`npm start` itself, as a user runs
+// it). e2e and start each need the machine's one node, so they run one after
+// the other, one file at a time.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -17,6 +20,8 @@ export default defineConfig({
             'dist/**',
             'test/integration/**',
             'test/process/**',
+            'test/e2e/**',
+            'test/start/**',
             '**/*.int.test.ts',
           ],
           environment: 'node',
@@ -41,6 +46,29 @@ export default defineConfig({
           globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 900_000,
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'start',
+          include: ['test/start/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 900_000,
+          hookTimeout: 900_000,
           pool: 'forks',
         },
       },

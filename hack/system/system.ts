@@ -1,0 +1,208 @@
+// The whole system on one machine, as `npm start` runs it and the end-to-end
+// tests use it: the cluster in $KUBECONFIG, or a local control plane with a
+// real node when this machine can run one (else the control plane alone, and
+// one line saying why); the CRDs; the operator, webhook, api and model roles
+// as child processes, each waited for until its /readyz answers.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { startControlPlane, type ControlPlane } from '../control-plane/control-plane.ts';
+import { HACK_DIR, REPO_ROOT, findBinary } from '../control-plane/paths.ts';
+import { findNodeBinary, NodeUnavailable } from '../node/node.ts';
+import { gatherHostFacts, nodeProblems } from '../node/preflight.ts';
+import { createUnlessExists, installCrds, k8s, loadKubeConfig } from '../../operator/kube.ts';
+import { registerLocalWebhooks } from '../../operator/local-webhooks.ts';
+import { DEFAULT_PORTS, readinessUrl, roleEnv, type LocalPorts, type LocalTopology } from './roles.ts';
+
+/** A problem a person fixes before starting again (exit code 2). */
+export class StartRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartRefused';
+  }
+}
+
+export interface SystemOptions {
+  kubeconfig?: string;
+  roles?: readonly string[];
+  /** 'auto': a node when this machine can run one; 'off': never. */
+  node?: 'auto' | 'off';
+  leaderElection?: boolean;
+  namespace?: string;
+  ports?: Partial<LocalPorts>;
+  /** Builds the images and returns a function that imports them into containerd. */
+  prepareImages?: () => Promise<(containerdSocket: string) => Promise<void>>;
+  /** Where role output goes: the terminal, or one log file per role in this directory. */
+  roleOutput?: 'inherit' | { dir: string };
+  log?: (line: string) => void;
+  onRoleExit?: (role: string, code: number | null, signal: string | null) => void;
+  readyTimeoutMs?: number;
+}
+
+export interface RunningSystem {
+  kubeconfigPath: string;
+  topology: LocalTopology;
+  plane?: ControlPlane;
+  roles: Map<string, ChildProcess>;
+  /** Why no node runs, when none does. */
+  noNodeReason?: string;
+  stop(): Promise<void>;
+}
+
+export const SYSTEM_ROLES = ['operator', 'webhook', 'api', 'model'] as const;
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '0.0.0.0', () => srv.close(() => resolve(true)));
+  });
+}
+
+async function checkPorts(ports: LocalPorts): Promise<void> {
+  for (const [name, port] of Object.entries(ports)) {
+    if (!(await portFree(port)))
+      throw new StartRefused(`port ${port} (${name}) is in use: stop what holds it, or another npm start`);
+  }
+}
+
+function ensurePrerequisites(log: (l: string) => void): void {
+  const r = spawnSync('bash', [join(HACK_DIR, 'prereqs.sh')], { stdio: ['ignore', 'inherit', 'pipe'] });
+  if (r.status !== 0) log(r.stderr.toString().trim() || 'hack/prereqs.sh failed');
+  if (findBinary('kube-apiserver') && findBinary('kubelet') && findBinary('kube-controller-manager')) return;
+  log('building the local cluster binaries (first run only; needs Go)...');
+  const b = spawnSync('bash', [join(HACK_DIR, 'build-control-plane.sh')], { stdio: 'inherit' });
+  if (b.status !== 0)
+    throw new StartRefused(
+      'the local control plane could not be built; set KUBECONFIG to an existing cluster',
+    );
+}
+
+async function startLocalCluster(
+  o: SystemOptions,
+  log: (l: string) => void,
+): Promise<{ plane: ControlPlane; noNodeReason?: string }> {
+  let noNodeReason = o.node === 'off' ? 'node off' : undefined;
+  if (!noNodeReason) {
+    const problems = nodeProblems(await gatherHostFacts(findNodeBinary));
+    if (problems.length) noNodeReason = problems.join('; ');
+  }
+  if (!noNodeReason) {
+    try {
+      const loadImages = await o.prepareImages?.();
+      return { plane: await startControlPlane({ log, node: loadImages ? { loadImages } : {} }) };
+    } catch (err) {
+      if (!(err instanceof NodeUnavailable)) throw err;
+      noNodeReason = err.message;
+    }
+  }
+  log(`no local node (${noNodeReason}): running the control plane alone; pods stay Pending`);
+  return { plane: await startControlPlane({ log }), noNodeReason };
+}
+
+function spawnRole(
+  role: string,
+  env: Record<string, string>,
+  output: SystemOptions['roleOutput'],
+): ChildProcess {
+  const args = [join(REPO_ROOT, 'bin', 'platform.js'), 'run', role];
+  if (output === undefined || output === 'inherit')
+    return spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+  mkdirSync(output.dir, { recursive: true });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const file = createWriteStream(join(output.dir, `${role}.log`), { flags: 'a' });
+  child.stdout?.pipe(file);
+  child.stderr?.pipe(file);
+  return child;
+}
+
+async function waitReady(
+  urls: Map<string, string>,
+  roles: Map<string, ChildProcess>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const pending = new Set(urls.keys());
+  while (pending.size > 0) {
+    for (const role of pending) {
+      const child = roles.get(role);
+      if (child && (child.exitCode !== null || child.signalCode !== null))
+        throw new Error(`role ${role} exited (${child.exitCode ?? child.signalCode}) before it was ready`);
+      const ok = await fetch(urls.get(role) ?? '', { signal: AbortSignal.timeout(2000) })
+        .then((r) => r.ok)
+        .catch(() => false);
+      if (ok) pending.delete(role);
+    }
+    if (pending.size === 0) return;
+    if (Date.now() > deadline) throw new Error(`not ready after ${timeoutMs} ms: ${[...pending].join(', ')}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+function stopChild(c: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (c.exitCode !== null || c.signalCode !== null) return resolve();
+    c.once('exit', () => resolve());
+    c.kill('SIGTERM');
+    setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+export async function startSystem(o: SystemOptions = {}): Promise<RunningSystem> {
+  const log = o.log ?? (() => undefined);
+  const ports = { ...DEFAULT_PORTS, ...o.ports };
+  await checkPorts(ports);
+  let plane: ControlPlane | undefined;
+  let noNodeReason: string | undefined = 'the cluster in KUBECONFIG';
+  let kubeconfigPath = o.kubeconfig;
+  if (!kubeconfigPath) {
+    ensurePrerequisites(log);
+    ({ plane, noNodeReason } = await startLocalCluster(o, log));
+    kubeconfigPath = plane.kubeconfigPath;
+  }
+  const topology: LocalTopology = {
+    namespace: o.namespace ?? 'platform-system',
+    ports,
+    node: Boolean(plane?.node),
+    leaderElection: o.leaderElection ?? true,
+  };
+  const roles = new Map<string, ChildProcess>();
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    stopping = true;
+    await Promise.all([...roles.values()].map(stopChild));
+    await plane?.stop();
+  };
+  try {
+    const kc = loadKubeConfig(kubeconfigPath);
+    const crds = await installCrds(kc);
+    log(`installed ${crds.length} CRDs`);
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    await createUnlessExists(core.createNamespace({ body: { metadata: { name: topology.namespace } } }));
+    const wanted = [...(o.roles ?? SYSTEM_ROLES)];
+    if (plane && wanted.includes('webhook')) {
+      const names = await registerLocalWebhooks(kc, join(REPO_ROOT, 'config'), ports.webhook);
+      log(`registered ${names.join(', ')} at https://127.0.0.1:${ports.webhook}`);
+    }
+    for (const role of wanted) {
+      const child = spawnRole(role, roleEnv(role, topology, kubeconfigPath), o.roleOutput);
+      child.on('exit', (code, signal) => {
+        if (!stopping) o.onRoleExit?.(role, code, signal);
+      });
+      roles.set(role, child);
+    }
+    const urls = new Map(wanted.map((r) => [r, readinessUrl(r, topology)]));
+    await waitReady(urls, roles, o.readyTimeoutMs ?? 120_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { kubeconfigPath, topology, plane, roles, ...(noNodeReason ? { noNodeReason } : {}), stop };
+}
