@@ -137,6 +137,19 @@ function parseJson(raw: Buffer | string): { value: unknown } | ApiError {
   }
 }
 
+/** The checked optional fields, as the request carries them. */
+function optionsOf(body: Record<string, unknown>): Omit<ChatRequest, 'model' | 'messages'> {
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens;
+  const streamOptions = body.stream_options as { include_usage?: boolean } | null | undefined;
+  return {
+    stream: body.stream === true,
+    includeUsage: body.stream === true && streamOptions?.include_usage === true,
+    ...(typeof maxTokens === 'number' ? { maxTokens } : {}),
+    ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+    ...(typeof body.user === 'string' ? { user: body.user } : {}),
+  };
+}
+
 /** A checked request, or the 400 error to answer. The model id is checked by the caller. */
 export function parseChatRequest(raw: Buffer | string): ChatRequest | ApiError {
   const parsed = parseJson(raw);
@@ -154,15 +167,5 @@ export function parseChatRequest(raw: Buffer | string): ChatRequest | ApiError {
   if ('status' in messages) return messages;
   const problem = optionProblem(body);
   if (problem) return problem;
-  const maxTokens = (body.max_completion_tokens ?? body.max_tokens) as number | null | undefined;
-  const options = body.stream_options as { include_usage?: boolean } | null | undefined;
-  return {
-    model: body.model,
-    messages,
-    stream: body.stream === true,
-    includeUsage: body.stream === true && options?.include_usage === true,
-    ...(typeof maxTokens === 'number' ? { maxTokens } : {}),
-    ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
-    ...(typeof body.user === 'string' ? { user: body.user } : {}),
-  };
+  return { model: body.model, messages, ...optionsOf(body) };
 }

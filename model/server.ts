@@ -103,26 +103,25 @@ export function modelHandler(o: ModelServerOptions): Handler {
     sendJson(res, 200, completionBody(c));
   };
 
+  const models = async (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    sendJson(res, 200, { object: 'list', data: o.modelIds.map(modelObject) });
+  const oneModel = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const id = safeDecode(pathOf(req).slice(MODELS.length + 1));
+    return served.has(id) ? sendJson(res, 200, modelObject(id)) : sendError(res, modelNotFound(id));
+  };
+  const routes: Record<string, { method: 'GET' | 'POST'; answer: Handler }> = {
+    [CHAT]: { method: 'POST', answer: chat },
+    [MODELS]: { method: 'GET', answer: models },
+    [`${MODELS}/{id}`]: { method: 'GET', answer: oneModel },
+  };
+
   return async (req, res) => {
     const path = pathOf(req);
-    const route = routeOf(path);
-    const get = req.method === 'GET' || req.method === 'HEAD';
-    if (route === CHAT && req.method === 'POST') return chat(req, res);
-    if (route === MODELS && get)
-      return sendJson(res, 200, { object: 'list', data: o.modelIds.map(modelObject) });
-    if (route === `${MODELS}/{id}` && get) {
-      const id = safeDecode(path.slice(MODELS.length + 1));
-      return served.has(id) ? sendJson(res, 200, modelObject(id)) : sendError(res, modelNotFound(id));
-    }
-    const known = route !== 'other';
-    sendError(
-      res,
-      apiError(
-        known ? 405 : 404,
-        `Invalid URL (${req.method ?? 'GET'} ${path})`,
-        null,
-        known ? 'method_not_allowed' : 'unknown_url',
-      ),
-    );
+    const route = routes[routeOf(path)];
+    // HEAD is a GET without the body; Node's response drops the body by itself.
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (route && method === route.method) return route.answer(req, res);
+    const [status, code] = route ? [405, 'method_not_allowed'] : [404, 'unknown_url'];
+    sendError(res, apiError(status, `Invalid URL (${req.method ?? 'GET'} ${path})`, null, code));
   };
 }

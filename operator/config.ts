@@ -137,7 +137,8 @@ export function loadSettings<T extends Record<string, SettingSpec>>(
 /**
  * `loadSettings` plus the checks a table cannot express (ranges, one setting
  * against another). Each setting is read on its own and `check` sees those
- * that parsed, so one bad value never hides a problem with another.
+ * that parsed (a setting that did not is absent, an unset one is undefined),
+ * so one bad value never hides a problem with another.
  */
 export function loadCheckedSettings<T extends Record<string, SettingSpec>>(
   specs: T,
