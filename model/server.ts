@@ -103,7 +103,7 @@ export function modelHandler(o: ModelServerOptions): Handler {
     sendJson(res, 200, completionBody(c));
   };
 
-  const models = async (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+  const models = async (_req: IncomingMessage, res: ServerResponse): Promise<void> =>
     sendJson(res, 200, { object: 'list', data: o.modelIds.map(modelObject) });
   const oneModel = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const id = safeDecode(pathOf(req).slice(MODELS.length + 1));
