@@ -20,6 +20,8 @@ COPY auditors ./auditors
 COPY policy ./policy
 COPY gateway ./gateway
 COPY proxy ./proxy
+COPY model ./model
+COPY agent ./agent
 COPY attestation ./attestation
 COPY evidence ./evidence
 RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --ignore-scripts

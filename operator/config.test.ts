@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadSettings, parseDurationMs } from './config.ts';
+import { ConfigError, loadCheckedSettings, loadSettings, parseDurationMs } from './config.ts';
 
 const specs = {
   port: { env: 'X_PORT', flag: 'port', type: 'port', default: '8080', description: 'listen port' },
@@ -75,4 +75,28 @@ describe('parseDurationMs', () => {
   it.each(['', '15', '1d', '-1m', '1.5h'])('rejects %j', (text) =>
     expect(parseDurationMs(text)).toBeUndefined(),
   );
+});
+
+describe('loadCheckedSettings', () => {
+  const positive = (s: { port?: number }): string[] => (s.port === 0 ? ['X_PORT: expected 1-65535'] : []);
+
+  it('reports a bad value and a failed check of another setting together', () => {
+    let error: unknown;
+    try {
+      loadCheckedSettings(specs, { X_PORT: '0', X_MODE: 'loud' }, {}, positive);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'X_GATEWAY_URL is required: gateway base URL',
+      'X_MODE="loud": expected one of enforce, observe',
+      'X_PORT: expected 1-65535',
+    ]);
+  });
+
+  it('returns the settings when every value and check passes', () => {
+    const s = loadCheckedSettings(specs, { X_GATEWAY_URL: 'http://gw' }, { port: '9000' }, positive);
+    expect(s).toMatchObject({ port: 9000, gateway: 'http://gw', mode: 'enforce' });
+  });
 });

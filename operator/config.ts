@@ -133,3 +133,30 @@ export function loadSettings<T extends Record<string, SettingSpec>>(
   if (problems.length > 0) throw new ConfigError(problems);
   return out as Settings<T>;
 }
+
+/**
+ * `loadSettings` plus the checks a table cannot express (ranges, one setting
+ * against another). Each setting is read on its own and `check` sees those
+ * that parsed (a setting that did not is absent, an unset one is undefined),
+ * so one bad value never hides a problem with another.
+ */
+export function loadCheckedSettings<T extends Record<string, SettingSpec>>(
+  specs: T,
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string | undefined>,
+  check: (parsed: Partial<Settings<T>>) => string[],
+): Settings<T> {
+  const out: Record<string, SettingValue> = {};
+  const problems: string[] = [];
+  for (const key of Object.keys(specs)) {
+    try {
+      out[key] = loadSettings({ [key]: specs[key] as SettingSpec }, env, flags)[key];
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems);
+    }
+  }
+  problems.push(...check(out as Partial<Settings<T>>));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out as Settings<T>;
+}

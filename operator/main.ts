@@ -45,7 +45,7 @@ export function buildProgram(): Command {
   program
     .command('run')
     .description(`run a long-running role: ${Object.keys(ROLES).join(', ')}`)
-    .argument('<role>', 'operator | webhook | api | gateway | auditor | proxy')
+    .argument('<role>', 'operator | webhook | api | gateway | auditor | proxy | model | agent')
     .argument('[name]', 'auditor name, for `run auditor <name>`')
     .option('--set <name=value...>', 'override a setting (same names as the flags each role documents)', [])
     .option('--log-level <level>', 'trace | debug | info | warn | error')

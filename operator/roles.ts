@@ -46,6 +46,14 @@ export const ROLES: Record<string, RoleEntry> = {
     description: 'credential proxy sidecar: egress by SNI, CONNECT or Host on one port',
     load: async () => (await import('../proxy/run.ts')).runProxy,
   },
+  model: {
+    description: 'local OpenAI-compatible model server with deterministic answers (tests, demos)',
+    load: async () => (await import('../model/run.ts')).runModel,
+  },
+  agent: {
+    description: 'reference agent: calls its model (and a tool) at start and on POST /v1/ask, /v1/tool',
+    load: async () => (await import('../agent/run.ts')).runAgent,
+  },
 };
 
 /** Roles the architecture names that a later release provides (none left today). */
