@@ -7,6 +7,12 @@ export const LOCAL_IMAGES = {
   agentRuntime: 'localhost/agent-platform/agent-runtime:dev',
 } as const;
 
+/**
+ * Model ids the local model answers for: its own and those config/samples
+ * name, so the samples run unchanged. PLATFORM_LOCAL_MODEL_IDS adds more.
+ */
+export const LOCAL_MODEL_IDS = ['local-echo', 'gpt-4o', 'gpt-4o-mini', 'claude-sonnet', 'llama-3-8b'];
+
 export interface LocalPorts {
   api: number;
   webhook: number;
@@ -72,7 +78,13 @@ export function roleEnv(role: string, t: LocalTopology, kubeconfig: string): Rec
       PLATFORM_WEBHOOK_MODEL_PORTS: String(t.ports.model),
     },
     api: { PLATFORM_API_PORT: String(t.ports.api), PLATFORM_API_NAMESPACE: t.namespace },
-    model: { PORT: String(t.ports.model), PLATFORM_MODEL_HOST: hostAddress(t) },
+    model: {
+      PORT: String(t.ports.model),
+      PLATFORM_MODEL_HOST: hostAddress(t),
+      PLATFORM_MODEL_IDS: [...LOCAL_MODEL_IDS, ...(process.env.PLATFORM_LOCAL_MODEL_IDS ?? '').split(',')]
+        .filter(Boolean)
+        .join(','),
+    },
   };
   return { ...common, ...(own[role] ?? {}) };
 }
