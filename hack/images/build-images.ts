@@ -97,11 +97,11 @@ async function runtimeSource(ctx: Context): Promise<LayerSource> {
   const modules = (await walkTree(HOST.xtablesModules, HOST.xtablesModules)).flatMap((m) =>
     m.type === 'file' && 'hostPath' in m.source ? [m.source.hostPath] : [],
   );
-  const libs = await libraries([node.binary, HOST.dash, HOST.xtables, ...modules]);
+  const libs = await libraries([node.binary, HOST.dash, HOST.env, HOST.xtables, ...modules]);
   const entries = await resolvePlan(runtimePlan({ node: node.binary, libraries: libs }));
   return {
     key: entriesKey(entries, ctx.epoch),
-    createdBy: `agent-platform images: runtime (node v${node.version}, dash, iptables-nft, ${libs.length} libraries)`,
+    createdBy: `agent-platform images: runtime (node v${node.version}, dash, env, iptables-nft, ${libs.length} libraries)`,
     entries: () => Promise.resolve(entries),
   };
 }

