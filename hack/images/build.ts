@@ -4,7 +4,7 @@
 // A missing prerequisite (gcc, ctr, a reachable socket) exits 2 with one line.
 import { parseArgs } from 'node:util';
 import { buildImages, formatBytes } from './build-images.ts';
-import { DEFAULT_ADDRESS, importImages } from './containerd.ts';
+import { connect, DEFAULT_ADDRESS, importImages } from './containerd.ts';
 import { parseImageIds, type ImageId } from './definitions.ts';
 import { MissingPrerequisite } from './host.ts';
 
@@ -43,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
+    // Before a build that may take a minute, not after it.
+    if (cli.import) await connect({ address: cli.address });
     const result = await buildImages({
       ...(cli.only ? { only: cli.only } : {}),
       ...(cli.out ? { outDir: cli.out } : {}),

@@ -81,10 +81,8 @@ export async function connect(options: ContainerdOptions = {}): Promise<Ctr> {
   try {
     await run(bin, [...global, 'version'], { timeoutMs: 10_000 });
   } catch (err) {
-    const detail =
-      String((err as Error).message)
-        .split('\n')
-        .pop() ?? '';
+    // run() says which command failed; the user only needs ctr's own complaint.
+    const detail = (err as Error).message.replace(/^[^]*? failed: /, '').split('\n')[0];
     throw new MissingPrerequisite(`containerd at ${address} does not answer: ${detail}`);
   }
   return { bin, global, snapshotter: options.snapshotter ?? CRI_SNAPSHOTTER };
