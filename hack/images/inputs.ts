@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MissingPrerequisite, run, which } from './host.ts';
+import { rebaseSourceMap } from './source-maps.ts';
 
 const HERE = import.meta.dirname;
 
@@ -85,7 +86,7 @@ async function sourceFiles(repoRoot: string): Promise<string[]> {
  * checkout that rewrites files without changing them keeps the layer.
  */
 export async function appSourcesKey(repoRoot: string): Promise<string> {
-  const hash = createHash('sha256').update('app-v1\n');
+  const hash = createHash('sha256').update('app-v2\n');
   const typescript = join(repoRoot, 'node_modules', 'typescript', 'package.json');
   if (existsSync(typescript)) {
     hash.update(
@@ -98,11 +99,22 @@ export async function appSourcesKey(repoRoot: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Rewrites every source map under `dir` as if compiled into `finalDir` (see source-maps.ts). */
+async function rebaseSourceMaps(dir: string, finalDir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await rebaseSourceMaps(path, join(finalDir, entry.name));
+    else if (entry.name.endsWith('.map'))
+      await writeFile(path, rebaseSourceMap(await readFile(path, 'utf8'), dir, finalDir));
+  }
+}
+
 /** Compiles the application into `<outDir>/dist` (bin/platform.js runs dist/operator/main.js when present). */
 export async function compileApp(repoRoot: string, outDir: string): Promise<string> {
   const dist = join(outDir, 'dist');
   await rm(dist, { recursive: true, force: true });
   await run('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', dist], { cwd: repoRoot });
+  await rebaseSourceMaps(dist, join(repoRoot, 'dist'));
   return dist;
 }
 
