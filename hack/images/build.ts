@@ -3,7 +3,7 @@
 // them into containerd's k8s.io namespace so the kubelet can run them at once.
 // A missing prerequisite (gcc, ctr, a reachable socket) exits 2 with one line.
 import { parseArgs } from 'node:util';
-import { buildImages, formatBytes } from './build-images.ts';
+import { buildImages } from './build-images.ts';
 import { connect, DEFAULT_ADDRESS, importImages } from './containerd.ts';
 import { parseImageIds, type ImageId } from './definitions.ts';
 import { MissingPrerequisite } from './host.ts';
@@ -55,9 +55,9 @@ async function main(argv: string[]): Promise<number> {
     );
     if (!cli.import) return 0;
     const imported = await importImages(result, { address: cli.address, log: (line) => console.log(line) });
-    const bytes = result.images.filter((i) => imported.some((m) => m.name === i.name && m.imported));
+    const fresh = imported.filter((i) => i.imported);
     console.log(
-      `imported ${bytes.length} of ${imported.length} images (${formatBytes(bytes.reduce((a, i) => a + i.size, 0))})`,
+      `imported ${fresh.length} of ${imported.length} images in ${(fresh[0]?.seconds ?? 0).toFixed(1)} s`,
     );
     return 0;
   } catch (err) {

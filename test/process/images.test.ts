@@ -1,6 +1,6 @@
 // The images built without Docker, for real: the system tar reads the layers,
-// a private containerd imports them (and skips them the second time), and
-// runc runs them: Node 24, the app as user 1000, the init container's
+// a private containerd imports them (and skips them the second time), its CRI
+// plugin lists them at once, and runc runs them: Node 24, the app as user 1000, the init container's
 // iptables script in a fresh network namespace, and pause until SIGTERM. A
 // source change rebuilds the application layer only.
 //
@@ -135,6 +135,14 @@ describe('images built without Docker', () => {
     for (const img of build.images) expect(listed).toContain(`${img.name} `);
     const again = await importImages(build, { address: ctd.address });
     expect(again.map((i) => i.imported)).toEqual([false, false, false]);
+  });
+
+  it('is listed by the CRI plugin (what the kubelet asks) right after the import', async () => {
+    const listed = (await ctd.criListImages()).toString('latin1');
+    for (const img of build.images) {
+      expect(listed).toContain(img.name);
+      expect(listed).toContain(img.config.descriptor.digest); // the CRI image id
+    }
   });
 
   it('runs Node 24 from the platform image', async () => {
