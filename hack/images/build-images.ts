@@ -20,7 +20,7 @@ import { libraries, resolvePlan, walkTree } from './host.ts';
 import { appSourcesKey, compileApp, ensureDeps, ensureNode24, ensurePause, pruneDeps } from './inputs.ts';
 import { writeLayout, type LayoutImage } from './layout.ts';
 import { cachedLayer, entriesKey, pruneStore, writeLayer, type StoredLayer } from './layer-store.ts';
-import { imageConfig, imageManifest, type Descriptor } from './oci.ts';
+import { imageConfig, imageManifest } from './oci.ts';
 import { HOST, runtimePlan } from './rootfs.ts';
 import type { TarEntry } from './tar.ts';
 
@@ -230,4 +230,3 @@ export async function buildImages(options: BuildOptions = {}): Promise<BuildResu
   return { layoutDir, images, seconds: (performance.now() - started) / 1000 };
 }
 
-export type { Descriptor };
