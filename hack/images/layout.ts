@@ -1,9 +1,9 @@
 // Writes an OCI image layout directory (image-spec "image-layout"): the
 // `oci-layout` marker, `index.json` naming every image, and `blobs/sha256/`.
 // Layer blobs are hard links into the layer store (copies across file
-// systems); blobs no image in the index uses any more are removed.
+// systems); blobs no image in the index uses are removed once a day old.
 import { existsSync } from 'node:fs';
-import { copyFile, link, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blobPath, layoutIndex, OCI_LAYOUT, type Blob, type Descriptor } from './oci.ts';
 
@@ -58,8 +58,17 @@ export async function writeLayout(
   await writeAtomic(join(dir, 'oci-layout'), OCI_LAYOUT);
   const index = layoutIndex(images.map((i) => ({ name: i.name, manifest: i.manifest.descriptor })));
   await writeAtomic(join(dir, 'index.json'), index.bytes);
-  const used = new Set(images.flatMap(imageDigests).map((d) => d.slice('sha256:'.length)));
-  for (const name of await readdir(join(dir, 'blobs', 'sha256'))) {
-    if (!used.has(name)) await rm(join(dir, 'blobs', 'sha256', name), { force: true });
+  await pruneBlobs(join(dir, 'blobs', 'sha256'), new Set(images.flatMap(imageDigests)));
+}
+
+/** Unused blobs stay a day: a concurrent build (another checkout) may be writing or importing them. */
+const PRUNE_AFTER_MS = 86_400_000;
+
+async function pruneBlobs(blobsDir: string, used: ReadonlySet<string>): Promise<void> {
+  const cutoff = Date.now() - PRUNE_AFTER_MS;
+  for (const name of await readdir(blobsDir)) {
+    if (used.has(`sha256:${name}`)) continue;
+    const s = await stat(join(blobsDir, name)).catch(() => undefined);
+    if (s && s.mtimeMs < cutoff) await rm(join(blobsDir, name), { force: true });
   }
 }
