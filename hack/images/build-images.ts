@@ -229,4 +229,3 @@ export async function buildImages(options: BuildOptions = {}): Promise<BuildResu
   await pruneDeps(ctx.cacheDir, KEEP_DAYS);
   return { layoutDir, images, seconds: (performance.now() - started) / 1000 };
 }
-
