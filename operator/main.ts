@@ -1,6 +1,7 @@
 // The `platform` command: `platform run <role> [name]` for the long-running
 // roles; user commands (apply, auditor, model, policy) join here.
 import { Command, CommanderError } from 'commander';
+import { addAskCommand } from '../agent/ask-command.ts';
 import { ConfigError } from './config.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { createLogger } from './log.ts';
@@ -50,13 +51,14 @@ export function buildProgram(): Command {
     .option('--set <name=value...>', 'override a setting (same names as the flags each role documents)', [])
     .option('--log-level <level>', 'trace | debug | info | warn | error')
     .action(runRole);
+  addAskCommand(program);
   return program;
 }
 
 async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
-    process.exit(0);
+    process.exit(process.exitCode ?? 0);
   } catch (err) {
     if (err instanceof CommanderError) process.exit(err.exitCode);
     if (err instanceof ConfigError) {

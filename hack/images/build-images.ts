@@ -130,6 +130,8 @@ async function appSource(ctx: Context): Promise<LayerSource> {
       return [
         ...(await walkTree(dist, '/app/dist')),
         ...(await walkTree(join(ctx.repoRoot, 'bin'), '/app/bin')),
+        // `platform` on PATH, so `kubectl exec … -- platform ask "…"` works.
+        { type: 'symlink', path: '/usr/local/bin/platform', target: '/app/bin/platform.js' },
       ];
     },
     cleanup: () => rm(staging, { recursive: true, force: true }),

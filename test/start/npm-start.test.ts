@@ -14,7 +14,12 @@ function startNpm(): { child: ChildProcess; output: () => string; ready: Promise
   const env = { ...process.env };
   delete env.KUBECONFIG;
   delete env.PLATFORM_TEST_KUBECONFIG;
-  const child = spawn('npm', ['start'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
+  const child = spawn('npm', ['start'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: false,
+  });
   let text = '';
   const ready = new Promise<number>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
@@ -24,7 +29,9 @@ function startNpm(): { child: ChildProcess; output: () => string; ready: Promise
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before ready:\n${text.slice(-3000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`npm start exited (${code}) before ready:\n${text.slice(-3000)}`)),
+    );
   });
   return { child, output: () => text, ready };
 }
