@@ -107,6 +107,9 @@ export async function startOperator(options: StartOperatorOptions): Promise<Oper
     PLATFORM_WATCH_NAMESPACE: options.namespace,
     PLATFORM_LEADER_ELECTION_NAMESPACE: options.namespace,
     PLATFORM_OPERATOR_IDENTITY: options.identity,
+    // No platform webhook runs for these files, so no pod is ever injected;
+    // files that run one (agent-injection) turn the check back on.
+    PLATFORM_AGENT_REQUIRE_INJECTION: 'false',
     ...options.env,
   });
 }
