@@ -89,7 +89,7 @@ describe('the webhook role without a certificate (leader election on)', () => {
       return r.status === 503 && r.body.includes('certificate:') ? r : undefined;
     }, '/readyz to say why it is not ready');
     expect(JSON.parse(notReady.body).failures).toEqual([
-      `certificate: no serving certificate in Secret ${ns.name}/${SECRET} yet (no serving certificate); ` +
+      `certificate: no serving certificate in Secret ${ns.name}/${SECRET} yet; ` +
         'waiting for the leader to issue it',
     ]);
     const port = await eventually(() => httpsPort(webhook) || undefined, 'the HTTPS listener');

@@ -169,7 +169,7 @@ export function certificateReadiness(
       'the-leader': 'waiting for the leader to issue it',
       'an-external-issuer': 'waiting for its issuer (e.g. cert-manager) to fill it',
     }[issuer];
-    return `no serving certificate in Secret ${secretRef} yet (${condition.message}); ${who}`;
+    return `no serving certificate in Secret ${secretRef} yet; ${who}`;
   }
   return `${condition.reason}: ${condition.message} (Secret ${secretRef})`;
 }

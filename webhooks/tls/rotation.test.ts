@@ -75,7 +75,7 @@ describe('a webhook replica without a certificate', () => {
     const { r, served } = rotator(store, { value: false });
     await r.start();
     expect(r.readiness()).toBe(
-      `no serving certificate in Secret ${REF} yet (no serving certificate); waiting for the leader to issue it`,
+      `no serving certificate in Secret ${REF} yet; waiting for the leader to issue it`,
     );
     await r.reload();
     expect(served).toEqual([]);
