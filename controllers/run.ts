@@ -61,6 +61,7 @@ function buildManager(
     pod: { ...runtime, trustDomain: settings.trustDomain },
     emailDomain: settings.agentEmailDomain ?? `agents.${settings.trustDomain}`,
     staleAfterMs: settings.agentStaleAfterMs,
+    requireInjection: settings.agentRequireInjection,
     keyring: keyring.current,
   });
   agents.resync = () => agentController.resync();

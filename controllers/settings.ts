@@ -121,6 +121,14 @@ export const OPERATOR_SETTINGS = {
     default: 'ghcr.io/agent-platform/agent-runtime:0.1.0',
     description: 'runtime image of agent pods whose PlatformAgent names no image',
   },
+  agentRequireInjection: {
+    env: 'PLATFORM_AGENT_REQUIRE_INJECTION',
+    flag: 'agent-require-injection',
+    type: 'boolean',
+    default: 'true',
+    description:
+      'delete and re-create a secured agent pod the mutating webhook did not inject (false only where no platform webhook runs)',
+  },
   runtimeClassName: {
     env: 'PLATFORM_AGENT_RUNTIME_CLASS',
     flag: 'agent-runtime-class',

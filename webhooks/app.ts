@@ -1,6 +1,8 @@
 // Wires the webhook: certificate rotator → HTTPS server with /mutate,
 // /validate and /validate-policy. Used by `platform run webhook` and by the integration tests, so
-// both run the same composition.
+// both run the same composition. A missing certificate is not fatal: the
+// server listens at once and serves from the first certificate the rotator
+// loads; until then `certificateReadiness()` says why it is not ready.
 import * as k8s from '@kubernetes/client-node';
 import type { Logger } from '../operator/log.ts';
 import { kubeClusterView, kubeEventSink } from './cluster.ts';
@@ -8,6 +10,7 @@ import type { WebhookMetrics } from './metrics.ts';
 import { handleMutate, type MutateDeps } from './mutate/handler.ts';
 import type { MutateOptions } from './mutate/inject.ts';
 import { startWebhookServer, type WebhookServer } from './server.ts';
+import type { KeyPair } from './tls/certs.ts';
 import { CertRotator, type CertRotatorOptions } from './tls/rotation.ts';
 import { handleValidate, type ValidateDeps } from './validate/handler.ts';
 import { httpNotary, type HttpNotaryOptions } from './validate/notary.ts';
@@ -33,6 +36,8 @@ export interface WebhookApp {
   server: WebhookServer;
   rotator: CertRotator;
   mutateDeps: MutateDeps;
+  /** '' when a valid serving certificate is served, else why not (for `/readyz`). */
+  certificateReadiness(): string;
   /** Mutable, so a test can switch strict notarization. */
   validateDeps: ValidateDeps;
   close(): Promise<void>;
@@ -44,18 +49,11 @@ export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
     ...o.tls,
     core: o.kc.makeApiClient(k8s.CoreV1Api),
     admission: o.kc.makeApiClient(k8s.AdmissionregistrationV1Api),
-    onServingCertificate: (pair) => holder.server?.reloadCertificate(pair),
+    onServingCertificate: (pair) => serve(holder.server, pair, o.log),
     log: o.log,
     metrics: o.metrics,
   });
   await rotator.start();
-  const certificate = rotator.serving();
-  if (!certificate) {
-    rotator.stop();
-    throw new Error(
-      `no serving certificate in Secret ${o.tls.secret.namespace}/${o.tls.secret.name}: ${rotator.condition().message}`,
-    );
-  }
   const mutateDeps: MutateDeps = {
     options: o.mutate,
     cluster: kubeClusterView(o.kc, o.clusterCacheTtlMs),
@@ -78,7 +76,6 @@ export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
   const server = await startWebhookServer({
     host: o.host,
     port: o.port,
-    certificate,
     bodyLimitBytes: o.bodyLimitBytes,
     handlerTimeoutMs: 9_000,
     log: o.log,
@@ -88,16 +85,30 @@ export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
       '/validate': (r) => handleValidate(r, validateDeps),
       '/validate-policy': (r) => handleValidatePolicy(r, policyDeps),
     },
+  }).catch((err: unknown) => {
+    rotator.stop();
+    throw err;
   });
   holder.server = server;
+  serve(server, rotator.serving(), o.log); // loaded before the server listened
   return {
     server,
     rotator,
     mutateDeps,
+    certificateReadiness: () => rotator.readiness(),
     validateDeps,
     close: async () => {
       rotator.stop();
       await server.close();
     },
   };
+}
+
+function serve(server: WebhookServer | undefined, pair: KeyPair | undefined, log: Logger): void {
+  if (!server || !pair) return;
+  try {
+    server.reloadCertificate(pair);
+  } catch (err) {
+    log.error({ err: String(err) }, 'the serving certificate cannot be used; serving the previous one');
+  }
 }

@@ -1,6 +1,8 @@
 // `platform run webhook`: the admission webhook (/mutate, /validate) over
 // HTTPS with self-managed certificates, plus /healthz, /readyz and /metrics.
-// Only the leader writes the certificate Secret and the caBundles.
+// Only the leader writes the certificate Secret and the caBundles; a replica
+// that starts before any certificate exists stays up, not ready, and serves
+// once the Secret holds one.
 import { hostname } from 'node:os';
 import * as k8s from '@kubernetes/client-node';
 import { loadKubeConfig, serverVersion } from '../operator/kube.ts';
@@ -49,6 +51,15 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
   const metrics = new WebhookMetrics(registry);
   const identity = `${hostname()}_${process.pid}`;
   const holder: { app?: WebhookApp } = {};
+  const ops = await startOpsServer({
+    port: s.metricsPort,
+    registry,
+    log,
+    readiness: {
+      certificate: () => holder.app?.certificateReadiness() ?? 'the admission server is starting',
+    },
+  });
+  lifecycle.onStop('ops server', () => ops.close());
   let elector: LeaderElector | undefined;
   if (s.leaderElection) {
     elector = new LeaderElector({
@@ -95,15 +106,5 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
     },
   });
   holder.app = started;
-  const ops = await startOpsServer({
-    port: s.metricsPort,
-    registry,
-    log,
-    readiness: {
-      certificate: () =>
-        started.rotator.condition().status === 'True' ? '' : started.rotator.condition().message,
-    },
-  });
-  lifecycle.onStop('ops server', () => ops.close());
   lifecycle.onStop('webhook server', () => started.close());
 };

@@ -1,7 +1,9 @@
 // The HTTPS shell: POST an AdmissionReview to a route, get one back. Body
 // limit, content-type and method checks, 400 with a clear message for a
 // malformed review, a deadline on every handler, and a serving certificate
-// that can be swapped without a restart (`setSecureContext`).
+// that can be swapped without a restart (`setSecureContext`). The server may
+// start without one: it listens, refuses TLS handshakes, and serves from the
+// first `reloadCertificate` on.
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,7 +27,8 @@ export interface ServingCertificate {
 export interface WebhookServerOptions {
   host?: string;
   port: number;
-  certificate: ServingCertificate;
+  /** Absent: handshakes fail until `reloadCertificate` is called. */
+  certificate?: ServingCertificate;
   routes: Record<string, AdmissionHandler>;
   bodyLimitBytes: number;
   /** Answer 500 when a handler takes longer (the apiserver would give up anyway). */
@@ -139,8 +142,9 @@ function onRequest(options: WebhookServerOptions): (req: IncomingMessage, res: S
 }
 
 export async function startWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
+  const c = options.certificate;
   const server = createServer(
-    { cert: options.certificate.certPem, key: options.certificate.keyPem, minVersion: 'TLSv1.2' },
+    { ...(c ? { cert: c.certPem, key: c.keyPem } : {}), minVersion: 'TLSv1.2' },
     onRequest(options),
   );
   server.headersTimeout = 10_000;

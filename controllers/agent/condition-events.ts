@@ -13,6 +13,7 @@ const BAD_STATUS: Record<string, Condition['status']> = {
   CredentialsReady: 'False',
   CredentialRefsResolved: 'False',
   RequiredAuditorsPresent: 'False',
+  SidecarsInjected: 'False',
 };
 
 /** Phase changes have their own Event; Ready mirrors the phase, so it is not repeated. */
@@ -37,4 +38,24 @@ export function conditionEvents(
     });
   }
   return out;
+}
+
+/**
+ * An Event when Ready changed while the phase did not (the phase Event covers
+ * the rest): a Warning naming why the running pod is not ready, a Normal when
+ * it is ready again.
+ */
+export function readyEvent(
+  previous: readonly Condition[] | undefined,
+  next: readonly Condition[],
+): EventSpec | undefined {
+  const before = previous?.find((c) => c.type === 'Ready');
+  const after = next.find((c) => c.type === 'Ready');
+  if (!before || !after || before.status === after.status) return undefined;
+  return {
+    type: after.status === 'True' ? 'Normal' : 'Warning',
+    reason: after.reason,
+    action: 'UpdateStatus',
+    note: `Ready=${after.status}${after.message ? `: ${after.message}` : ''}`,
+  };
 }

@@ -22,6 +22,8 @@ export interface AgentControllerOptions {
   pod: PodSettings;
   emailDomain: string;
   staleAfterMs: number;
+  /** Replace secured pods the webhook did not inject. */
+  requireInjection: boolean;
   keyring: () => { keyring?: Keyring; error: string; loading?: boolean };
 }
 
@@ -58,6 +60,7 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
     trustDomain: options.pod.trustDomain,
     emailDomain: options.emailDomain,
     staleAfterMs: options.staleAfterMs,
+    requireInjection: options.requireInjection,
   });
   const allAgents = (): string[] => c.agents.keys();
   return new Controller({

@@ -1,13 +1,15 @@
 // The objects an agent owns, brought in line with the pure decisions: its
-// ServiceAccount, its OAuth client Secret and its pod. Reads come from the
-// informer caches; every write goes through the counting ObjectWriter.
+// ServiceAccount, its OAuth client Secret, its pod (create and delete; when
+// to do which is `pod-sync.ts`) and its namespace's webhook label. Reads come
+// from the informer caches; every write goes through the counting ObjectWriter.
 import type * as k8s from '@kubernetes/client-node';
 import type { Keyring } from '../../operator/crypto/envelope.ts';
 import { apiMessage, apiStatus } from '../../operator/kube.ts';
-import { SPEC_HASH_ANNOTATION } from '../common/meta.ts';
-import type { ObjectWriter } from '../common/writer.ts';
+import { ENABLED_LABEL, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
+import { mergePatch, type ObjectWriter } from '../common/writer.ts';
 import type { DesiredCondition } from '../runtime/conditions.ts';
 import type { ResilientInformer } from '../runtime/informer.ts';
+import { createFailure, type PodProblem } from './injection.ts';
 import { CLIENT_ID_ANNOTATION, oauthClientSecret } from './oauth.ts';
 import { desiredPod, desiredServiceAccount, type PodSettings } from './pod.ts';
 import { ownedNames, type PlatformAgent } from './types.ts';
@@ -16,12 +18,6 @@ export interface OwnedCaches {
   pods: ResilientInformer<k8s.V1Pod>;
   serviceAccounts: ResilientInformer<k8s.V1ServiceAccount>;
   secrets: ResilientInformer<k8s.V1Secret>;
-}
-
-export interface PodObservation {
-  podPhase?: string;
-  podError?: string;
-  podBlocked?: string;
 }
 
 export interface CredentialResult {
@@ -98,47 +94,69 @@ export class AgentObjects {
     return this.caches.pods.get(key(agent, ownedNames(agent.metadata.name ?? '').pod));
   }
 
+  desiredPod(agent: PlatformAgent, chain: readonly string[]): k8s.V1Pod {
+    return desiredPod(agent, chain, this.settings);
+  }
+
   /** Removes the agent's pod (suspension). */
   async removePod(agent: PlatformAgent): Promise<void> {
     const pod = this.existingPod(agent);
     if (!pod || pod.metadata?.deletionTimestamp) return;
-    const namespace = agent.metadata.namespace ?? '';
+    await this.deletePod(pod);
+  }
+
+  async deletePod(pod: k8s.V1Pod): Promise<void> {
+    const namespace = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
     await this.writer.delete('Pod', () => this.core.deleteNamespacedPod({ namespace, name }));
   }
 
-  /** Creates the pod, or replaces one built from an older spec; reports what the pod is now. */
-  async syncPod(agent: PlatformAgent, chain: readonly string[]): Promise<PodObservation> {
-    const desired = desiredPod(agent, chain, this.settings);
-    const existing = this.existingPod(agent);
-    if (!existing) return this.createPod(agent, desired);
-    if (upToDate(existing, desired) || existing.metadata?.deletionTimestamp) {
-      return { podPhase: existing.status?.phase ?? 'Pending' };
-    }
-    const namespace = agent.metadata.namespace ?? '';
-    const name = existing.metadata?.name ?? '';
-    await this.writer.delete('Pod', () => this.core.deleteNamespacedPod({ namespace, name }));
-    return {};
-  }
-
-  private async createPod(agent: PlatformAgent, body: k8s.V1Pod): Promise<PodObservation> {
+  /**
+   * Creates the pod. A refusal (admission, a missing RuntimeClass, a quota, an
+   * unreachable webhook) is a result for the conditions, not a crash loop;
+   * other failures (network, apiserver overload) throw and are retried.
+   */
+  async createPod(agent: PlatformAgent, body: k8s.V1Pod): Promise<CreateResult> {
     const namespace = agent.metadata.namespace ?? '';
     try {
-      const created = await this.writer.create('Pod', () =>
-        this.core.createNamespacedPod({ namespace, body }),
-      );
-      return { podPhase: created?.status?.phase ?? 'Pending' };
+      const pod = await this.writer.create('Pod', () => this.core.createNamespacedPod({ namespace, body }));
+      return { pod };
     } catch (err) {
-      const code = apiStatus(err) ?? 0;
-      // Admission refused it (a missing RuntimeClass, a quota, a policy): a condition, not a crash loop.
-      if (code >= 400 && code < 500)
-        return { podError: `the pod was refused (HTTP ${code}): ${apiMessage(err)}` };
+      const code = apiStatus(err);
+      const message = apiMessage(err);
+      const refused = code !== undefined && code >= 400 && code < 500;
+      if (refused || /failed calling webhook/i.test(message))
+        return { problem: createFailure(code, message) };
       throw err;
+    }
+  }
+
+  /**
+   * Makes sure the webhook selects the agent's namespace (label
+   * `platform.computing/enabled: 'true'`) before a pod is created in it.
+   * `labelled`: it had to add the label now; `error`: it could not.
+   */
+  async ensureNamespaceEnabled(agent: PlatformAgent): Promise<{ labelled: boolean; error?: string }> {
+    const name = agent.metadata.namespace ?? '';
+    try {
+      const ns = await this.core.readNamespace({ name });
+      if (ns.metadata?.labels?.[ENABLED_LABEL] === 'true' || ns.metadata?.deletionTimestamp) {
+        return { labelled: false };
+      }
+      const body = { metadata: { labels: { [ENABLED_LABEL]: 'true' } } };
+      await this.writer.patch('Namespace', () => this.core.patchNamespace({ name, body }, mergePatch));
+      return { labelled: true };
+    } catch (err) {
+      return { labelled: false, error: `HTTP ${apiStatus(err) ?? '?'}: ${apiMessage(err)}` };
     }
   }
 }
 
-function upToDate(existing: k8s.V1Pod, desired: k8s.V1Pod): boolean {
+export type CreateResult =
+  { pod?: k8s.V1Pod; problem?: undefined } | { pod?: undefined; problem: PodProblem };
+
+/** Whether `existing` was built from the same desired pod (spec hash). */
+export function upToDate(existing: k8s.V1Pod, desired: k8s.V1Pod): boolean {
   const hash = (pod: k8s.V1Pod): string | undefined => pod.metadata?.annotations?.[SPEC_HASH_ANNOTATION];
   return hash(existing) === hash(desired);
 }

@@ -13,18 +13,19 @@ import type { EventRecorder } from '../runtime/events.ts';
 import type { StatusWriter } from '../runtime/status-writer.ts';
 import { staleVerdict } from '../review/stale.ts';
 import { agentChain, chainCondition, chainUsable, type AgentChain } from './chain.ts';
-import { conditionEvents } from './condition-events.ts';
+import { conditionEvents, readyEvent } from './condition-events.ts';
 import { credentialRefsCondition } from './credential-refs.ts';
 import { claimIdentity, identityCondition, spiffeId } from './identity.ts';
-import type { AgentObjects, PodObservation } from './owned.ts';
+import type { AgentObjects } from './owned.ts';
 import { passportSummary } from './passport.ts';
-import { computeAgentStatus, hasOwner, type AgentStatusResult } from './status.ts';
+import { AgentPodSync, type PodSyncResult } from './pod-sync.ts';
+import { computeAgentStatus, hasOwner, workspaceOwnerGoing, type AgentStatusResult } from './status.ts';
 import { AGENT_API_VERSION, AGENT_KIND, type PlatformAgent } from './types.ts';
 
 /** Requeue limit: Node timers overflow past ~24.8 days, and resync covers longer waits. */
 const MAX_REQUEUE_MS = 3_600_000;
-const POD_RETRY_MS = 30_000;
 const KEYRING_WAIT_MS = 200;
+const CHAIN_BLOCKED = 'the auditor chain names unknown auditors or frameworks; see condition ChainValid';
 
 export interface AgentContextReader {
   agent(key: string): PlatformAgent | undefined;
@@ -46,14 +47,23 @@ export interface AgentReconcilerDeps {
   trustDomain: string;
   emailDomain: string;
   staleAfterMs: number;
+  /** Replace secured pods the webhook did not inject (false only where no platform webhook runs). */
+  requireInjection: boolean;
   clock?: () => Date;
 }
 
 export class AgentReconciler {
   private readonly clock: () => Date;
+  private readonly pods: AgentPodSync;
 
   constructor(private readonly deps: AgentReconcilerDeps) {
     this.clock = deps.clock ?? (() => new Date());
+    this.pods = new AgentPodSync({
+      objects: deps.objects,
+      events: deps.events,
+      requireInjection: deps.requireInjection,
+      clock: this.clock,
+    });
   }
 
   readonly reconcile = async (key: string): Promise<ReconcileResult | void> => {
@@ -70,13 +80,16 @@ export class AgentReconciler {
       this.deps.objects.ensureServiceAccount(agent),
       this.deps.objects.ensureOAuthClient(agent, keyring, error),
     ]);
-    const pod = await this.syncPod(agent, chain);
+    const namespace = agent.metadata.namespace ?? '';
+    const going = workspaceOwnerGoing(agent, (name) => this.deps.read.workspace(namespace, name));
+    const pod = await this.syncPod(agent, chain, going);
     const stale = staleVerdict(agent, now, this.deps.staleAfterMs);
     const g = agent.metadata.generation;
     const result = computeAgentStatus(
       agent,
       {
-        ...pod,
+        pod: pod.pod,
+        podProblem: pod.problem,
         fields: {
           spiffeId: spiffeId(this.deps.trustDomain, agent),
           oauthClientId: credentials.clientId ?? agent.status?.oauthClientId,
@@ -92,12 +105,15 @@ export class AgentReconciler {
           settingsCondition(agent, ws, org, g),
           credentialRefsCondition(agent, org?.spec.homeNamespace, this.deps.read.credentialExists),
           { ...credentials.condition, ...(g !== undefined ? { observedGeneration: g } : {}) },
+          ...(pod.injection
+            ? [{ ...pod.injection, ...(g !== undefined ? { observedGeneration: g } : {}) }]
+            : []),
         ],
       },
       now,
     );
     await this.writeStatus(agent, result);
-    return requeue(stale.becomesStaleInMs, pod.podError !== undefined);
+    return requeue(stale.becomesStaleInMs, pod.retryAfterMs);
   };
 
   private context(agent: PlatformAgent): { ws?: PlatformWorkspace; org?: Organization } {
@@ -107,20 +123,22 @@ export class AgentReconciler {
     return { ws, org: orgName ? this.deps.read.organization(orgName) : undefined };
   }
 
-  /** Suspended agents lose their pod; an unusable chain keeps whatever runs; otherwise build it. */
-  private async syncPod(agent: PlatformAgent, chain: AgentChain): Promise<PodObservation> {
+  /**
+   * Suspended agents lose their pod; an unusable chain, or a workspace owner
+   * being deleted, keeps whatever runs and builds nothing; otherwise build it.
+   */
+  private async syncPod(agent: PlatformAgent, chain: AgentChain, ownerGoing: string): Promise<PodSyncResult> {
     if (!hasOwner(agent) || agent.spec.suspend === true) {
+      this.pods.forget(agent);
       await this.deps.objects.removePod(agent);
       return {};
     }
-    if (!chainUsable(chain)) {
+    const blocked = ownerGoing || (chainUsable(chain) ? '' : CHAIN_BLOCKED);
+    if (blocked) {
       const existing = this.deps.objects.existingPod(agent);
-      return {
-        podPhase: existing?.status?.phase,
-        podBlocked: 'the auditor chain names unknown auditors or frameworks; see condition ChainValid',
-      };
+      return existing ? { pod: existing } : { problem: { reason: 'PodBlocked', message: blocked } };
     }
-    return this.deps.objects.syncPod(agent, chain.ids);
+    return this.pods.sync(agent, chain.ids);
   }
 
   private async writeStatus(agent: PlatformAgent, result: AgentStatusResult): Promise<void> {
@@ -140,6 +158,13 @@ export class AgentReconciler {
         action: 'UpdateStatus',
         note: `phase ${from} → ${result.phase}: ${result.message}`,
       });
+    } else {
+      // Ready can change while the phase stays (a sidecar crashes in a running pod).
+      const ready = readyEvent(
+        agent.status?.conditions as Condition[] | undefined,
+        result.status.conditions as Condition[],
+      );
+      if (ready) await this.deps.events.emit(subject, ready);
     }
     for (const event of conditionEvents(
       agent.status?.conditions as Condition[] | undefined,
@@ -176,8 +201,8 @@ function settingsCondition(
   };
 }
 
-function requeue(staleInMs: number | undefined, podFailed: boolean): ReconcileResult | undefined {
-  const waits = [staleInMs, podFailed ? POD_RETRY_MS : undefined].filter((x): x is number => x !== undefined);
+function requeue(staleInMs: number | undefined, podRetryMs: number | undefined): ReconcileResult | undefined {
+  const waits = [staleInMs, podRetryMs].filter((x): x is number => x !== undefined);
   if (waits.length === 0) return undefined;
   return { requeueAfterMs: Math.min(MAX_REQUEUE_MS, ...waits.map((w) => Math.max(w, 0) + 50)) };
 }

@@ -1,6 +1,8 @@
+import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { findCondition, jsonEqual } from '../runtime/conditions.ts';
-import { computeAgentStatus } from './status.ts';
+import type { PlatformWorkspace } from '../../crds/generated/types.ts';
+import { computeAgentStatus, workspaceOwnerGoing } from './status.ts';
 import type { AgentOwner, PlatformAgent } from './types.ts';
 
 const now = new Date('2026-03-01T12:00:00Z');
@@ -12,6 +14,21 @@ function agent(owners: AgentOwner[]): PlatformAgent {
     kind: 'PlatformAgent',
     metadata: { name: 'bot', namespace: 'team', generation: 3 },
     spec: { owners },
+  };
+}
+
+function runningPod(ready: boolean): V1Pod {
+  return {
+    metadata: { name: 'agent-bot' },
+    status: {
+      phase: 'Running',
+      conditions: [
+        ready
+          ? { type: 'Ready', status: 'True' }
+          : { type: 'Ready', status: 'False', reason: 'NodeNotReady' },
+      ],
+      containerStatuses: [{ name: 'agent', ready: true, restartCount: 0, image: 'x', imageID: '' }],
+    },
   };
 }
 
@@ -72,14 +89,40 @@ describe('computeAgentStatus', () => {
     expect(findCondition(status.conditions, 'OwnersMissing')).toMatchObject({ status: 'False' });
   });
 
-  it('is running and Ready when its pod runs', () => {
+  it('is running and Ready when its pod runs and is ready', () => {
     const { status, phase } = computeAgentStatus(
       agent([{ subject: 'alice', role: 'Owner' }]),
-      { podPhase: 'Running' },
+      { pod: runningPod(true) },
       now,
     );
     expect(phase).toBe('running');
     expect(findCondition(status.conditions, 'Ready')).toMatchObject({ status: 'True', reason: 'PodRunning' });
+  });
+
+  it('is running but not Ready while its running pod is not ready, and Ready again when it is', () => {
+    const a = agent([{ subject: 'alice', role: 'Owner' }]);
+    const stale = computeAgentStatus(a, { pod: runningPod(false) }, now);
+    expect(stale.phase).toBe('running');
+    expect(findCondition(stale.status.conditions, 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'PodNotReady',
+      message: 'the agent pod is running but not ready: its Ready condition is False (NodeNotReady)',
+    });
+    const back = computeAgentStatus({ ...a, status: stale.status }, { pod: runningPod(true) }, later);
+    expect(findCondition(back.status.conditions, 'Ready')).toMatchObject({ status: 'True' });
+  });
+
+  it('is pending while the webhook did not inject its pod, whatever the old pod does', () => {
+    const { status, phase } = computeAgentStatus(
+      agent([{ subject: 'alice', role: 'Owner' }]),
+      { pod: runningPod(true), podProblem: { reason: 'InjectionMissing', message: 'no record' } },
+      now,
+    );
+    expect(phase).toBe('pending');
+    expect(findCondition(status.conditions, 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'InjectionMissing',
+    });
   });
 
   it('yields an equal status when recomputed later on an unchanged agent (no write on resync)', () => {
@@ -92,7 +135,7 @@ describe('computeAgentStatus', () => {
   it('reports a pod that admission refused as pending with reason PodCreateFailed', () => {
     const { status, phase } = computeAgentStatus(
       agent([{ subject: 'alice', role: 'Owner' }]),
-      { podError: 'RuntimeClass "tee" not found' },
+      { podProblem: { reason: 'PodCreateFailed', message: 'RuntimeClass "tee" not found' } },
       now,
     );
     expect(phase).toBe('pending');
@@ -108,5 +151,36 @@ describe('computeAgentStatus', () => {
       status: { spiffeId: 'spiffe://x/agent/team.bot' },
     };
     expect(computeAgentStatus(a, {}, now).status.spiffeId).toBe('spiffe://x/agent/team.bot');
+  });
+});
+
+describe('workspaceOwnerGoing', () => {
+  const owned = (uid: string): PlatformAgent => ({
+    ...agent([{ subject: 'alice', role: 'Owner' }]),
+    metadata: {
+      name: 'bot',
+      namespace: 'team',
+      ownerReferences: [
+        { apiVersion: 'platform.io/v1alpha1', kind: 'PlatformWorkspace', name: 'ws', uid, controller: true },
+      ],
+    },
+  });
+  const ws = (deleting = false): PlatformWorkspace => ({
+    apiVersion: 'platform.io/v1alpha1',
+    kind: 'PlatformWorkspace',
+    metadata: { name: 'ws', namespace: 'team', uid: 'ws-1', ...(deleting ? { deletionTimestamp: now } : {}) },
+    spec: {},
+  });
+
+  it('says nothing for a standalone agent or one whose workspace lives', () => {
+    expect(workspaceOwnerGoing(agent([]), () => undefined)).toBe('');
+    expect(workspaceOwnerGoing(owned('ws-1'), () => ws())).toBe('');
+  });
+
+  it('says why when the owning workspace is being deleted, gone, or a different one of the same name', () => {
+    const why = 'workspace ws that owns the agent is being deleted; the agent goes with it';
+    expect(workspaceOwnerGoing(owned('ws-1'), () => ws(true))).toBe(why);
+    expect(workspaceOwnerGoing(owned('ws-1'), () => undefined)).toBe(why);
+    expect(workspaceOwnerGoing(owned('ws-0'), () => ws())).toBe(why);
   });
 });

@@ -3,10 +3,15 @@
 // - no Owner-role owner: `suspended`, condition OwnersMissing=True;
 // - `spec.suspend` (the suspend operation): `suspended`, reason SuspendRequested;
 // - otherwise `running` when the agent's pod runs, else `pending`;
-// - Ready=True only when running.
+// - Ready=True only when running and the pod is ready (its Ready condition and
+//   every container, sidecars included); otherwise Ready names what is not.
 // Identity, chain and stale conditions and the identity fields come from
 // their own pure modules through the observation.
+import type * as k8s from '@kubernetes/client-node';
 import { mergeConditions, type Condition, type DesiredCondition } from '../runtime/conditions.ts';
+import { CONDITION_INJECTED, type PodProblem } from './injection.ts';
+import { podReadiness } from './pod-health.ts';
+import type { PlatformWorkspace } from '../../crds/generated/types.ts';
 import type { AgentPhase, PlatformAgent, PlatformAgentStatus } from './types.ts';
 
 export const CONDITION_OWNERS_MISSING = 'OwnersMissing';
@@ -21,16 +26,19 @@ export const AGENT_CONDITIONS = [
   'SettingsLocked',
   'CredentialsReady',
   'CredentialRefsResolved',
+  CONDITION_INJECTED,
 ] as const;
 
 /** What the reconciler saw in the cluster for this agent, and what the pure modules decided. */
 export interface AgentObservation {
-  /** The agent pod's phase (`Pending`, `Running`, …); undefined while no pod exists. */
-  podPhase?: string;
-  /** Why the pod could not be created (admission refused it, e.g. a missing RuntimeClass). */
-  podError?: string;
-  /** Why no pod is built although the agent may run (e.g. an unknown auditor); an existing pod is kept. */
-  podBlocked?: string;
+  /** The agent pod as last seen; undefined while none exists. */
+  pod?: k8s.V1Pod;
+  /**
+   * Why no usable pod runs although the agent may run: admission refused it
+   * (`PodCreateFailed`, `WebhookUnavailable`), bad input blocks it (`PodBlocked`),
+   * the webhook did not inject it (`InjectionMissing`). Wins over `pod`.
+   */
+  podProblem?: PodProblem;
   /** Status fields computed elsewhere (spiffeId, oauthClientId, email, handle, chain, passport). */
   fields?: Partial<PlatformAgentStatus>;
   /** Further conditions (identity, chain, stale, settings). */
@@ -56,8 +64,28 @@ export function hasOwner(agent: PlatformAgent): boolean {
   return ownerCount(agent) > 0;
 }
 
+/**
+ * Why the agent is about to be garbage-collected with its workspace ('' when
+ * it is not): its controlling owner is a PlatformWorkspace that is being
+ * deleted or gone. Such an agent gets no new pod (nor a namespace label).
+ */
+export function workspaceOwnerGoing(
+  agent: PlatformAgent,
+  workspace: (name: string) => PlatformWorkspace | undefined,
+): string {
+  const ref = (agent.metadata.ownerReferences ?? []).find(
+    (r) => r.controller === true && r.kind === 'PlatformWorkspace',
+  );
+  if (!ref) return '';
+  const ws = workspace(ref.name);
+  if (ws && ws.metadata.uid === ref.uid && !ws.metadata.deletionTimestamp) return '';
+  return `workspace ${ref.name} that owns the agent is being deleted; the agent goes with it`;
+}
+
 interface PhaseDecision {
   phase: AgentPhase;
+  /** The Ready condition's status. */
+  ready: boolean;
   reason: string;
   message: string;
 }
@@ -66,6 +94,7 @@ function decidePhase(agent: PlatformAgent, observed: AgentObservation): PhaseDec
   if (!hasOwner(agent)) {
     return {
       phase: 'suspended',
+      ready: false,
       reason: 'NoOwner',
       message: 'the agent has no owner with role Owner; add one to reactivate it',
     };
@@ -73,23 +102,23 @@ function decidePhase(agent: PlatformAgent, observed: AgentObservation): PhaseDec
   if (agent.spec.suspend === true) {
     return {
       phase: 'suspended',
+      ready: false,
       reason: 'SuspendRequested',
       message: 'the agent was suspended on request; reactivate it to resume',
     };
   }
-  if (observed.podPhase === 'Running') {
-    return { phase: 'running', reason: 'PodRunning', message: 'the agent pod is running' };
+  if (observed.podProblem) return { phase: 'pending', ready: false, ...observed.podProblem };
+  if (!observed.pod) {
+    return {
+      phase: 'pending',
+      ready: false,
+      reason: 'PodNotCreated',
+      message: 'the agent pod does not exist yet',
+    };
   }
-  if (observed.podPhase === undefined) {
-    if (observed.podError) return { phase: 'pending', reason: 'PodCreateFailed', message: observed.podError };
-    if (observed.podBlocked) return { phase: 'pending', reason: 'PodBlocked', message: observed.podBlocked };
-    return { phase: 'pending', reason: 'PodNotCreated', message: 'the agent pod does not exist yet' };
-  }
-  return {
-    phase: 'pending',
-    reason: `Pod${observed.podPhase}`,
-    message: `the agent pod is ${observed.podPhase}`,
-  };
+  const readiness = podReadiness(observed.pod);
+  const running = observed.pod.status?.phase === 'Running';
+  return { phase: running ? 'running' : 'pending', ...readiness };
 }
 
 function desiredConditions(decision: PhaseDecision, generation: number | undefined): DesiredCondition[] {
@@ -105,7 +134,7 @@ function desiredConditions(decision: PhaseDecision, generation: number | undefin
           message: 'the agent has an Owner',
           ...g,
         },
-    decision.phase === 'running'
+    decision.ready
       ? { type: CONDITION_READY, status: 'True', reason: decision.reason, message: decision.message, ...g }
       : { type: CONDITION_READY, status: 'False', reason: decision.reason, message: decision.message, ...g },
   ];
@@ -137,5 +166,5 @@ export function computeAgentStatus(
     conditions,
   };
   if (generation !== undefined) status.observedGeneration = generation;
-  return { status, ...decision };
+  return { status, phase: decision.phase, reason: decision.reason, message: decision.message };
 }

@@ -3,7 +3,8 @@
 // ConfigMap and one PlatformAgent per `spec.agents[]` entry in line (owner
 // references: deleting the workspace garbage-collects them), and reports
 // conditions. A finalizer removes the namespace label when the last
-// workspace of the namespace goes (outside state no owner reference covers).
+// workspace of the namespace goes (outside state no owner reference covers),
+// unless agents it does not own still live there.
 import type * as k8s from '@kubernetes/client-node';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
@@ -75,7 +76,10 @@ export class WorkspaceReconciler {
     if (!finalizers.includes(WORKSPACE_FINALIZER)) return;
     const namespace = ws.metadata.namespace ?? '';
     const others = this.deps.read.workspacesIn(namespace).filter((w) => w.metadata.uid !== ws.metadata.uid);
-    if (others.length === 0 && !this.deps.read.isHomeNamespace(namespace)) {
+    // Agents this workspace does not own (standalone ones) still need the webhook here.
+    const owner = { kind: WORKSPACE_KIND, metadata: ws.metadata };
+    const foreignAgents = this.deps.read.agentsIn(namespace).some((a) => !isOwnedBy(a, owner));
+    if (others.length === 0 && !foreignAgents && !this.deps.read.isHomeNamespace(namespace)) {
       await this.labelNamespace(namespace, null);
     }
     await this.setFinalizers(

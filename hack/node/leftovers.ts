@@ -2,6 +2,7 @@
 // `npm start` asserts this is empty after a stop, and a person can run it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { REPO_ROOT } from '../control-plane/paths.ts';
 import { kubepodsCgroups, mountsUnder } from './cleanup.ts';
 import { BRIDGE, KUBELET_FIXED_PATHS, NETNS_DIR, nodePaths } from './layout.ts';
 
@@ -9,7 +10,7 @@ const OUR_PROCESSES = [
   /agent-platform\/k8s-[\d.]+\/kube/,
   /containerd --config=\/var\/lib\/agent-platform/,
   /containerd-shim.*\/run\/agent-platform/,
-  /bin\/platform\.js run /,
+  new RegExp(`${REPO_ROOT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/bin/platform\\.js run `),
   /\betcd\b.*platform-cp-/,
 ];
 

@@ -75,6 +75,7 @@ function startOperator(
       LOG_LEVEL: 'info',
       PLATFORM_OPERATOR_METRICS_PORT: '0',
       PLATFORM_LEADER_ELECTION: 'false',
+      PLATFORM_AGENT_REQUIRE_INJECTION: 'false', // no webhook runs in the benchmark
       PLATFORM_KEYRING_SECRET: `${OPERATOR_NAMESPACE}/platform-keyring`,
       ...(process.env.BENCH_OPERATOR_ENV
         ? (JSON.parse(process.env.BENCH_OPERATOR_ENV) as Record<string, string>)

@@ -1,6 +1,6 @@
-// Runs `node bin/platform.js run operator` as a child process against the
-// test control plane, scoped to one namespace, and reads its logs and
-// Prometheus metrics. Every process started here is killed in afterAll.
+// Runs `node bin/platform.js run operator` (or another role) as a child
+// process against the test control plane, scoped to one namespace, and reads
+// its logs and Prometheus metrics. Every process started here is killed in afterAll.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -102,29 +102,38 @@ export interface StartOperatorOptions {
 
 /** Starts an operator process and waits until its ops server listens. */
 export async function startOperator(options: StartOperatorOptions): Promise<OperatorProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'platform.js'), 'run', 'operator'], {
+  return startRole('operator', options.identity, {
+    PLATFORM_OPERATOR_METRICS_PORT: '0',
+    PLATFORM_WATCH_NAMESPACE: options.namespace,
+    PLATFORM_LEADER_ELECTION_NAMESPACE: options.namespace,
+    PLATFORM_OPERATOR_IDENTITY: options.identity,
+    // No platform webhook runs for these files, so no pod is ever injected;
+    // files that run one (agent-injection) turn the check back on.
+    PLATFORM_AGENT_REQUIRE_INJECTION: 'false',
+    ...options.env,
+  });
+}
+
+/** Starts `platform run <role>` against the test control plane and waits until its ops server listens. */
+export async function startRole(
+  role: string,
+  identity: string,
+  env: Record<string, string>,
+): Promise<OperatorProcess> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'platform.js'), 'run', role], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      KUBECONFIG: inject('kubeconfigPath'),
-      LOG_LEVEL: 'info',
-      PLATFORM_OPERATOR_METRICS_PORT: '0',
-      PLATFORM_WATCH_NAMESPACE: options.namespace,
-      PLATFORM_LEADER_ELECTION_NAMESPACE: options.namespace,
-      PLATFORM_OPERATOR_IDENTITY: options.identity,
-      ...options.env,
-    },
+    env: { ...process.env, KUBECONFIG: inject('kubeconfigPath'), LOG_LEVEL: 'info', ...env },
   });
-  const proc = new OperatorProcess(options.identity, child);
+  const proc = new OperatorProcess(identity, child);
   started.add(proc);
   await eventually(
     () => {
       if (child.exitCode !== null)
-        throw new Error(`operator exited with ${child.exitCode}:\n${proc.describe()}`);
+        throw new Error(`${role} exited with ${child.exitCode}:\n${proc.describe()}`);
       return proc.port > 0 ? true : undefined;
     },
-    `operator ${options.identity} to listen`,
+    `${role} ${identity} to listen`,
     30_000,
   );
   return proc;

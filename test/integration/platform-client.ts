@@ -125,10 +125,15 @@ export class Platform {
     return this.core.readNamespacedPod({ namespace: this.namespace(), name }).catch(() => undefined);
   }
 
-  /** Writes the pod's phase through the real `pods/status` subresource (no kubelet runs here). */
-  async setPodPhase(name: string, phase: string): Promise<void> {
+  /**
+   * Writes the pod's phase through the real `pods/status` subresource (no
+   * kubelet runs here), with the Ready condition a kubelet would set: True
+   * when Running, unless `ready` says otherwise.
+   */
+  async setPodPhase(name: string, phase: string, ready = phase === 'Running'): Promise<void> {
+    const conditions = [{ type: 'Ready', status: ready ? 'True' : 'False' }];
     await this.core.patchNamespacedPodStatus(
-      { namespace: this.namespace(), name, body: { status: { phase } } },
+      { namespace: this.namespace(), name, body: { status: { phase, conditions } } },
       mergePatch,
     );
   }

@@ -148,3 +148,28 @@ export function certCondition(b: CertBundle, required: Names, now: Date): CertCo
         : 'Invalid';
   return { type: 'CertificateValid', status: 'False', reason, message: problem };
 }
+
+/** Who fills the Secret, as seen by this replica. */
+export type CertificateIssuer = 'this-replica' | 'the-leader' | 'an-external-issuer';
+
+/**
+ * The reason `/readyz` gives while no valid certificate is served ('' when
+ * one is). A missing certificate names the Secret and who is expected to
+ * fill it, so "why is the webhook not ready?" has its answer in the probe.
+ */
+export function certificateReadiness(
+  condition: CertCondition,
+  secretRef: string,
+  issuer: CertificateIssuer,
+): string {
+  if (condition.status === 'True') return '';
+  if (condition.reason === 'Missing') {
+    const who = {
+      'this-replica': 'this replica leads and issues it',
+      'the-leader': 'waiting for the leader to issue it',
+      'an-external-issuer': 'waiting for its issuer (e.g. cert-manager) to fill it',
+    }[issuer];
+    return `no serving certificate in Secret ${secretRef} yet; ${who}`;
+  }
+  return `${condition.reason}: ${condition.message} (Secret ${secretRef})`;
+}

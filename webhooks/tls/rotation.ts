@@ -1,9 +1,11 @@
 // Certificate rotation, top-down (after OPA's cert-controller): constants,
-// options, the start loop, refresh, injection of the CA bundle into the
-// webhook configurations, reporting. Only the leader writes; every replica
-// loads the Secret and hot-reloads its serving certificate. With
-// `manage: false` (cert-manager fills the Secret) nothing is issued, the
-// certificate is only loaded, checked and reported.
+// options, the start loop, reload, refresh, injection of the CA bundle into
+// the webhook configurations, reporting. Only the leader writes; every
+// replica polls the Secret and hot-reloads its serving certificate, so a
+// replica that starts before any certificate exists waits (not ready) and
+// serves as soon as the leader has issued one. Nothing here ever stops the
+// process. With `manage: false` (cert-manager fills the Secret) nothing is
+// issued, the certificate is only loaded, checked and reported.
 import type * as k8s from '@kubernetes/client-node';
 import { apiMessage, apiStatus } from '../../operator/kube.ts';
 import type { Logger } from '../../operator/log.ts';
@@ -13,6 +15,7 @@ import {
   bundleFromSecretData,
   caBundlePem,
   certCondition,
+  certificateReadiness,
   planRenewal,
   secretDataFromBundle,
   type CertBundle,
@@ -24,6 +27,8 @@ export const VALIDITY_DAYS = 365;
 export const CHECK_INTERVAL_MS = 24 * 3_600_000;
 export const RENEW_BEFORE_MS = 30 * 86_400_000;
 export const DRIFT_CHECK_INTERVAL_MS = 60_000;
+/** How often every replica reads the Secret (one GET): a new certificate or a rotation is served within this. */
+export const RELOAD_INTERVAL_MS = 5_000;
 
 // ---- options --------------------------------------------------------------------
 export interface CertRotatorOptions {
@@ -48,6 +53,7 @@ export interface CertRotatorOptions {
   now?: () => Date;
   checkIntervalMs?: number;
   driftCheckIntervalMs?: number;
+  reloadIntervalMs?: number;
 }
 
 export interface RefreshResult {
@@ -61,7 +67,10 @@ export interface RefreshResult {
 // ---- the rotator ----------------------------------------------------------------
 export class CertRotator {
   private bundle: CertBundle = {};
-  private servedPem = '';
+  private served: KeyPair | undefined;
+  /** resourceVersion of the Secret last loaded ('' when it did not exist). */
+  private loadedVersion: string | undefined;
+  private lastError = '';
   private lastCondition: CertCondition = {
     type: 'CertificateValid',
     status: 'False',
@@ -75,23 +84,21 @@ export class CertRotator {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** First refresh now (so the server has a certificate), then every 24 h; caBundle drift every minute. */
-  async start(): Promise<RefreshResult> {
-    const first = await this.refresh();
+  /**
+   * First refresh now, then a reload every few seconds, a full check every
+   * 24 h and caBundle drift every minute. Never throws: a Secret that is
+   * missing, empty or unreadable is reported by `condition()` and `readiness()`.
+   */
+  async start(): Promise<void> {
+    await this.guarded(() => this.refresh());
     const loop = (fn: () => Promise<unknown>, ms: number): void => {
-      const t = setInterval(
-        () =>
-          void fn().catch((err: unknown) =>
-            this.options.log.error({ err: String(err) }, 'certificate check failed'),
-          ),
-        ms,
-      );
+      const t = setInterval(() => void this.guarded(fn), ms);
       t.unref();
       this.timers.push(t);
     };
+    loop(() => this.reload(), this.options.reloadIntervalMs ?? RELOAD_INTERVAL_MS);
     loop(() => this.refresh(), this.options.checkIntervalMs ?? CHECK_INTERVAL_MS);
     loop(() => this.repairDrift(), this.options.driftCheckIntervalMs ?? DRIFT_CHECK_INTERVAL_MS);
-    return first;
   }
 
   stop(): void {
@@ -103,15 +110,66 @@ export class CertRotator {
     return this.lastCondition;
   }
 
-  /** The serving certificate, when one is loaded. */
+  /** The serving certificate handed to the server, when there is one. */
   serving(): KeyPair | undefined {
-    return this.bundle.serving;
+    return this.served;
+  }
+
+  /** '' when a valid certificate is served, else why not (for `/readyz`). */
+  readiness(): string {
+    const issuer = !this.options.manage
+      ? 'an-external-issuer'
+      : this.options.isLeader()
+        ? 'this-replica'
+        : 'the-leader';
+    return certificateReadiness(this.lastCondition, this.secretRef(), issuer);
+  }
+
+  /** Runs a check; a failure is logged once per distinct message and, while nothing valid is served, reported. */
+  private async guarded(check: () => Promise<unknown>): Promise<void> {
+    try {
+      await check();
+      this.lastError = '';
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (message !== this.lastError)
+        this.options.log.error({ err: message, secret: this.secretRef() }, 'certificate check failed');
+      this.lastError = message;
+      this.loadedVersion = undefined; // the next successful read reports afresh
+      if (this.lastCondition.status !== 'True')
+        this.lastCondition = {
+          type: 'CertificateValid',
+          status: 'False',
+          reason: 'SecretUnreadable',
+          message,
+        };
+    }
+  }
+
+  // ---- reload: what another replica (or cert-manager) wrote ----------------------
+  /**
+   * Reads the Secret and serves what changed in it. A leader that has no valid
+   * certificate (it was elected while the Secret was empty, or its last write
+   * failed) runs a full refresh instead, so it issues without waiting a day.
+   */
+  async reload(): Promise<void> {
+    if (this.options.manage && this.options.isLeader() && this.lastCondition.status !== 'True') {
+      await this.refresh();
+      return;
+    }
+    const secret = await this.readSecret();
+    const version = secret?.metadata?.resourceVersion ?? '';
+    if (version === this.loadedVersion) return;
+    this.loadedVersion = version;
+    this.bundle = bundleFromSecretData(secret?.data);
+    this.report(this.now());
   }
 
   // ---- refresh: load, renew when due (leader), inject, report -------------------
   async refresh(): Promise<RefreshResult> {
     const now = this.now();
     const secret = await this.readSecret();
+    this.loadedVersion = secret?.metadata?.resourceVersion ?? '';
     this.bundle = bundleFromSecretData(secret?.data);
     let renewed: string[] = [];
     if (this.options.manage && this.options.isLeader()) {
@@ -222,9 +280,13 @@ export class CertRotator {
     }
     this.lastCondition = condition;
     const serving = this.bundle.serving;
-    if (serving && serving.certPem !== this.servedPem && condition.reason !== 'Missing') {
-      this.servedPem = serving.certPem;
+    if (serving && serving.certPem !== this.served?.certPem && condition.reason !== 'Missing') {
+      this.served = serving;
       this.options.onServingCertificate(serving);
+      this.options.log.info(
+        { secret: this.secretRef(), condition: condition.reason },
+        'serving certificate loaded',
+      );
     }
     for (const [label, pem] of [
       ['ca', this.bundle.ca?.certPem],
