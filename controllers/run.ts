@@ -62,6 +62,8 @@ function buildManager(
     emailDomain: settings.agentEmailDomain ?? `agents.${settings.trustDomain}`,
     staleAfterMs: settings.agentStaleAfterMs,
     keyring: keyring.current,
+    keyNamespace: settings.apiNamespace,
+    ...(settings.modelUrl ? { defaultModelUrl: settings.modelUrl } : {}),
   });
   agents.resync = () => agentController.resync();
   const controllers = [

@@ -11,6 +11,7 @@ import type { ResilientInformer } from '../runtime/informer.ts';
 import { CLIENT_ID_ANNOTATION, oauthClientSecret } from './oauth.ts';
 import { desiredPod, desiredServiceAccount, type PodSettings } from './pod.ts';
 import { ownedNames, type PlatformAgent } from './types.ts';
+import type { PodWiring } from './wiring.ts';
 
 export interface OwnedCaches {
   pods: ResilientInformer<k8s.V1Pod>;
@@ -108,8 +109,8 @@ export class AgentObjects {
   }
 
   /** Creates the pod, or replaces one built from an older spec; reports what the pod is now. */
-  async syncPod(agent: PlatformAgent, chain: readonly string[]): Promise<PodObservation> {
-    const desired = desiredPod(agent, chain, this.settings);
+  async syncPod(agent: PlatformAgent, chain: readonly string[], wiring?: PodWiring): Promise<PodObservation> {
+    const desired = desiredPod(agent, chain, this.settings, wiring);
     const existing = this.existingPod(agent);
     if (!existing) return this.createPod(agent, desired);
     if (upToDate(existing, desired) || existing.metadata?.deletionTimestamp) {

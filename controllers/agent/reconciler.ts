@@ -15,11 +15,13 @@ import { staleVerdict } from '../review/stale.ts';
 import { agentChain, chainCondition, chainUsable, type AgentChain } from './chain.ts';
 import { conditionEvents } from './condition-events.ts';
 import { credentialRefsCondition } from './credential-refs.ts';
+import type { GatewayKeys } from './gateway-keys.ts';
 import { claimIdentity, identityCondition, spiffeId } from './identity.ts';
 import type { AgentObjects, PodObservation } from './owned.ts';
 import { passportSummary } from './passport.ts';
 import { computeAgentStatus, hasOwner, type AgentStatusResult } from './status.ts';
 import { AGENT_API_VERSION, AGENT_KIND, type PlatformAgent } from './types.ts';
+import type { WiringResult } from './wiring.ts';
 
 /** Requeue limit: Node timers overflow past ~24.8 days, and resync covers longer waits. */
 const MAX_REQUEUE_MS = 3_600_000;
@@ -39,6 +41,14 @@ export interface AgentContextReader {
 export interface AgentReconcilerDeps {
   read: AgentContextReader;
   objects: AgentObjects;
+  gatewayKeys: GatewayKeys;
+  /** What the pod tells the Gateway and auditors (policy, model, key Secret, settings). */
+  wiring: (
+    agent: PlatformAgent,
+    chain: readonly string[],
+    ws?: PlatformWorkspace,
+    org?: Organization,
+  ) => WiringResult;
   keyring: () => { keyring?: Keyring; error: string; loading?: boolean };
   statusWriter: StatusWriter;
   events: EventRecorder;
@@ -58,7 +68,9 @@ export class AgentReconciler {
 
   readonly reconcile = async (key: string): Promise<ReconcileResult | void> => {
     const agent = this.deps.read.agent(key);
-    if (!agent || agent.metadata.deletionTimestamp) return; // owner references garbage-collect the rest
+    if (!agent) return;
+    // Owner references garbage-collect the rest; the key record lives in another namespace.
+    if (agent.metadata.deletionTimestamp) return this.deps.gatewayKeys.release(agent);
     // Before the first keyring attempt ends, wait rather than report a credential state that flips at once.
     if (this.deps.keyring().loading) return { requeueAfterMs: KEYRING_WAIT_MS };
     const now = this.clock();
@@ -66,11 +78,13 @@ export class AgentReconciler {
     const chain = agentChain(agent, ws, org, this.deps.read.knownAuditors());
     const claim = claimIdentity(agent, this.deps.read.identityRivals(agent), this.deps.emailDomain);
     const { keyring, error } = this.deps.keyring();
-    const [, credentials] = await Promise.all([
+    const wiring = this.deps.wiring(agent, chain.ids, ws, org);
+    const [, credentials, gatewayKey] = await Promise.all([
       this.deps.objects.ensureServiceAccount(agent),
       this.deps.objects.ensureOAuthClient(agent, keyring, error),
+      this.deps.gatewayKeys.ensure(agent),
     ]);
-    const pod = await this.syncPod(agent, chain);
+    const pod = await this.syncPod(agent, chain, wiring);
     const stale = staleVerdict(agent, now, this.deps.staleAfterMs);
     const g = agent.metadata.generation;
     const result = computeAgentStatus(
@@ -92,12 +106,14 @@ export class AgentReconciler {
           settingsCondition(agent, ws, org, g),
           credentialRefsCondition(agent, org?.spec.homeNamespace, this.deps.read.credentialExists),
           { ...credentials.condition, ...(g !== undefined ? { observedGeneration: g } : {}) },
+          wiring.condition,
+          { ...gatewayKey.condition, ...(g !== undefined ? { observedGeneration: g } : {}) },
         ],
       },
       now,
     );
     await this.writeStatus(agent, result);
-    return requeue(stale.becomesStaleInMs, pod.podError !== undefined);
+    return requeue(stale.becomesStaleInMs, pod.podError !== undefined || gatewayKey.retry);
   };
 
   private context(agent: PlatformAgent): { ws?: PlatformWorkspace; org?: Organization } {
@@ -107,8 +123,12 @@ export class AgentReconciler {
     return { ws, org: orgName ? this.deps.read.organization(orgName) : undefined };
   }
 
-  /** Suspended agents lose their pod; an unusable chain keeps whatever runs; otherwise build it. */
-  private async syncPod(agent: PlatformAgent, chain: AgentChain): Promise<PodObservation> {
+  /** Suspended agents lose their pod; an unusable chain or wiring keeps whatever runs; otherwise build it. */
+  private async syncPod(
+    agent: PlatformAgent,
+    chain: AgentChain,
+    wiring: WiringResult,
+  ): Promise<PodObservation> {
     if (!hasOwner(agent) || agent.spec.suspend === true) {
       await this.deps.objects.removePod(agent);
       return {};
@@ -120,7 +140,11 @@ export class AgentReconciler {
         podBlocked: 'the auditor chain names unknown auditors or frameworks; see condition ChainValid',
       };
     }
-    return this.deps.objects.syncPod(agent, chain.ids);
+    if (wiring.blocked) {
+      const existing = this.deps.objects.existingPod(agent);
+      return { podPhase: existing?.status?.phase, podBlocked: wiring.blocked };
+    }
+    return this.deps.objects.syncPod(agent, chain.ids, wiring.pod);
   }
 
   private async writeStatus(agent: PlatformAgent, result: AgentStatusResult): Promise<void> {

@@ -19,6 +19,8 @@ export const AGENT_CONDITIONS = [
   'ChainValid',
   'Stale',
   'SettingsLocked',
+  'GatewayConfigured',
+  'GatewayKeyReady',
   'CredentialsReady',
   'CredentialRefsResolved',
 ] as const;
