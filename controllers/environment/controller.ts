@@ -1,6 +1,7 @@
 // The PlatformEnvironment controller: keeps the model Deployment and its
-// headless Service in line (a differing spec hash is patched) and publishes
-// the endpoint in status. Owner references garbage-collect both.
+// Service in line (a differing spec hash is patched; a headless Service from
+// an earlier version is replaced, a cluster IP cannot be added in place) and
+// publishes the endpoint in status. Owner references garbage-collect both.
 import * as k8s from '@kubernetes/client-node';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
@@ -46,7 +47,9 @@ export function createEnvironmentController(
     const body = desiredService(env);
     const current = c.services.get(`${namespace}/${name}`);
     if (!current) await kit.writer.create('Service', () => core.createNamespacedService({ namespace, body }));
-    else if (hashOf(current) !== hashOf(body)) {
+    else if (current.spec?.clusterIP === 'None') {
+      await kit.writer.delete('Service', () => core.deleteNamespacedService({ namespace, name }));
+    } else if (hashOf(current) !== hashOf(body)) {
       const patch = {
         metadata: { annotations: body.metadata?.annotations },
         spec: { selector: body.spec?.selector, ports: body.spec?.ports },
