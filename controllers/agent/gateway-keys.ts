@@ -46,10 +46,20 @@ export interface GatewayKeyDeps {
 export class GatewayKeys {
   constructor(private readonly deps: GatewayKeyDeps) {}
 
+  /**
+   * Puts the finalizer on the agent before any key exists; true when it had
+   * to (the update event brings the agent back, with the finalizer).
+   */
+  async claim(agent: PlatformAgent): Promise<boolean> {
+    const patch = addFinalizerPatch(agent);
+    await this.patchFinalizers(agent, patch);
+    return patch !== undefined;
+  }
+
+  /** Mints the key unless its Secret exists. Call after `claim`. */
   async ensure(agent: PlatformAgent): Promise<GatewayKeyResult> {
     const secretName = gatewayKeySecretName(agent);
     try {
-      await this.patchFinalizers(agent, addFinalizerPatch(agent));
       if (!(await this.secretExists(agent, secretName))) await this.mint(agent);
       return {
         secretName,

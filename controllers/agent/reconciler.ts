@@ -71,6 +71,7 @@ export class AgentReconciler {
     if (!agent) return;
     // Owner references garbage-collect the rest; the key record lives in another namespace.
     if (agent.metadata.deletionTimestamp) return this.deps.gatewayKeys.release(agent);
+    if (await this.deps.gatewayKeys.claim(agent)) return; // the update event brings it back with the finalizer
     // Before the first keyring attempt ends, wait rather than report a credential state that flips at once.
     if (this.deps.keyring().loading) return { requeueAfterMs: KEYRING_WAIT_MS };
     const now = this.clock();

@@ -38,6 +38,7 @@ beforeAll(async () => {
       PLATFORM_AGENT_RUNTIME_CLASS: RUNTIME_CLASS,
       PLATFORM_AGENT_IMAGE: 'example.test/agent-runtime:1',
       PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
+      PLATFORM_API_NAMESPACE: ns.name,
     },
   });
   await eventually(async () => ((await operator.isLeader()) ? true : undefined), 'the operator to lead');
