@@ -15,6 +15,7 @@ import {
   desiredService,
   environmentEndpoint,
   environmentObjectName,
+  environmentSettings,
   type EnvironmentSettings,
 } from './desired.ts';
 
@@ -65,7 +66,9 @@ export function createEnvironmentController(
     if (!env || env.metadata.deletionTimestamp || env.spec.deploymentType !== 'model') return;
     const namespace = env.metadata.namespace ?? '';
     const name = environmentObjectName(env);
-    await syncDeployment(env, namespace, name);
+    // Settings an auditor would refuse keep the running Deployment (decision 44).
+    const { problems } = environmentSettings(env);
+    if (problems.length === 0) await syncDeployment(env, namespace, name);
     await syncService(env, namespace, name);
     const deployment = c.deployments.get(`${namespace}/${name}`);
     const available = (deployment?.status?.availableReplicas ?? 0) > 0;
@@ -73,6 +76,15 @@ export function createEnvironmentController(
     const conditions = mergeConditions(
       env.status?.conditions as Condition[] | undefined,
       [
+        problems.length === 0
+          ? { type: 'GatewayConfigured', status: 'True', reason: 'Resolved', ...g }
+          : {
+              type: 'GatewayConfigured',
+              status: 'False',
+              reason: 'InvalidAuditorSettings',
+              message: `${problems.join('; ')}; the running Deployment is kept`,
+              ...g,
+            },
         available
           ? { type: 'Ready', status: 'True', reason: 'ModelAvailable', ...g }
           : {
@@ -84,7 +96,7 @@ export function createEnvironmentController(
             },
       ],
       new Date(),
-      ['Ready'],
+      ['Ready', 'GatewayConfigured'],
     );
     const status = { ...env.status, ...g, endpoint: environmentEndpoint(env), conditions };
     const subject = { ...env, apiVersion: API_VERSION, kind: 'PlatformEnvironment' };

@@ -7,6 +7,7 @@ import {
   desiredDeployment,
   desiredService,
   environmentEndpoint,
+  environmentSettings,
   GATEWAY_PORT,
   MODEL_PORT,
 } from './desired.ts';
@@ -46,5 +47,30 @@ describe('a model environment', () => {
     expect(template?.metadata?.labels).toMatchObject({ 'platform.io/secured': 'true' });
     expect(validateAnnotations(annotations, testMutateOptions().directory).errors).toEqual([]);
     expect(template?.spec?.containers[0]?.ports).toEqual([{ name: 'http', containerPort: MODEL_PORT }]);
+  });
+
+  it("passes its chain's auditor settings to the model pod, and reports those an auditor would refuse", () => {
+    const tuned: PlatformEnvironment = {
+      ...env,
+      spec: {
+        ...env.spec,
+        auditorSettings: {
+          injection: { threshold: { value: 0.6 } },
+          toxicity: { multilingual: { value: true } },
+        },
+      },
+    };
+    const annotations = desiredDeployment(tuned, { image: 'model:1' }).spec?.template.metadata?.annotations;
+    expect(annotations?.['platform.computing/auditor-settings']).toBe('{"injection":{"threshold":0.6}}');
+    const bad = {
+      ...env,
+      spec: { ...env.spec, auditorSettings: { injection: { threshold: { value: 'x' } } } },
+    };
+    expect(environmentSettings(bad).problems).toEqual(['injection.threshold must be of type number']);
+    expect(
+      desiredDeployment(bad, { image: 'model:1' }).spec?.template.metadata?.annotations?.[
+        'platform.computing/auditor-settings'
+      ],
+    ).toBeUndefined();
   });
 });

@@ -8,10 +8,13 @@
 import type * as k8s from '@kubernetes/client-node';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
+import { auditorSettingsProblems, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
+import { effectiveSettings, resolveSettings } from '../cascade/settings.ts';
 import { chainIds, chainLists, composeChain } from '../chain/compose.ts';
 import { specHash } from '../common/hash.ts';
 import {
   AUDIT_MODE_ANNOTATION,
+  AUDITOR_SETTINGS_ANNOTATION,
   CHAIN_ANNOTATION,
   ENVIRONMENT_LABEL,
   MODEL_URL_ANNOTATION,
@@ -21,6 +24,7 @@ import {
   SPEC_HASH_ANNOTATION,
   WORKSPACE_ID_ANNOTATION,
   ownerReference,
+  stableJson,
 } from '../common/meta.ts';
 
 /** The Service port callers use (and the model server's own port inside the pod). */
@@ -51,8 +55,21 @@ export function environmentChain(env: PlatformEnvironment): string[] {
   return chainIds(composeChain({ userSelected: [...lists.preRequest, ...lists.postResponse] }));
 }
 
+/** The environment's auditorSettings for its chain's auditors, and what an auditor would refuse in them. */
+export function environmentSettings(env: PlatformEnvironment): {
+  settings: AuditorSettingValues;
+  problems: string[];
+} {
+  const chain = environmentChain(env);
+  const all = effectiveSettings(resolveSettings({ agent: env.spec.auditorSettings }));
+  const settings = Object.fromEntries(Object.entries(all).filter(([id]) => chain.includes(id)));
+  return { settings, problems: auditorSettingsProblems(settings) };
+}
+
 export function desiredDeployment(env: PlatformEnvironment, settings: EnvironmentSettings): k8s.V1Deployment {
   const selector = { [ENVIRONMENT_LABEL]: env.metadata.name ?? '' };
+  const auditors = environmentSettings(env);
+  const passSettings = auditors.problems.length === 0 && Object.keys(auditors.settings).length > 0;
   const template: k8s.V1PodTemplateSpec = {
     metadata: {
       labels: { ...selector, [SECURED_LABEL]: 'true' },
@@ -62,6 +79,7 @@ export function desiredDeployment(env: PlatformEnvironment, settings: Environmen
         // The gateway forwards allowed calls to the model server in its own pod.
         [MODEL_URL_ANNOTATION]: `http://127.0.0.1:${MODEL_PORT}`,
         [WORKSPACE_ID_ANNOTATION]: env.metadata.namespace ?? '',
+        ...(passSettings ? { [AUDITOR_SETTINGS_ANNOTATION]: stableJson(auditors.settings) } : {}),
       },
     },
     spec: {
