@@ -113,7 +113,7 @@ export class GatewayKeys {
     const namespace = agent.metadata.namespace ?? '';
     await writer.create('Secret', () => core.createNamespacedSecret({ namespace, body: secret }));
     this.deps.log.info(
-      { agent: agentId(agent), keyId: minted.id, secret: `${namespace}/${secret.metadata?.name}` },
+      { agent: agentId(agent), keyId: minted.id, keySecret: `${namespace}/${secret.metadata?.name}` },
       'gateway API key minted',
     );
   }
