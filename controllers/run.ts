@@ -63,6 +63,8 @@ function buildManager(
     staleAfterMs: settings.agentStaleAfterMs,
     requireInjection: settings.agentRequireInjection,
     keyring: keyring.current,
+    keyNamespace: settings.apiNamespace,
+    ...(settings.modelUrl ? { defaultModelUrl: settings.modelUrl } : {}),
   });
   agents.resync = () => agentController.resync();
   const controllers = [

@@ -142,6 +142,20 @@ export const OPERATOR_SETTINGS = {
     default: 'ghcr.io/agent-platform/model-server:0.1.0',
     description: 'image of the model server a PlatformEnvironment with deploymentType model runs',
   },
+  modelUrl: {
+    env: 'PLATFORM_MODEL_URL',
+    flag: 'model-url',
+    type: 'url',
+    description:
+      "model base URL of agents whose model no PlatformEnvironment or ModelRegistration serves (unset: the webhook's default)",
+  },
+  apiNamespace: {
+    env: 'PLATFORM_API_NAMESPACE',
+    flag: 'api-namespace',
+    type: 'string',
+    default: 'platform-system',
+    description: "the Verifier API's key namespace: the record of each agent's gateway key is written there",
+  },
   agentStaleAfterMs: {
     env: 'PLATFORM_AGENT_STALE_AFTER',
     flag: 'agent-stale-after',

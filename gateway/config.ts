@@ -33,7 +33,7 @@ export const GATEWAY_SETTINGS = {
     env: 'PLATFORM_POLICY_ID',
     type: 'string',
     default: '',
-    description: 'AuditorPolicy id (<namespace>.<name>) evaluated',
+    description: 'AuditorPolicy id (<namespace>.<name>) evaluated; empty: the built-in default policy',
   },
   policyFile: {
     env: 'PLATFORM_POLICY_FILE',

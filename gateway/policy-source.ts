@@ -1,8 +1,12 @@
 // Where the Gateway's policy chain comes from: the Verifier's
 // `/v1/policies/{id}/effective` (refreshed periodically; the last good copy
-// is kept when a refresh fails) or a local JSON file. No policy means every
-// decision is a `PolicyNotFound` deny.
+// is kept when a refresh fails), a local JSON file, or, when no policy id is
+// set (no AuditorPolicy governs the agent), the built-in default over the
+// chain's vocabularies. No policy means every decision is a `PolicyNotFound` deny.
 import { readFileSync } from 'node:fs';
+import type { Vocabulary } from '../auditors/sdk/types.ts';
+import { indexVocabularies } from '../policy/cedar-schema.ts';
+import { defaultPolicy } from '../policy/default-policy.ts';
 import type { PolicyRecord } from '../policy/types.ts';
 import { callJson } from './http-client.ts';
 
@@ -70,10 +74,33 @@ export function verifierPolicySource(
   return { current: () => current, problem: () => problem, refresh };
 }
 
-export function noPolicySource(): PolicySource {
-  return {
-    current: () => undefined,
-    problem: () => 'PLATFORM_POLICY_ID is not set',
-    refresh: () => Promise.resolve(),
+/**
+ * The built-in default policy (`policy/default-policy.ts`) narrowed to the
+ * chain's claims. Until every auditor of the chain has served its vocabulary
+ * there is no policy (fail closed): a rule left out for a missing vocabulary
+ * would let that auditor's detections through.
+ */
+export function defaultPolicySource(
+  auditors: () => readonly { id: string; vocabulary?: Vocabulary }[],
+): PolicySource {
+  let cached: { key: string; policy: EffectivePolicy } | undefined;
+  const pending = (): string[] =>
+    auditors()
+      .filter((a) => !a.vocabulary)
+      .map((a) => a.id);
+  const current = (): EffectivePolicy | undefined => {
+    if (pending().length > 0) return undefined;
+    const vocabularies = auditors().map((a) => a.vocabulary!);
+    const key = vocabularies.map((v) => `${v.auditor_id}@${v.version}`).join(',');
+    if (cached?.key !== key) {
+      const record = defaultPolicy(indexVocabularies(vocabularies).claims);
+      cached = { key, policy: { policy_id: record.id, policy_version: record.version, chain: [record] } };
+    }
+    return cached.policy;
   };
+  const problem = (): string => {
+    const waiting = pending();
+    return waiting.length ? `default policy waits for the vocabulary of ${waiting.join(', ')}` : '';
+  };
+  return { current, problem, refresh: () => Promise.resolve() };
 }

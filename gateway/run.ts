@@ -10,18 +10,19 @@ import { loadGatewaySettings, parseChain } from './config.ts';
 import { EvidenceForwarder } from './forwarder.ts';
 import { Pipeline } from './pipeline.ts';
 import {
+  defaultPolicySource,
   filePolicySource,
-  noPolicySource,
   verifierPolicySource,
   type PolicySource,
 } from './policy-source.ts';
 import { AuditorRegistry } from './registry.ts';
 import { startGatewayServer } from './server.ts';
 
-function policySourceOf(s: ReturnType<typeof loadGatewaySettings>): PolicySource {
+/** A file, else the policy the operator named, else (no AuditorPolicy governs the agent) the built-in default. */
+function policySourceOf(s: ReturnType<typeof loadGatewaySettings>, registry: AuditorRegistry): PolicySource {
   if (s.policyFile) return filePolicySource(s.policyFile);
   if (s.verifierUrl && s.policyId) return verifierPolicySource(s.verifierUrl, s.policyId, s.apiKey);
-  return noPolicySource();
+  return defaultPolicySource(() => registry.list());
 }
 
 export const runGateway: RoleRunner = async (context) => {
@@ -45,7 +46,7 @@ export const runGateway: RoleRunner = async (context) => {
     ...(s.verifierUrl ? { verifierUrl: s.verifierUrl } : {}),
     ...(s.apiKey ? { apiKey: s.apiKey } : {}),
   });
-  const policy = policySourceOf(s);
+  const policy = policySourceOf(s, registry);
   await Promise.all([policy.refresh(), registry.refreshVocabularies()]);
   const refresher = setInterval(() => void policy.refresh(), s.policyRefresh);
   refresher.unref();

@@ -14,6 +14,7 @@ import { isPrintableId } from '../evidence/validate.ts';
 import { REQUEST_PHASES, type RequestPhase } from '../auditors/sdk/types.ts';
 import type { EvidenceForwarder } from './forwarder.ts';
 import { callJson } from './http-client.ts';
+import { modelTarget } from './model-url.ts';
 import type { EvaluateInput, EvaluateResult, Pipeline } from './pipeline.ts';
 import type { AuditorRegistry } from './registry.ts';
 
@@ -199,7 +200,7 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
     const before = await evaluate({ data: { input: inputOf(raw), metadata: meta }, phase: 'request' });
     if (before.blocked) return blocked(res, before);
     if (!o.modelUrl) return send(res, 502, { detail: 'PLATFORM_MODEL_URL is not set', code: 'no_model' });
-    const answer = await callJson(`${o.modelUrl}${req.url ?? '/'}`, {
+    const answer = await callJson(modelTarget(o.modelUrl, req.url ?? '/'), {
       method: req.method === 'GET' ? 'GET' : 'POST',
       ...(req.method === 'GET' ? {} : { body: JSON.parse(raw.toString('utf8') || 'null') as unknown }),
       timeoutMs: 120_000,

@@ -11,6 +11,14 @@ export const ANNOTATION = {
   cpuLimit: 'platform.computing/sidecar-cpu-limit',
   memoryLimit: 'platform.computing/sidecar-memory-limit',
   policyId: 'platform.computing/policy-id',
+  /** The agent's model base URL: the gateway's PLATFORM_MODEL_URL (default: the webhook's own). */
+  modelUrl: 'platform.computing/model-url',
+  /** Secret (key `api-key`) in the pod's namespace: PLATFORM_API_KEY of the gateway and proxy. */
+  apiKeySecret: 'platform.computing/api-key-secret',
+  /** JSON `{auditor: {setting: value}}`: `<AUDITOR>_<KEY>` on the matching auditor sidecars. */
+  auditorSettings: 'platform.computing/auditor-settings',
+  /** PLATFORM_WORKSPACE_ID (default: the `platform.io/workspace` label). */
+  workspaceId: 'platform.computing/workspace-id',
   /** Written by /mutate: what was injected and why (JSON). */
   status: 'platform.computing/injection-status',
 } as const;

@@ -17,7 +17,9 @@ export function apiKeyAuthenticator(store: ApiKeyStore): Authenticator {
           keyId: r.id,
           orgAdmin: r.role === 'org_admin',
           workspaceAdminOf: r.role === 'workspace_admin' ? r.workspaces : [],
-          ...(r.role === 'gateway' ? { gateway: true, gatewayWorkspaces: r.workspaces } : {}),
+          ...(r.role === 'gateway'
+            ? { gateway: true, gatewayWorkspaces: r.workspaces, gatewayAgents: r.agents ?? [] }
+            : {}),
         },
       };
     },

@@ -20,6 +20,8 @@ export interface ApiKeyRecord {
   subject: string;
   role: KeyRole;
   workspaces: string[];
+  /** A gateway key bound to agents (`<namespace>.<name>`): Evidence only for them (empty: any). */
+  agents?: string[];
   description: string;
   createdBy: string;
   createdAt: string;
@@ -34,7 +36,7 @@ export interface MintRequest {
   expiresAt?: string;
 }
 
-type StoredKey = ApiKeyRecord & { sha256: string };
+export type StoredKey = ApiKeyRecord & { sha256: string };
 
 const decode = (data: Record<string, string> | undefined, key: string): string =>
   data?.[key] ? Buffer.from(data[key], 'base64').toString('utf8') : '';
@@ -56,12 +58,14 @@ function decodeRecord(secret: k8s.V1Secret): StoredKey | undefined {
   const sha256 = decode(d, 'sha256');
   if (!sha256 || !KEY_ROLES.includes(role)) return undefined;
   const expiresAt = decode(d, 'expiresAt');
+  const agents = decode(d, 'agents').split(',').filter(Boolean);
   return {
     id,
     sha256,
     subject: decode(d, 'subject'),
     role,
     workspaces: decode(d, 'workspaces').split(',').filter(Boolean),
+    ...(agents.length ? { agents } : {}),
     description: decode(d, 'description'),
     createdBy: decode(d, 'createdBy'),
     createdAt: decode(d, 'createdAt'),
@@ -80,7 +84,28 @@ function toStringData(r: StoredKey): Record<string, string> {
     createdAt: r.createdAt,
   };
   if (r.expiresAt) data.expiresAt = r.expiresAt;
+  if (r.agents?.length) data.agents = r.agents.join(',');
   return data;
+}
+
+/**
+ * The Secret that holds one key record (never the key) in the key namespace.
+ * The operator writes records this way too, for the gateway keys it mints.
+ */
+export function keyRecordSecret(
+  stored: StoredKey,
+  namespace: string,
+  labels: Record<string, string> = {},
+): k8s.V1Secret {
+  return {
+    metadata: {
+      name: secretNameFor(stored.id),
+      namespace,
+      labels: { ...labels, [API_KEY_LABEL]: 'true' },
+    },
+    type: 'Opaque',
+    stringData: toStringData(stored),
+  };
 }
 
 export const publicRecord = ({ sha256: _hash, ...rest }: StoredKey): ApiKeyRecord => rest;
@@ -115,11 +140,7 @@ export class ApiKeyStore {
   async write(stored: StoredKey): Promise<void> {
     await this.core.createNamespacedSecret({
       namespace: this.namespace,
-      body: {
-        metadata: { name: secretNameFor(stored.id), labels: { [API_KEY_LABEL]: 'true' } },
-        type: 'Opaque',
-        stringData: toStringData(stored),
-      },
+      body: keyRecordSecret(stored, this.namespace),
     });
     this.minted.set(stored.id, stored);
   }

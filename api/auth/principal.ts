@@ -19,6 +19,8 @@ export interface Principal {
   gateway?: boolean;
   /** A Gateway key's workspaces: Evidence only for agents there (empty: any workspace). */
   gatewayWorkspaces?: readonly string[];
+  /** A Gateway key's agents (`<namespace>.<name>`): Evidence only for them (empty: any agent). */
+  gatewayAgents?: readonly string[];
 }
 
 /** A credential check: `undefined` when the token is not of its kind. */

@@ -60,6 +60,7 @@ const view = (r: ApiKeyRecord): Record<string, unknown> => ({
   subject: r.subject,
   role: r.role,
   workspaces: r.workspaces,
+  agents: r.agents ?? [],
   description: r.description,
   created_by: r.createdBy,
   created_at: r.createdAt,

@@ -6,18 +6,31 @@
 // in the evidence store and the agent's passport (status and API).
 import { intakeEvidence } from '../../evidence/intake.ts';
 import type { StoredEvidence } from '../../evidence/store.ts';
+import type { Principal } from '../auth/principal.ts';
 import { HttpError } from '../http/errors.ts';
 import { intQuery } from '../http/validate.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 
-/** A workspace-limited Gateway key submits only for agents in its workspaces (agent id `<namespace>.<name>`). */
+/**
+ * Why a Gateway key may not submit Evidence for `agentId` ('' when it may): a
+ * workspace-limited key only for agents in its workspaces (agent id
+ * `<namespace>.<name>`), an agent-bound key (the operator mints one per
+ * agent) only for its own agents. Pure.
+ */
+export function gatewayScopeProblem(principal: Principal, agentId: unknown): string {
+  if (typeof agentId !== 'string') return '';
+  const workspaces = principal.gatewayWorkspaces ?? [];
+  const agents = principal.gatewayAgents ?? [];
+  if (workspaces.length > 0 && !workspaces.includes(agentId.split('.')[0] ?? ''))
+    return `this gateway key submits Evidence only for workspaces ${workspaces.join(', ')}`;
+  if (agents.length > 0 && !agents.includes(agentId))
+    return `this gateway key submits Evidence only for agent ${agents.join(', ')}`;
+  return '';
+}
+
 function checkGatewayScope(rc: RouteCtx): void {
-  const allowed = rc.principal.gatewayWorkspaces ?? [];
-  const agentId = (rc.body as { agent_id?: unknown }).agent_id;
-  if (allowed.length === 0 || typeof agentId !== 'string') return;
-  const ns = agentId.split('.')[0] ?? '';
-  if (!allowed.includes(ns))
-    throw new HttpError(403, `this gateway key submits Evidence only for workspaces ${allowed.join(', ')}`);
+  const problem = gatewayScopeProblem(rc.principal, (rc.body as { agent_id?: unknown }).agent_id);
+  if (problem) throw new HttpError(403, problem);
 }
 
 async function submit(rc: RouteCtx): Promise<unknown> {

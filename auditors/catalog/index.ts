@@ -21,6 +21,9 @@ export const BUILTIN_CATALOG_ENTRIES: readonly AuditorCatalogEntry[] = [
 /** The system auditors: always in a chain, cannot be removed (spec: Chain policy). */
 export const SYSTEM_AUDITOR_IDS = ['model-context', 'llm-judge'] as const;
 
+/** The built-in default chain's own auditors; the system auditors follow them (CLARIFICATIONS). */
+export const DEFAULT_CHAIN_IDS = ['injection', 'toxicity'] as const;
+
 /**
  * Every built-in catalog entry: `def.catalog` of each registered auditor, then
  * the static entry of any built-in not registered. Ordered by default port.

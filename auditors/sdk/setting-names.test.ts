@@ -7,6 +7,7 @@ import {
   isSnakeKey,
   keyFromEnvName,
   parseSettingText,
+  settingEnvText,
   settingValueMatches,
   snakeToCamel,
   SNAKE_KEY_RE,
@@ -79,5 +80,23 @@ describe('setting values from environment text', () => {
       expect(settingValueMatches(t, null)).toBe(true);
     expect(settingValueMatches('number', Number.NaN)).toBe(false);
     expect(settingValueMatches('string[]', ['a', 1])).toBe(false);
+  });
+
+  it('writes values as environment text that parses back to the same value', () => {
+    expect(settingEnvText(['ignore previous', 'disregard all'])).toBe('ignore previous,disregard all');
+    expect(settingEnvText(['a,b', 'c'])).toBe('["a,b","c"]');
+    expect(settingEnvText(0.8)).toBe('0.8');
+    expect(settingEnvText(false)).toBe('false');
+    const item = fc.string({ maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 5 }), (list) => {
+        expect(parseSettingText('string[]', settingEnvText(list))).toEqual({ ok: true, value: list });
+      }),
+    );
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+        expect(parseSettingText('number', settingEnvText(n))).toEqual({ ok: true, value: n === 0 ? 0 : n });
+      }),
+    );
   });
 });

@@ -2,7 +2,7 @@
 // CLARIFICATIONS "setting names"): the vocabulary's snake_case key
 // (`ban_substrings`), the definition file's camelCase (`banSubstrings`) and the
 // environment variable `<AUDITOR>_<KEY>` (`INJECTION_BAN_SUBSTRINGS`). Also the
-// typed parsing of a setting value from its environment text.
+// typed parsing of a setting value from its environment text, and its inverse.
 import type { SettingType, SettingValue } from './types.ts';
 
 /** A snake_case key: lower-case segments, each starting with a letter, joined by `_`. */
@@ -103,4 +103,18 @@ function parseList(text: string): ParsedSetting {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   return { ok: true, value: items };
+}
+
+/**
+ * A setting value as environment text that `parseSettingText` reads back:
+ * lists comma-separated when every item survives that (non-empty, trimmed,
+ * no comma, not starting a JSON array), else as a JSON array.
+ */
+export function settingEnvText(value: Exclude<SettingValue, null>): string {
+  if (!Array.isArray(value)) return String(value);
+  const plain =
+    value.length > 0 &&
+    !value[0]!.startsWith('[') &&
+    value.every((v) => v !== '' && v === v.trim() && !v.includes(','));
+  return plain ? value.join(',') : JSON.stringify(value);
 }

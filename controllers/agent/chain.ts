@@ -2,13 +2,16 @@
 // auditors and frameworks, the workspace's required auditors, selected
 // frameworks and default chain, the agent's own chain and frameworks, and an
 // explicit `platform.computing/auditor-chain` annotation on the agent (the
-// user's full selection: it may drop user-selected auditors only).
+// user's full selection: it may drop user-selected auditors only). A
+// standalone agent (no workspace) that selects no auditors gets the built-in
+// default chain, as the webhook would give a pod without a chain.
 import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
 import {
   applyExplicitChain,
   chainIds,
   chainLists,
   composeChain,
+  DEFAULT_CHAIN,
   parseIdList,
   unknownAuditors,
   type ChainInput,
@@ -82,9 +85,12 @@ export function agentChain(
 ): AgentChain {
   const { input, missingFrameworks } = workspaceChainInput(ws, org, agent.spec.frameworks ?? []);
   const own = chainLists(agent.spec.auditorChain);
+  const ownIds = [...own.preRequest, ...own.postResponse];
+  const standalone = !agent.spec.workspace;
   const full: ChainInput = {
     ...input,
-    userSelected: [...(input.userSelected ?? []), ...own.preRequest, ...own.postResponse],
+    ...(standalone && ownIds.length === 0 ? { builtinDefault: DEFAULT_CHAIN } : {}),
+    userSelected: [...(input.userSelected ?? []), ...ownIds],
   };
   const explicit = parseIdList(agent.metadata.annotations?.[CHAIN_ANNOTATION]);
   const composed =

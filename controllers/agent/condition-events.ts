@@ -10,6 +10,8 @@ const BAD_STATUS: Record<string, Condition['status']> = {
   Stale: 'True',
   SettingsLocked: 'True',
   ChainValid: 'False',
+  GatewayConfigured: 'False',
+  GatewayKeyReady: 'False',
   CredentialsReady: 'False',
   CredentialRefsResolved: 'False',
   RequiredAuditorsPresent: 'False',

@@ -1,20 +1,25 @@
 // Wiring of the agent controller: the reconciler on PlatformAgent keys, fed
 // by the agent informer and by everything an agent's result depends on
-// (its pod, ServiceAccount and Secret; its workspace and organization; the
-// registered auditors; rival agents for email and handle).
+// (its pod, ServiceAccount and Secrets; its workspace and organization; the
+// registered auditors; the policies, model registrations and environments
+// its Gateway is wired to; rival agents for email and handle).
 import * as k8s from '@kubernetes/client-node';
+import type { AuditorPolicy } from '../../crds/generated/types.ts';
 import type { Keyring } from '../../operator/crypto/envelope.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../crds/definitions/rules.ts';
-import { inNamespace } from '../common/caches.ts';
-import { AGENT_LABEL } from '../common/meta.ts';
+import { inNamespace, type Caches } from '../common/caches.ts';
+import { AGENT_LABEL, ENVIRONMENT_LABEL } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
 import { Controller } from '../runtime/controller.ts';
 import { objectKey } from '../runtime/keys.ts';
+import { gatewayKeySecretName } from './gateway-key.ts';
+import { GatewayKeys } from './gateway-keys.ts';
 import { IdentityIndex } from './identity-index.ts';
 import { AgentObjects } from './owned.ts';
 import type { PodSettings } from './pod.ts';
-import { AgentReconciler, type AgentContextReader } from './reconciler.ts';
+import { AgentReconciler, type AgentContextReader, type AgentReconcilerDeps } from './reconciler.ts';
 import { AGENT_RESOURCE, type PlatformAgent } from './types.ts';
+import { agentWiring, type WiringResult } from './wiring.ts';
 
 export const AGENT_CONTROLLER = 'platformagent';
 
@@ -25,6 +30,10 @@ export interface AgentControllerOptions {
   /** Replace secured pods the webhook did not inject. */
   requireInjection: boolean;
   keyring: () => { keyring?: Keyring; error: string; loading?: boolean };
+  /** The Verifier's key namespace, where gateway key records go. */
+  keyNamespace: string;
+  /** Model URL when no environment or registration serves the agent's model. */
+  defaultModelUrl?: string;
 }
 
 function reader(ctx: ControllerContext, identities: IdentityIndex): AgentContextReader {
@@ -39,6 +48,28 @@ function reader(ctx: ControllerContext, identities: IdentityIndex): AgentContext
   };
 }
 
+/** The pod wiring of an agent, from the caches (the decisions are `wiring.ts`). */
+function wiringFrom(c: Caches, defaultModelUrl: string | undefined): AgentReconcilerDeps['wiring'] {
+  return (agent, chain, ws, org): WiringResult =>
+    agentWiring(agent, chain, {
+      ...(ws ? { workspace: ws } : {}),
+      ...(org ? { organization: org } : {}),
+      policies: c.policies.list(),
+      models: {
+        environments: inNamespace(c.environments, agent.metadata.namespace ?? ''),
+        registrations: c.models.list(),
+        serviceIp: (namespace, name) => c.services.get(`${namespace}/${name}`)?.spec?.clusterIP,
+        ...(defaultModelUrl ? { defaultUrl: defaultModelUrl } : {}),
+      },
+      apiKeySecret: gatewayKeySecretName(agent),
+    });
+}
+
+/** Agents of a namespace, or every agent for an object without one (cluster-scoped or org-wide). */
+function agentsNear(c: Caches, namespace: string | undefined): string[] {
+  return namespace ? inNamespace(c.agents, namespace).map((a) => objectKey(a)) : c.agents.keys();
+}
+
 export function createAgentController(ctx: ControllerContext, options: AgentControllerOptions): Controller {
   const c = ctx.caches;
   const kit = toolkit(ctx, AGENT_CONTROLLER, AGENT_RESOURCE);
@@ -50,9 +81,20 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
     kit.writer,
     options.pod,
   );
+  const core = ctx.kc.makeApiClient(k8s.CoreV1Api);
+  const gatewayKeys = new GatewayKeys({
+    core,
+    custom: ctx.kc.makeApiClient(k8s.CustomObjectsApi),
+    secrets: c.secrets,
+    writer: kit.writer,
+    keyNamespace: options.keyNamespace,
+    log: ctx.log,
+  });
   const reconciler = new AgentReconciler({
     read: reader(ctx, identities),
     objects,
+    gatewayKeys,
+    wiring: wiringFrom(c, options.defaultModelUrl),
     keyring: options.keyring,
     statusWriter: kit.statusWriter,
     events: kit.events,
@@ -80,6 +122,21 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
       { informer: c.organizations, mapToKeys: allAgents },
       { informer: c.auditors, mapToKeys: allAgents },
       { informer: c.credentials, mapToKeys: allAgents },
+      // What the Gateway is wired to: org policies reach agents in any namespace.
+      {
+        informer: c.policies,
+        mapToKeys: (p) => {
+          const policy = p as AuditorPolicy;
+          return agentsNear(c, policy.spec.scope === 'org' ? undefined : policy.metadata.namespace);
+        },
+      },
+      { informer: c.models, mapToKeys: allAgents },
+      { informer: c.environments, mapToKeys: (e) => agentsNear(c, e.metadata?.namespace ?? '') },
+      {
+        informer: c.services,
+        mapToKeys: (svc) =>
+          svc.metadata?.labels?.[ENVIRONMENT_LABEL] ? agentsNear(c, svc.metadata.namespace ?? '') : [],
+      },
       // An agent that changes or goes may free or take an email or handle others want.
       {
         informer: c.agents,

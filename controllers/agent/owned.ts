@@ -12,6 +12,7 @@ import type { ResilientInformer } from '../runtime/informer.ts';
 import { createFailure, type PodProblem } from './injection.ts';
 import { CLIENT_ID_ANNOTATION, oauthClientSecret } from './oauth.ts';
 import { desiredPod, desiredServiceAccount, type PodSettings } from './pod.ts';
+import type { PodWiring } from './wiring.ts';
 import { ownedNames, type PlatformAgent } from './types.ts';
 
 export interface OwnedCaches {
@@ -94,8 +95,8 @@ export class AgentObjects {
     return this.caches.pods.get(key(agent, ownedNames(agent.metadata.name ?? '').pod));
   }
 
-  desiredPod(agent: PlatformAgent, chain: readonly string[]): k8s.V1Pod {
-    return desiredPod(agent, chain, this.settings);
+  desiredPod(agent: PlatformAgent, chain: readonly string[], wiring?: PodWiring): k8s.V1Pod {
+    return desiredPod(agent, chain, this.settings, wiring);
   }
 
   /** Removes the agent's pod (suspension). */

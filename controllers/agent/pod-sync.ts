@@ -20,6 +20,7 @@ import {
 import { upToDate, type AgentObjects } from './owned.ts';
 import { injectionProblem } from './pod-health.ts';
 import { AGENT_API_VERSION, AGENT_KIND, type PlatformAgent } from './types.ts';
+import type { PodWiring } from './wiring.ts';
 
 /** After labelling the namespace, give the apiserver's namespace cache a moment before creating the pod. */
 export const NAMESPACE_SETTLE_MS = 1_000;
@@ -64,8 +65,8 @@ export class AgentPodSync {
 
   constructor(private readonly deps: AgentPodSyncDeps) {}
 
-  async sync(agent: PlatformAgent, chain: readonly string[]): Promise<PodSyncResult> {
-    const desired = this.deps.objects.desiredPod(agent, chain);
+  async sync(agent: PlatformAgent, chain: readonly string[], wiring?: PodWiring): Promise<PodSyncResult> {
+    const desired = this.deps.objects.desiredPod(agent, chain, wiring);
     const existing = this.deps.objects.existingPod(agent);
     if (!existing) return this.create(agent, desired);
     if (existing.metadata?.deletionTimestamp || this.replacements.deleted(uidOf(agent), existing)) {

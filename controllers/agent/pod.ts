@@ -1,19 +1,29 @@
 // The desired agent pod, pure. The spec hash annotation records what was
 // built; a pod whose hash differs is replaced (pods are mostly immutable and
-// the webhook injects sidecars from the chain annotation at creation).
+// the webhook injects sidecars from the chain annotation at creation). The
+// wiring annotations carry what the Gateway and the auditors need (wiring.ts);
+// the agent calls its model's real base URL (OPENAI_BASE_URL), which the
+// webhook's redirect hands to the Gateway.
 import type * as k8s from '@kubernetes/client-node';
 import { specHash } from '../common/hash.ts';
 import {
   AGENT_LABEL,
+  API_KEY_SECRET_ANNOTATION,
   AUDIT_MODE_ANNOTATION,
+  AUDITOR_SETTINGS_ANNOTATION,
   CHAIN_ANNOTATION,
   MANAGED_BY,
   MANAGED_BY_LABEL,
+  MODEL_URL_ANNOTATION,
+  POLICY_ID_ANNOTATION,
   SECURED_LABEL,
   SPEC_HASH_ANNOTATION,
+  WORKSPACE_ID_ANNOTATION,
   ownerReference,
+  stableJson,
 } from '../common/meta.ts';
 import { AGENT_API_VERSION, AGENT_KIND, agentId, ownedNames, type PlatformAgent } from './types.ts';
+import type { PodWiring } from './wiring.ts';
 
 export interface PodSettings {
   image: string;
@@ -25,7 +35,36 @@ export function ownedLabels(agent: PlatformAgent): Record<string, string> {
   return { [MANAGED_BY_LABEL]: MANAGED_BY, [AGENT_LABEL]: agent.metadata.name ?? '' };
 }
 
-export function desiredPod(agent: PlatformAgent, chain: readonly string[], settings: PodSettings): k8s.V1Pod {
+/** The wiring annotations the webhook reads (unset values are left out). */
+export function wiringAnnotations(wiring: PodWiring | undefined): Record<string, string> {
+  if (!wiring) return {};
+  const settings = Object.keys(wiring.auditorSettings).length > 0;
+  return {
+    [WORKSPACE_ID_ANNOTATION]: wiring.workspaceId,
+    [API_KEY_SECRET_ANNOTATION]: wiring.apiKeySecret,
+    ...(wiring.policyId ? { [POLICY_ID_ANNOTATION]: wiring.policyId } : {}),
+    ...(wiring.modelUrl ? { [MODEL_URL_ANNOTATION]: wiring.modelUrl } : {}),
+    ...(settings ? { [AUDITOR_SETTINGS_ANNOTATION]: stableJson(wiring.auditorSettings) } : {}),
+  };
+}
+
+function agentEnv(agent: PlatformAgent, settings: PodSettings, wiring?: PodWiring): k8s.V1EnvVar[] {
+  const workspace = wiring?.workspaceId ?? agent.spec.workspace;
+  return [
+    { name: 'PLATFORM_AGENT_ID', value: agentId(agent) },
+    { name: 'PLATFORM_SPIFFE_ID', value: `spiffe://${settings.trustDomain}/agent/${agentId(agent)}` },
+    ...(agent.spec.model?.id ? [{ name: 'PLATFORM_MODEL_ID', value: agent.spec.model.id }] : []),
+    ...(workspace ? [{ name: 'PLATFORM_WORKSPACE_ID', value: workspace }] : []),
+    ...(wiring?.modelUrl ? [{ name: 'OPENAI_BASE_URL', value: wiring.modelUrl }] : []),
+  ];
+}
+
+export function desiredPod(
+  agent: PlatformAgent,
+  chain: readonly string[],
+  settings: PodSettings,
+  wiring?: PodWiring,
+): k8s.V1Pod {
   const names = ownedNames(agent.metadata.name ?? '');
   const spec: k8s.V1PodSpec = {
     serviceAccountName: names.serviceAccount,
@@ -33,12 +72,7 @@ export function desiredPod(agent: PlatformAgent, chain: readonly string[], setti
       {
         name: 'agent',
         image: agent.spec.image ?? settings.image,
-        env: [
-          { name: 'PLATFORM_AGENT_ID', value: agentId(agent) },
-          { name: 'PLATFORM_SPIFFE_ID', value: `spiffe://${settings.trustDomain}/agent/${agentId(agent)}` },
-          ...(agent.spec.model?.id ? [{ name: 'PLATFORM_MODEL_ID', value: agent.spec.model.id }] : []),
-          ...(agent.spec.workspace ? [{ name: 'PLATFORM_WORKSPACE_ID', value: agent.spec.workspace }] : []),
-        ],
+        env: agentEnv(agent, settings, wiring),
         securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
       },
     ],
@@ -47,6 +81,7 @@ export function desiredPod(agent: PlatformAgent, chain: readonly string[], setti
   const annotations = {
     [CHAIN_ANNOTATION]: chain.join(','),
     [AUDIT_MODE_ANNOTATION]: agent.spec.auditMode ?? 'enforce',
+    ...wiringAnnotations(wiring),
   };
   const hash = specHash({ spec, annotations });
   return {

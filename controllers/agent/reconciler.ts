@@ -15,15 +15,19 @@ import { staleVerdict } from '../review/stale.ts';
 import { agentChain, chainCondition, chainUsable, type AgentChain } from './chain.ts';
 import { conditionEvents, readyEvent } from './condition-events.ts';
 import { credentialRefsCondition } from './credential-refs.ts';
+import type { GatewayKeys } from './gateway-keys.ts';
 import { claimIdentity, identityCondition, spiffeId } from './identity.ts';
 import type { AgentObjects } from './owned.ts';
 import { passportSummary } from './passport.ts';
 import { AgentPodSync, type PodSyncResult } from './pod-sync.ts';
 import { computeAgentStatus, hasOwner, workspaceOwnerGoing, type AgentStatusResult } from './status.ts';
 import { AGENT_API_VERSION, AGENT_KIND, type PlatformAgent } from './types.ts';
+import type { WiringResult } from './wiring.ts';
 
 /** Requeue limit: Node timers overflow past ~24.8 days, and resync covers longer waits. */
 const MAX_REQUEUE_MS = 3_600_000;
+/** A gateway key that could not be minted is tried again after this long. */
+const KEY_RETRY_MS = 30_000;
 const KEYRING_WAIT_MS = 200;
 const CHAIN_BLOCKED = 'the auditor chain names unknown auditors or frameworks; see condition ChainValid';
 
@@ -40,6 +44,14 @@ export interface AgentContextReader {
 export interface AgentReconcilerDeps {
   read: AgentContextReader;
   objects: AgentObjects;
+  gatewayKeys: GatewayKeys;
+  /** What the pod tells the Gateway and auditors (policy, model, key Secret, settings). */
+  wiring: (
+    agent: PlatformAgent,
+    chain: readonly string[],
+    ws?: PlatformWorkspace,
+    org?: Organization,
+  ) => WiringResult;
   keyring: () => { keyring?: Keyring; error: string; loading?: boolean };
   statusWriter: StatusWriter;
   events: EventRecorder;
@@ -68,7 +80,10 @@ export class AgentReconciler {
 
   readonly reconcile = async (key: string): Promise<ReconcileResult | void> => {
     const agent = this.deps.read.agent(key);
-    if (!agent || agent.metadata.deletionTimestamp) return; // owner references garbage-collect the rest
+    if (!agent) return;
+    // Owner references garbage-collect the rest; the key record lives in another namespace.
+    if (agent.metadata.deletionTimestamp) return this.deps.gatewayKeys.release(agent);
+    if (await this.deps.gatewayKeys.claim(agent)) return; // the update event brings it back with the finalizer
     // Before the first keyring attempt ends, wait rather than report a credential state that flips at once.
     if (this.deps.keyring().loading) return { requeueAfterMs: KEYRING_WAIT_MS };
     const now = this.clock();
@@ -76,13 +91,15 @@ export class AgentReconciler {
     const chain = agentChain(agent, ws, org, this.deps.read.knownAuditors());
     const claim = claimIdentity(agent, this.deps.read.identityRivals(agent), this.deps.emailDomain);
     const { keyring, error } = this.deps.keyring();
-    const [, credentials] = await Promise.all([
+    const wiring = this.deps.wiring(agent, chain.ids, ws, org);
+    const [, credentials, gatewayKey] = await Promise.all([
       this.deps.objects.ensureServiceAccount(agent),
       this.deps.objects.ensureOAuthClient(agent, keyring, error),
+      this.deps.gatewayKeys.ensure(agent),
     ]);
     const namespace = agent.metadata.namespace ?? '';
     const going = workspaceOwnerGoing(agent, (name) => this.deps.read.workspace(namespace, name));
-    const pod = await this.syncPod(agent, chain, going);
+    const pod = await this.syncPod(agent, chain, going, wiring);
     const stale = staleVerdict(agent, now, this.deps.staleAfterMs);
     const g = agent.metadata.generation;
     const result = computeAgentStatus(
@@ -108,12 +125,14 @@ export class AgentReconciler {
           ...(pod.injection
             ? [{ ...pod.injection, ...(g !== undefined ? { observedGeneration: g } : {}) }]
             : []),
+          wiring.condition,
+          { ...gatewayKey.condition, ...(g !== undefined ? { observedGeneration: g } : {}) },
         ],
       },
       now,
     );
     await this.writeStatus(agent, result);
-    return requeue(stale.becomesStaleInMs, pod.retryAfterMs);
+    return requeue(stale.becomesStaleInMs, pod.retryAfterMs ?? (gatewayKey.retry ? KEY_RETRY_MS : undefined));
   };
 
   private context(agent: PlatformAgent): { ws?: PlatformWorkspace; org?: Organization } {
@@ -127,7 +146,12 @@ export class AgentReconciler {
    * Suspended agents lose their pod; an unusable chain, or a workspace owner
    * being deleted, keeps whatever runs and builds nothing; otherwise build it.
    */
-  private async syncPod(agent: PlatformAgent, chain: AgentChain, ownerGoing: string): Promise<PodSyncResult> {
+  private async syncPod(
+    agent: PlatformAgent,
+    chain: AgentChain,
+    ownerGoing: string,
+    wiring: WiringResult,
+  ): Promise<PodSyncResult> {
     if (!hasOwner(agent) || agent.spec.suspend === true) {
       this.pods.forget(agent);
       await this.deps.objects.removePod(agent);
@@ -138,7 +162,11 @@ export class AgentReconciler {
       const existing = this.deps.objects.existingPod(agent);
       return existing ? { pod: existing } : { problem: { reason: 'PodBlocked', message: blocked } };
     }
-    return this.pods.sync(agent, chain.ids);
+    if (wiring.blocked) {
+      const existing = this.deps.objects.existingPod(agent);
+      return existing ? { pod: existing } : { problem: { reason: 'PodBlocked', message: wiring.blocked } };
+    }
+    return this.pods.sync(agent, chain.ids, wiring.pod);
   }
 
   private async writeStatus(agent: PlatformAgent, result: AgentStatusResult): Promise<void> {

@@ -24,6 +24,8 @@ export const AGENT_CONDITIONS = [
   'ChainValid',
   'Stale',
   'SettingsLocked',
+  'GatewayConfigured',
+  'GatewayKeyReady',
   'CredentialsReady',
   'CredentialRefsResolved',
   CONDITION_INJECTED,

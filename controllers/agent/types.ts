@@ -20,8 +20,11 @@ export function agentId(agent: { metadata?: { namespace?: string; name?: string 
 }
 
 /** Names of the objects an agent owns. */
-export const ownedNames = (name: string): { serviceAccount: string; pod: string; secret: string } => ({
+export const ownedNames = (
+  name: string,
+): { serviceAccount: string; pod: string; secret: string; gatewayKey: string } => ({
   serviceAccount: `agent-${name}`,
   pod: `agent-${name}`,
   secret: `agent-${name}-oauth-client`,
+  gatewayKey: `agent-${name}-gateway-key`,
 });

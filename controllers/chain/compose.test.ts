@@ -37,6 +37,12 @@ describe('composeChain', () => {
     });
   });
 
+  it('puts the built-in default auditors before the system auditors, as user selections', () => {
+    const chain = composeChain({ builtinDefault: ['injection', 'toxicity'], userSelected: ['pii'] });
+    expect(chainIds(chain)).toEqual(['injection', 'toxicity', 'model-context', 'llm-judge', 'pii']);
+    expect(chain[0]).toEqual({ auditorId: 'injection', scope: 'user', requiredBy: '' });
+  });
+
   it('always includes the system auditors, even with no input', () => {
     expect(chainIds(composeChain({}))).toEqual(['model-context', 'llm-judge']);
   });

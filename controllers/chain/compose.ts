@@ -3,9 +3,11 @@
 // + user-selected. Scopes merge and never subtract; order is kept and the
 // first occurrence of an auditor wins; only user-selected auditors can be
 // removed, and removing any other is refused with the scope that requires it.
-import { SYSTEM_AUDITOR_IDS } from '../../auditors/catalog/index.ts';
+import { DEFAULT_CHAIN_IDS, SYSTEM_AUDITOR_IDS } from '../../auditors/catalog/index.ts';
 
 export const SYSTEM_AUDITORS: readonly string[] = SYSTEM_AUDITOR_IDS;
+/** The built-in default chain's own auditors (`injection`, `toxicity`); user-selected, so removable. */
+export const DEFAULT_CHAIN: readonly string[] = DEFAULT_CHAIN_IDS;
 
 /** Where an auditor in the chain comes from; every scope but `user` is binding. */
 export type ChainScope = 'system' | 'org' | 'workspace' | 'framework' | 'user';
@@ -16,6 +18,12 @@ export interface FrameworkRequirement {
 }
 
 export interface ChainInput {
+  /**
+   * The built-in default chain's auditors, for an agent no workspace or
+   * selection gives a chain: user-selected, placed before the system auditors
+   * as the built-in default chain orders them.
+   */
+  builtinDefault?: readonly string[];
   orgName?: string;
   orgRequired?: readonly string[];
   workspaceName?: string;
@@ -44,6 +52,7 @@ export function composeChain(input: ChainInput): ChainEntry[] {
       out.push({ auditorId, scope, requiredBy });
     }
   };
+  add(input.builtinDefault, 'user', '');
   add(SYSTEM_AUDITORS, 'system', '');
   add(input.orgRequired, 'org', input.orgName ?? '');
   add(input.workspaceRequired, 'workspace', input.workspaceName ?? '');

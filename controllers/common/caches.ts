@@ -2,9 +2,11 @@
 // per kind whatever the number of controllers reading it.
 import type * as k8s from '@kubernetes/client-node';
 import type {
+  AuditorPolicy,
   AuditorRegistration,
   ConsentRequest,
   DelegationGrant,
+  ModelRegistration,
   Organization,
   PlatformAgent,
   PlatformEnvironment,
@@ -24,6 +26,8 @@ export interface Caches {
   consents: ResilientInformer<ConsentRequest>;
   auditors: ResilientInformer<AuditorRegistration>;
   credentials: ResilientInformer<ScopedCredential>;
+  policies: ResilientInformer<AuditorPolicy>;
+  models: ResilientInformer<ModelRegistration>;
   pods: ResilientInformer<k8s.V1Pod>;
   serviceAccounts: ResilientInformer<k8s.V1ServiceAccount>;
   secrets: ResilientInformer<k8s.V1Secret>;
@@ -42,6 +46,8 @@ export function buildCaches(ctx: InformerContext): Caches {
     consents: customInformer(ctx, RESOURCES.consent),
     auditors: customInformer(ctx, RESOURCES.auditor, true),
     credentials: customInformer(ctx, RESOURCES.credential),
+    policies: customInformer(ctx, RESOURCES.policy),
+    models: customInformer(ctx, RESOURCES.model, true),
     pods: ownedInformer(ctx, 'pods'),
     serviceAccounts: ownedInformer(ctx, 'serviceaccounts'),
     secrets: ownedInformer(ctx, 'secrets'),

@@ -14,6 +14,12 @@ export const SECURED_LABEL = 'platform.io/secured';
 export const ENABLED_LABEL = 'platform.computing/enabled';
 export const CHAIN_ANNOTATION = 'platform.computing/auditor-chain';
 export const AUDIT_MODE_ANNOTATION = 'platform.computing/audit-mode';
+/** What the agent's Gateway needs, read by the webhook (webhooks/constants.ts `ANNOTATION`). */
+export const POLICY_ID_ANNOTATION = 'platform.computing/policy-id';
+export const MODEL_URL_ANNOTATION = 'platform.computing/model-url';
+export const API_KEY_SECRET_ANNOTATION = 'platform.computing/api-key-secret';
+export const AUDITOR_SETTINGS_ANNOTATION = 'platform.computing/auditor-settings';
+export const WORKSPACE_ID_ANNOTATION = 'platform.computing/workspace-id';
 /** Hash of what the operator last wrote into an object it manages; equal hash, no write. */
 export const SPEC_HASH_ANNOTATION = 'platform.io/spec-hash';
 export const CHAIN_CONFIGMAP = 'platform-auditor-chain';
@@ -28,6 +34,8 @@ export const RESOURCES = {
   consent: ref('consentrequests'),
   auditor: ref('auditorregistrations'),
   credential: ref('scopedcredentials'),
+  policy: ref('auditorpolicies'),
+  model: ref('modelregistrations'),
 } as const;
 
 export interface OwnerSubject {

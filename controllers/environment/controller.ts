@@ -1,6 +1,7 @@
 // The PlatformEnvironment controller: keeps the model Deployment and its
-// headless Service in line (a differing spec hash is patched) and publishes
-// the endpoint in status. Owner references garbage-collect both.
+// Service in line (a differing spec hash is patched; a headless Service from
+// an earlier version is replaced, a cluster IP cannot be added in place) and
+// publishes the endpoint in status. Owner references garbage-collect both.
 import * as k8s from '@kubernetes/client-node';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
@@ -14,6 +15,7 @@ import {
   desiredService,
   environmentEndpoint,
   environmentObjectName,
+  environmentSettings,
   type EnvironmentSettings,
 } from './desired.ts';
 
@@ -46,7 +48,9 @@ export function createEnvironmentController(
     const body = desiredService(env);
     const current = c.services.get(`${namespace}/${name}`);
     if (!current) await kit.writer.create('Service', () => core.createNamespacedService({ namespace, body }));
-    else if (hashOf(current) !== hashOf(body)) {
+    else if (current.spec?.clusterIP === 'None') {
+      await kit.writer.delete('Service', () => core.deleteNamespacedService({ namespace, name }));
+    } else if (hashOf(current) !== hashOf(body)) {
       const patch = {
         metadata: { annotations: body.metadata?.annotations },
         spec: { selector: body.spec?.selector, ports: body.spec?.ports },
@@ -62,7 +66,9 @@ export function createEnvironmentController(
     if (!env || env.metadata.deletionTimestamp || env.spec.deploymentType !== 'model') return;
     const namespace = env.metadata.namespace ?? '';
     const name = environmentObjectName(env);
-    await syncDeployment(env, namespace, name);
+    // Settings an auditor would refuse keep the running Deployment (decision 44).
+    const { problems } = environmentSettings(env);
+    if (problems.length === 0) await syncDeployment(env, namespace, name);
     await syncService(env, namespace, name);
     const deployment = c.deployments.get(`${namespace}/${name}`);
     const available = (deployment?.status?.availableReplicas ?? 0) > 0;
@@ -70,6 +76,15 @@ export function createEnvironmentController(
     const conditions = mergeConditions(
       env.status?.conditions as Condition[] | undefined,
       [
+        problems.length === 0
+          ? { type: 'GatewayConfigured', status: 'True', reason: 'Resolved', ...g }
+          : {
+              type: 'GatewayConfigured',
+              status: 'False',
+              reason: 'InvalidAuditorSettings',
+              message: `${problems.join('; ')}; the running Deployment is kept`,
+              ...g,
+            },
         available
           ? { type: 'Ready', status: 'True', reason: 'ModelAvailable', ...g }
           : {
@@ -81,7 +96,7 @@ export function createEnvironmentController(
             },
       ],
       new Date(),
-      ['Ready'],
+      ['Ready', 'GatewayConfigured'],
     );
     const status = { ...env.status, ...g, endpoint: environmentEndpoint(env), conditions };
     const subject = { ...env, apiVersion: API_VERSION, kind: 'PlatformEnvironment' };

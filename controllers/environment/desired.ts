@@ -1,24 +1,36 @@
 // A PlatformEnvironment with `deploymentType: model`, pure: the model server
 // as a Deployment whose pods carry the auditor chain (the webhook injects the
-// auditors and the gateway), and a headless Service in front of it: a
-// headless API backend.
+// auditors and the gateway, whose model is the server beside it on
+// loopback), and a Service in front of it whose port leads to the gateway,
+// never to the model directly: a headless API backend (no UI), every call
+// audited. The Service has a cluster IP, so an agent's pod can redirect that
+// one address to its own gateway too.
 import type * as k8s from '@kubernetes/client-node';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
+import { auditorSettingsProblems, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
+import { effectiveSettings, resolveSettings } from '../cascade/settings.ts';
 import { chainIds, chainLists, composeChain } from '../chain/compose.ts';
 import { specHash } from '../common/hash.ts';
 import {
   AUDIT_MODE_ANNOTATION,
+  AUDITOR_SETTINGS_ANNOTATION,
   CHAIN_ANNOTATION,
   ENVIRONMENT_LABEL,
+  MODEL_URL_ANNOTATION,
   MANAGED_BY,
   MANAGED_BY_LABEL,
   SECURED_LABEL,
   SPEC_HASH_ANNOTATION,
+  WORKSPACE_ID_ANNOTATION,
   ownerReference,
+  stableJson,
 } from '../common/meta.ts';
 
+/** The Service port callers use (and the model server's own port inside the pod). */
 export const MODEL_PORT = 8080;
+/** The injected gateway's port (webhooks/constants.ts `PORT.gateway`): where the Service sends callers. */
+export const GATEWAY_PORT = 8099;
 
 export interface EnvironmentSettings {
   image: string;
@@ -43,14 +55,31 @@ export function environmentChain(env: PlatformEnvironment): string[] {
   return chainIds(composeChain({ userSelected: [...lists.preRequest, ...lists.postResponse] }));
 }
 
+/** The environment's auditorSettings for its chain's auditors, and what an auditor would refuse in them. */
+export function environmentSettings(env: PlatformEnvironment): {
+  settings: AuditorSettingValues;
+  problems: string[];
+} {
+  const chain = environmentChain(env);
+  const all = effectiveSettings(resolveSettings({ agent: env.spec.auditorSettings }));
+  const settings = Object.fromEntries(Object.entries(all).filter(([id]) => chain.includes(id)));
+  return { settings, problems: auditorSettingsProblems(settings) };
+}
+
 export function desiredDeployment(env: PlatformEnvironment, settings: EnvironmentSettings): k8s.V1Deployment {
   const selector = { [ENVIRONMENT_LABEL]: env.metadata.name ?? '' };
+  const auditors = environmentSettings(env);
+  const passSettings = auditors.problems.length === 0 && Object.keys(auditors.settings).length > 0;
   const template: k8s.V1PodTemplateSpec = {
     metadata: {
       labels: { ...selector, [SECURED_LABEL]: 'true' },
       annotations: {
         [CHAIN_ANNOTATION]: environmentChain(env).join(','),
         [AUDIT_MODE_ANNOTATION]: 'enforce',
+        // The gateway forwards allowed calls to the model server in its own pod.
+        [MODEL_URL_ANNOTATION]: `http://127.0.0.1:${MODEL_PORT}`,
+        [WORKSPACE_ID_ANNOTATION]: env.metadata.namespace ?? '',
+        ...(passSettings ? { [AUDITOR_SETTINGS_ANNOTATION]: stableJson(auditors.settings) } : {}),
       },
     },
     spec: {
@@ -71,11 +100,12 @@ export function desiredDeployment(env: PlatformEnvironment, settings: Environmen
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: meta, spec };
 }
 
+/** Callers reach the gateway of the secured model pod, which audits and then calls the model. */
 export function desiredService(env: PlatformEnvironment): k8s.V1Service {
   const spec: k8s.V1ServiceSpec = {
-    clusterIP: 'None',
+    type: 'ClusterIP',
     selector: { [ENVIRONMENT_LABEL]: env.metadata.name ?? '' },
-    ports: [{ name: 'http', port: MODEL_PORT, targetPort: MODEL_PORT }],
+    ports: [{ name: 'http', protocol: 'TCP', port: MODEL_PORT, targetPort: GATEWAY_PORT }],
   };
   const meta = baseMeta(env);
   meta.annotations = { [SPEC_HASH_ANNOTATION]: specHash(spec) };

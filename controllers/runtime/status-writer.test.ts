@@ -18,6 +18,14 @@ describe('statusMergePatch', () => {
     });
   });
 
+  it('nulls keys gone from nested maps too, so a shrinking map converges', () => {
+    const current = { passport: { trustTiers: { injection: 'unverified', 'llm-judge': 'tee_attested' } } };
+    const desired = { passport: { trustTiers: { 'llm-judge': 'tee_attested' } } };
+    expect(statusMergePatch(current, desired)).toEqual({
+      passport: { trustTiers: { injection: null, 'llm-judge': 'tee_attested' } },
+    });
+  });
+
   it('writes the first status of a new object', () => {
     expect(statusMergePatch(undefined, { phase: 'pending' })).toEqual({ phase: 'pending' });
   });

@@ -20,14 +20,30 @@ export interface StatusSubject {
   status?: Status;
 }
 
-/** The merge patch turning `current` into `desired`, or undefined when they are equal. */
-export function statusMergePatch(current: Status | undefined, desired: Status): Status | undefined {
-  if (jsonEqual(current ?? {}, desired)) return undefined;
-  const patch: Status = { ...desired };
-  for (const key of Object.keys(current ?? {})) {
+const isMap = (v: unknown): v is Status => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A JSON merge patch merges nested objects, so keys gone from a nested map
+ * (a passport's trust tier of an auditor no longer in the chain) are nulled
+ * at every depth; otherwise the stored status would never match.
+ */
+function mergePatchOf(current: Status, desired: Status): Status {
+  const patch: Status = {};
+  for (const [key, value] of Object.entries(desired)) {
+    if (value === undefined) continue;
+    const before = current[key];
+    patch[key] = isMap(value) && isMap(before) ? mergePatchOf(before, value) : value;
+  }
+  for (const key of Object.keys(current)) {
     if (!(key in desired) || desired[key] === undefined) patch[key] = null;
   }
   return patch;
+}
+
+/** The merge patch turning `current` into `desired`, or undefined when they are equal. */
+export function statusMergePatch(current: Status | undefined, desired: Status): Status | undefined {
+  if (jsonEqual(current ?? {}, desired)) return undefined;
+  return mergePatchOf(current ?? {}, desired);
 }
 
 export interface StatusWriterOptions {

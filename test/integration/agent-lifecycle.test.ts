@@ -38,6 +38,7 @@ beforeAll(async () => {
       PLATFORM_AGENT_RUNTIME_CLASS: RUNTIME_CLASS,
       PLATFORM_AGENT_IMAGE: 'example.test/agent-runtime:1',
       PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
+      PLATFORM_API_NAMESPACE: ns.name,
     },
   });
   await eventually(async () => ((await operator.isLeader()) ? true : undefined), 'the operator to lead');
@@ -66,7 +67,7 @@ describe('PlatformAgent → ServiceAccount, OAuth client Secret and pod', () => 
       'platform.io/agent': 'planner',
     });
     expect(pod.metadata?.annotations).toMatchObject({
-      'platform.computing/auditor-chain': 'model-context,llm-judge',
+      'platform.computing/auditor-chain': 'injection,toxicity,model-context,llm-judge',
       'platform.computing/audit-mode': 'observe',
     });
     expect(pod.spec?.runtimeClassName).toBe(RUNTIME_CLASS);
@@ -94,10 +95,15 @@ describe('PlatformAgent → ServiceAccount, OAuth client Secret and pod', () => 
       spiffeId: `spiffe://test.example/agent/${ns.name}.planner`,
       email: `planner.${ns.name}@agents.test.example`,
       handle: `${ns.name}.planner`,
-      chain: ['model-context', 'llm-judge'],
+      chain: ['injection', 'toxicity', 'model-context', 'llm-judge'],
       passport: {
         owners: ['alice@example.com'],
-        trustTiers: { 'model-context': 'unverified', 'llm-judge': 'unverified' },
+        trustTiers: {
+          injection: 'unverified',
+          toxicity: 'unverified',
+          'model-context': 'unverified',
+          'llm-judge': 'unverified',
+        },
         accessCount: 0,
       },
     });

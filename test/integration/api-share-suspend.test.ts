@@ -35,6 +35,7 @@ beforeAll(async () => {
     env: {
       PLATFORM_CONTROLLER_RESYNC_INTERVAL: '1s',
       PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
+      PLATFORM_API_NAMESPACE: ns.name,
     },
   });
   await eventually(async () => ((await operator.isLeader()) ? true : undefined), 'the operator to lead');

@@ -30,6 +30,7 @@ beforeAll(async () => {
     identity: 'deadlines-operator',
     env: {
       PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
+      PLATFORM_API_NAMESPACE: ns.name,
       PLATFORM_CONSENT_TTL: '4s',
       PLATFORM_AGENT_STALE_AFTER: '4s',
       PLATFORM_MODEL_SERVER_IMAGE: 'example.test/model-server:1',
@@ -110,7 +111,7 @@ describe('Stale detection', () => {
 });
 
 describe('PlatformEnvironment deploymentType model', () => {
-  it('runs the model server as a Deployment behind a headless Service and publishes the endpoint', async () => {
+  it("runs the model server as a Deployment behind a Service that leads to the pod's gateway, and publishes the endpoint", async () => {
     await p.create('PlatformEnvironment', 'llm', {
       deploymentType: 'model',
       model: { id: 'llama-3' },
@@ -120,14 +121,21 @@ describe('PlatformEnvironment deploymentType model', () => {
       () => p.apps.readNamespacedDeployment({ namespace: ns.name, name: 'model-llm' }).catch(() => undefined),
       'the Deployment',
     );
-    const template = dep.spec?.template;
-    expect(template?.metadata?.labels).toMatchObject({ 'platform.io/secured': 'true' });
-    expect(template?.metadata?.annotations?.['platform.computing/auditor-chain']).toBe(
-      'model-context,llm-judge,injection',
+    expect(dep.spec?.template).toMatchObject({
+      metadata: {
+        labels: { 'platform.io/secured': 'true' },
+        annotations: {
+          'platform.computing/auditor-chain': 'model-context,llm-judge,injection',
+          'platform.computing/model-url': 'http://127.0.0.1:8080',
+        },
+      },
+      spec: { containers: [{ image: 'example.test/model-server:1' }] },
+    });
+    const svc = await eventually(
+      () => p.core.readNamespacedService({ namespace: ns.name, name: 'model-llm' }).catch(() => undefined),
+      'the Service',
     );
-    expect(template?.spec?.containers[0]?.image).toBe('example.test/model-server:1');
-    const svc = await p.core.readNamespacedService({ namespace: ns.name, name: 'model-llm' });
-    expect(svc.spec?.clusterIP).toBe('None');
+    expect(svc.spec).toMatchObject({ type: 'ClusterIP', ports: [{ port: 8080, targetPort: 8099 }] });
     expect(svc.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'PlatformEnvironment', name: 'llm' });
     const env = await eventually(async () => {
       const e = await p.get('PlatformEnvironment', 'llm');

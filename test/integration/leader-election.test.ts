@@ -59,7 +59,11 @@ describe('leader election between operator processes', () => {
   it('elects exactly one leader, and a standby takes over when the leader is killed', async () => {
     const procs = await Promise.all(
       ['replica-a', 'replica-b'].map((identity) =>
-        startOperator({ namespace: ns.name, identity, env: shortLease }),
+        startOperator({
+          namespace: ns.name,
+          identity,
+          env: { ...shortLease, PLATFORM_API_NAMESPACE: ns.name },
+        }),
       ),
     );
     const [leader] = await eventually(async () => {

@@ -1,6 +1,7 @@
 // An operator killed (SIGKILL) in the middle of reconciling a workspace of
 // many agents: a fresh operator converges to the same end state, without
-// duplicating or regenerating what the first one already made.
+// duplicating or regenerating what the first one already made, and with one
+// gateway key per agent.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually, useNamespace } from './harness.ts';
 import { startOperator } from './operator-process.ts';
@@ -12,11 +13,21 @@ const AGENTS = 40;
 
 const env = (): Record<string, string> => ({
   PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
+  PLATFORM_API_NAMESPACE: ns.name,
   PLATFORM_LEADER_ELECTION_LEASE_DURATION: '3s',
   PLATFORM_LEADER_ELECTION_RENEW_DEADLINE: '2s',
   PLATFORM_LEADER_ELECTION_RETRY_PERIOD: '500ms',
   PLATFORM_CONTROLLER_WORKERS: '1',
 });
+
+const secretsWith = (labelSelector: string) =>
+  p.core.listNamespacedSecret({ namespace: ns.name, labelSelector });
+
+/** The agents' OAuth client Secrets (their gateway key Secrets carry the agent label too). */
+async function oauthSecrets(): Promise<{ items: Awaited<ReturnType<typeof secretsWith>>['items'] }> {
+  const all = await secretsWith('platform.io/agent');
+  return { items: all.items.filter((s) => s.metadata?.name?.endsWith('-oauth-client')) };
+}
 
 async function podCount(): Promise<number> {
   const pods = await p.core.listNamespacedPod({ namespace: ns.name, labelSelector: 'platform.io/agent' });
@@ -36,10 +47,7 @@ describe('operator killed mid-reconcile', () => {
     await eventually(async () => ((await podCount()) >= 3 ? true : undefined), 'the first pods', 30_000);
     first.kill('SIGKILL');
     await first.exited;
-    const secretsBefore = await p.core.listNamespacedSecret({
-      namespace: ns.name,
-      labelSelector: 'platform.io/agent',
-    });
+    const secretsBefore = await oauthSecrets();
     const madeBefore = await podCount();
     console.log(
       `[operator-restart] killed after ${madeBefore}/${AGENTS} pods, ${secretsBefore.items.length} Secrets`,
@@ -66,11 +74,14 @@ describe('operator killed mid-reconcile', () => {
       'every agent pending with its OAuth client',
       60_000,
     );
-    const secretsAfter = await p.core.listNamespacedSecret({
-      namespace: ns.name,
-      labelSelector: 'platform.io/agent',
-    });
+    const secretsAfter = await oauthSecrets();
     expect(secretsAfter.items).toHaveLength(AGENTS);
+    // One gateway key per agent: a record a kill left without its Secret was removed before a new mint.
+    const keys = await eventually(async () => {
+      const list = await secretsWith('platform.io/api-key=true');
+      return list.items.length === AGENTS ? list : undefined;
+    }, 'one gateway key record per agent');
+    expect(new Set(keys.items.map((k) => k.metadata?.labels?.['platform.io/agent-uid'])).size).toBe(AGENTS);
     for (const before of secretsBefore.items) {
       const after = secretsAfter.items.find((s) => s.metadata?.name === before.metadata?.name);
       expect(after?.metadata?.uid).toBe(before.metadata?.uid);

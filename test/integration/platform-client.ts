@@ -32,7 +32,11 @@ const plural = (kind: string): string =>
     DelegationGrant: 'delegationgrants',
     ConsentRequest: 'consentrequests',
     AuditorRegistration: 'auditorregistrations',
+    AuditorPolicy: 'auditorpolicies',
+    ModelRegistration: 'modelregistrations',
   })[kind] ?? kind;
+
+const CLUSTER_SCOPED = new Set(['Organization', 'AuditorRegistration', 'ModelRegistration']);
 
 const ref = (kind: string) => ({ group: GROUP, version: VERSION, plural: plural(kind) });
 
@@ -51,7 +55,7 @@ export class Platform {
     metadata: k8s.V1ObjectMeta = {},
   ): Promise<Obj> {
     const body = { apiVersion: API_VERSION, kind, metadata: { ...metadata, name }, spec };
-    if (kind === 'Organization' || kind === 'AuditorRegistration') {
+    if (CLUSTER_SCOPED.has(kind)) {
       return (await this.custom.createClusterCustomObject({ ...ref(kind), body })) as Obj;
     }
     return (await this.custom.createNamespacedCustomObject({
@@ -95,7 +99,7 @@ export class Platform {
   }
 
   async delete(kind: string, name: string): Promise<void> {
-    if (kind === 'Organization') {
+    if (CLUSTER_SCOPED.has(kind)) {
       await this.custom.deleteClusterCustomObject({ ...ref(kind), name }).catch(() => undefined);
       return;
     }

@@ -18,7 +18,7 @@ beforeAll(async () => {
   operator = await startOperator({
     namespace: ns.name,
     identity: 'workspace-operator',
-    env: { PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring` },
+    env: { PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`, PLATFORM_API_NAMESPACE: ns.name },
   });
   await eventually(async () => ((await operator.isLeader()) ? true : undefined), 'the operator to lead');
   await p.create('Organization', ORG, {

@@ -1,7 +1,8 @@
 // The Gateway as its own process with built-in auditors as processes and the
 // Verifier's policy and evidence routes on loopback: decisions, signed
 // Evidence, tamper, duplicate, oversize, org forbid over workspace permit, a
-// forbid reading a missing claim, observe mode and an mTLS external auditor.
+// forbid reading a missing claim, observe mode, an mTLS external auditor, and
+// the built-in default policy of a gateway no AuditorPolicy governs.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,9 @@ describe('gateway, auditors and Verifier on loopback', () => {
   let auditors: AuditorChild[] = [];
   let gateway: GatewayChild;
   let observer: GatewayChild;
+  let defaulted: GatewayChild;
   let model: Server;
+  const modelPaths: string[] = [];
   let modelUrl: string;
   const dir = mkdtempSync(join(tmpdir(), 'gw-test-'));
   const tls = mtlsMaterial();
@@ -81,6 +84,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
     for (const p of [org, ws])
       expect((await json(`${verifier.url}/v1/policies`, { body: p, key: KEY })).status).toBe(201);
     model = createServer((req, res) => {
+      modelPaths.push(req.url ?? '');
       req.resume();
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -109,7 +113,13 @@ describe('gateway, auditors and Verifier on loopback', () => {
       { ...env, PLATFORM_AUDIT_MODE: 'observe', PLATFORM_AGENT_ID: 'ws1.agent-b' },
       await freePort(),
     );
-    for (const g of [gateway, observer])
+    // No PLATFORM_POLICY_ID (no AuditorPolicy governs the agent); the model URL has a base path.
+    const { PLATFORM_POLICY_ID: _none, ...unpoliced } = env;
+    defaulted = spawnGateway(
+      { ...unpoliced, PLATFORM_AGENT_ID: 'ws1.agent-c', PLATFORM_MODEL_URL: `${modelUrl}/v1` },
+      await freePort(),
+    );
+    for (const g of [gateway, observer, defaulted])
       await until(
         async () => ((await json(`${g.url}/readyz`)).status === 200 ? true : undefined),
         45_000,
@@ -120,6 +130,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
   afterAll(async () => {
     await gateway?.stop();
     await observer?.stop();
+    await defaulted?.stop();
     await Promise.all(auditors.map((a) => a.stop()));
     model?.close();
     await verifier?.close();
@@ -184,6 +195,20 @@ describe('gateway, auditors and Verifier on loopback', () => {
       model_id: 'gpt-4o-mini',
       user_id: 'ann',
     });
+  });
+
+  it('applies the built-in default policy when no policy id is set: ready, allows, forwards once, blocks', async () => {
+    const call = (content: string) =>
+      json(`${defaulted.url}/v1/chat/completions`, { body: { messages: [{ role: 'user', content }] } });
+    const ok = await call(BENIGN.data.input);
+    expect(ok.status).toBe(200);
+    expect(modelPaths.at(-1)).toBe('/v1/chat/completions');
+    const blocked = await call(ATTACK.data.input);
+    expect(blocked.status).toBe(403);
+    expect(blocked.body.decision_reasons).toContain('forbid: platform:default/injection-block');
+    const ev = (await json(`${defaulted.url}/v1/evaluate`, { body: BENIGN })).body as Evidence;
+    expect(ev).toMatchObject({ decision: 'allow', policy_id: 'platform:default' });
+    expect(ev.policy_version).toMatch(/^balanced-[0-9a-f]{12}$/);
   });
 
   it('refuses tampered, duplicate and oversize Evidence', async () => {

@@ -14,15 +14,63 @@ const dir = testMutateOptions().directory;
 describe('annotation validation table', () => {
   it('has one validator per documented annotation', () => {
     expect(Object.keys(ANNOTATION_VALIDATORS).sort()).toEqual([
+      'platform.computing/api-key-secret',
       'platform.computing/audit-mode',
       'platform.computing/auditor-chain',
+      'platform.computing/auditor-settings',
       'platform.computing/auditors',
+      'platform.computing/model-url',
       'platform.computing/policy-id',
       'platform.computing/sidecar-cpu-limit',
       'platform.computing/sidecar-cpu-request',
       'platform.computing/sidecar-memory-limit',
       'platform.computing/sidecar-memory-request',
       'platform.computing/skip-audit',
+      'platform.computing/workspace-id',
+    ]);
+  });
+
+  it('reads what the operator writes for the gateway: model URL, key Secret, settings, workspace', () => {
+    const { settings, errors } = validateAnnotations(
+      {
+        'platform.computing/model-url': 'http://10.88.0.1:11434/v1',
+        'platform.computing/api-key-secret': 'agent-bot-gateway-key',
+        'platform.computing/auditor-settings': '{"injection":{"threshold":0.7}}',
+        'platform.computing/workspace-id': 'research',
+      },
+      dir,
+    );
+    expect(errors).toEqual([]);
+    expect(settings).toMatchObject({
+      modelUrl: 'http://10.88.0.1:11434/v1',
+      apiKeySecret: 'agent-bot-gateway-key',
+      auditorSettings: { injection: { threshold: 0.7 } },
+      workspaceId: 'research',
+    });
+  });
+
+  it('refuses a bad model URL, Secret name, settings or workspace id with a clear reason', () => {
+    const { errors } = validateAnnotations(
+      {
+        'platform.computing/model-url': 'http://user:pw@10.0.0.1/v1',
+        'platform.computing/api-key-secret': 'Not_A_Name',
+        'platform.computing/auditor-settings': '{"injection":{"threshold":"high"}}',
+        'platform.computing/workspace-id': 'a b',
+      },
+      dir,
+    );
+    expect(errors).toEqual([
+      'platform.computing/model-url: a model URL carries no credentials',
+      'platform.computing/api-key-secret: expected a Secret name (DNS subdomain)',
+      'platform.computing/auditor-settings: injection.threshold must be of type number',
+      'platform.computing/workspace-id: expected a workspace id ([A-Za-z0-9._:-], at most 253)',
+    ]);
+    const bad = (v: string) =>
+      validateAnnotations({ 'platform.computing/auditor-settings': v }, dir).errors[0] ?? '';
+    expect(bad('{"injection":')).toMatch(/^platform.computing\/auditor-settings: not JSON: /);
+    expect(bad('[]')).toMatch(/expected a JSON object/);
+    expect(validateAnnotations({ 'platform.computing/model-url': 'ftp://x' }, dir).errors).toEqual([
+      'platform.computing/model-url: expected an http or https URL',
     ]);
   });
 

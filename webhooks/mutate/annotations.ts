@@ -1,6 +1,7 @@
 // Annotation validation as a table (Istio's lesson): annotation → validator,
 // run in one loop that collects every error. Adding an annotation is one line
 // here and one test. Any error means: warn, record an Event, inject nothing.
+import { auditorSettingsProblems, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
 import { ANNOTATION, SIDECAR_RESOURCES } from '../constants.ts';
 import type { AuditorDirectory } from './directory.ts';
 
@@ -18,6 +19,10 @@ export interface PodSettings {
   skip: boolean;
   resources: SidecarResources;
   policyId?: string;
+  modelUrl?: string;
+  apiKeySecret?: string;
+  auditorSettings?: AuditorSettingValues;
+  workspaceId?: string;
 }
 
 type Validator = (value: string, out: PodSettings, dir: AuditorDirectory) => string | undefined;
@@ -89,6 +94,39 @@ const quantity =
     return undefined;
   };
 
+const DNS_SUBDOMAIN_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const PRINTABLE_ID_RE = /^[A-Za-z0-9][-A-Za-z0-9_.:]{0,252}$/;
+const MAX_SETTINGS_BYTES = 65_536;
+
+/** An http(s) URL without credentials, at most 2048 characters. */
+const modelUrl: Validator = (v, out) => {
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    return 'expected an http(s) URL such as http://10.88.0.1:11434/v1';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'expected an http or https URL';
+  if (url.username || url.password) return 'a model URL carries no credentials';
+  if (v.length > 2048 || /\s/.test(v)) return 'expected a URL of at most 2048 characters, no spaces';
+  out.modelUrl = v;
+  return undefined;
+};
+
+const auditorSettings: Validator = (v, out) => {
+  if (v.length > MAX_SETTINGS_BYTES) return `longer than ${MAX_SETTINGS_BYTES} characters`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch (err) {
+    return `not JSON: ${(err as Error).message}`;
+  }
+  const problems = auditorSettingsProblems(parsed);
+  if (problems.length) return problems.join('; ');
+  out.auditorSettings = parsed as AuditorSettingValues;
+  return undefined;
+};
+
 /** The table. Keys are the annotation names; unknown platform annotations are ignored. */
 export const ANNOTATION_VALIDATORS: Record<string, Validator> = {
   [ANNOTATION.auditors]: list('auditors'),
@@ -111,6 +149,18 @@ export const ANNOTATION_VALIDATORS: Record<string, Validator> = {
     if (!/^[A-Za-z0-9][-A-Za-z0-9_.:/]{0,252}$/.test(v))
       return 'expected a policy id ([A-Za-z0-9._:/-], at most 253)';
     out.policyId = v;
+    return undefined;
+  },
+  [ANNOTATION.modelUrl]: modelUrl,
+  [ANNOTATION.apiKeySecret]: (v, out) => {
+    if (!DNS_SUBDOMAIN_RE.test(v) || v.length > 253) return 'expected a Secret name (DNS subdomain)';
+    out.apiKeySecret = v;
+    return undefined;
+  },
+  [ANNOTATION.auditorSettings]: auditorSettings,
+  [ANNOTATION.workspaceId]: (v, out) => {
+    if (!PRINTABLE_ID_RE.test(v)) return 'expected a workspace id ([A-Za-z0-9._:-], at most 253)';
+    out.workspaceId = v;
     return undefined;
   },
 };

@@ -1,11 +1,13 @@
 // The containers /mutate adds: one sidecar per auditor, the gateway, the
 // credential proxy and the redirect init container. Pure builders.
+import { isIP } from 'node:net';
 import type { V1Container, V1EnvVar } from '@kubernetes/client-node';
+import { auditorSettingsEnv, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
 import { CONTAINER, DEFAULT_SESSION_ID, PORT, SIDECAR_UID } from '../constants.ts';
 import type { AuditMode, SidecarResources } from './annotations.ts';
 import type { PlacedAuditor } from './chain.ts';
 import type { AuditorDirectory } from './directory.ts';
-import { redirectScript, type RedirectOptions } from './redirect.ts';
+import { redirectScript, type ModelEndpoint, type RedirectOptions } from './redirect.ts';
 
 export interface InjectionConfig {
   directory: AuditorDirectory;
@@ -17,7 +19,7 @@ export interface InjectionConfig {
   nativeSidecars: boolean;
   /** Which traffic counts as model traffic; `false` omits the init container (no NET_ADMIN). */
   redirect: Pick<RedirectOptions, 'modelCidrs' | 'modelPorts' | 'excludeCidrs'> | false;
-  /** Secret holding `PLATFORM_API_KEY` for the gateway and proxy (optional reference). */
+  /** Secret holding `PLATFORM_API_KEY` for pods that name none (optional reference). */
   apiKeySecret: { name: string; key: string };
   sessionId?: string;
 }
@@ -29,6 +31,13 @@ export interface PodWiring {
   policyId: string;
   resources: SidecarResources;
   auditors: PlacedAuditor[];
+  /** The pod's model URL, else the webhook's. */
+  modelUrl: string;
+  /** The model URL's address when it names one: always redirected to the gateway. */
+  modelEndpoint?: ModelEndpoint;
+  /** The pod's own key Secret (required reference), else the webhook's shared one. */
+  apiKeySecret?: string;
+  auditorSettings?: AuditorSettingValues;
 }
 
 const localUrl = (port: number): string => `http://127.0.0.1:${port}`;
@@ -50,9 +59,13 @@ function env(pairs: Record<string, string>): V1EnvVar[] {
   return Object.entries(pairs).map(([name, value]) => ({ name, value }));
 }
 
-function apiKeyEnv(config: InjectionConfig): V1EnvVar {
-  const { name, key } = config.apiKeySecret;
-  return { name: 'PLATFORM_API_KEY', valueFrom: { secretKeyRef: { name, key, optional: true } } };
+/** The pod's own key Secret must exist (the pod waits for it); the shared fallback may be missing. */
+function apiKeyEnv(config: InjectionConfig, wiring: PodWiring): V1EnvVar {
+  const { name, key } = wiring.apiKeySecret
+    ? { name: wiring.apiKeySecret, key: config.apiKeySecret.key }
+    : config.apiKeySecret;
+  const optional = wiring.apiKeySecret === undefined;
+  return { name: 'PLATFORM_API_KEY', valueFrom: { secretKeyRef: { name, key, optional } } };
 }
 
 /** Probe paths: our roles serve /healthz and /readyz; a third-party auditor only the contract's /health. */
@@ -106,17 +119,23 @@ function sidecar(spec: SidecarSpec, wiring: PodWiring, native: boolean): V1Conta
   };
 }
 
-/** One sidecar per auditor, in chain order; `PLATFORM_CHAIN_NEXT` is the next link, the model for the last. */
+/**
+ * One sidecar per auditor, in chain order; `PLATFORM_CHAIN_NEXT` is the next
+ * link, the model for the last; then the auditor's resolved settings.
+ */
 export function auditorContainers(config: InjectionConfig, wiring: PodWiring): V1Container[] {
   return wiring.auditors.map((a, i) => {
     const next = wiring.auditors[i + 1];
-    const vars = env({
-      PLATFORM_AUDITOR_ID: a.id,
-      PLATFORM_CHAIN_NEXT: next ? localUrl(next.assignedPort) : config.modelUrl,
-      PORT: String(a.assignedPort),
-      PLATFORM_GATEWAY_URL: localUrl(PORT.gateway),
-      TEE_PROVIDER: config.teeProvider,
-    });
+    const vars = [
+      ...env({
+        PLATFORM_AUDITOR_ID: a.id,
+        PLATFORM_CHAIN_NEXT: next ? localUrl(next.assignedPort) : wiring.modelUrl,
+        PORT: String(a.assignedPort),
+        PLATFORM_GATEWAY_URL: localUrl(PORT.gateway),
+        TEE_PROVIDER: config.teeProvider,
+      }),
+      ...auditorSettingsEnv(a.id, wiring.auditorSettings?.[a.id]),
+    ];
     const name = `${CONTAINER.auditorPrefix}${a.id}`;
     const c = sidecar(
       {
@@ -141,7 +160,7 @@ export function gatewayContainer(config: InjectionConfig, wiring: PodWiring): V1
     PLATFORM_AUDIT_MODE: wiring.mode,
     PLATFORM_POLICY_ID: wiring.policyId,
     PLATFORM_CHAIN: wiring.auditors.map((a) => `${a.id}=${localUrl(a.assignedPort)}`).join(','),
-    PLATFORM_MODEL_URL: config.modelUrl,
+    PLATFORM_MODEL_URL: wiring.modelUrl,
     PLATFORM_VERIFIER_URL: config.verifierUrl,
     TEE_PROVIDER: config.teeProvider,
     PLATFORM_SESSION_ID: config.sessionId ?? DEFAULT_SESSION_ID,
@@ -150,10 +169,26 @@ export function gatewayContainer(config: InjectionConfig, wiring: PodWiring): V1
     name: CONTAINER.gateway,
     image: config.images.gateway,
     port: PORT.gateway,
-    env: [...vars, apiKeyEnv(config)],
+    env: [...vars, apiKeyEnv(config, wiring)],
   };
   const c = sidecar(spec, wiring, config.nativeSidecars);
   return { ...c, args: ['run', 'gateway'] };
+}
+
+/**
+ * The model destinations the proxy refuses: the cluster-wide ones plus the
+ * pod's own model (an IPv4 address as a /32; the guard's CIDRs are IPv4, so
+ * an IPv6 model's port instead).
+ */
+function proxyGuardEnv(
+  redirect: Exclude<InjectionConfig['redirect'], false>,
+  endpoint: ModelEndpoint | undefined,
+): Record<string, string> {
+  const cidrs = [...redirect.modelCidrs];
+  const ports = [...redirect.modelPorts];
+  if (endpoint && isIP(endpoint.address) === 4) cidrs.push(`${endpoint.address}/32`);
+  else if (endpoint && !ports.includes(endpoint.port)) ports.push(endpoint.port);
+  return { PLATFORM_MODEL_CIDRS: cidrs.join(','), PLATFORM_MODEL_PORTS: ports.join(',') };
 }
 
 export function credentialProxyContainer(config: InjectionConfig, wiring: PodWiring): V1Container {
@@ -163,32 +198,34 @@ export function credentialProxyContainer(config: InjectionConfig, wiring: PodWir
     PLATFORM_WORKSPACE_ID: wiring.workspaceId,
     PLATFORM_VERIFIER_URL: config.verifierUrl,
     // The proxy refuses these itself: a name in SNI/Host must not route model traffic around the gateway.
-    ...(config.redirect
-      ? {
-          PLATFORM_MODEL_CIDRS: config.redirect.modelCidrs.join(','),
-          PLATFORM_MODEL_PORTS: config.redirect.modelPorts.join(','),
-        }
-      : {}),
+    ...(config.redirect ? proxyGuardEnv(config.redirect, wiring.modelEndpoint) : {}),
   });
   const spec = {
     name: CONTAINER.credentialProxy,
     image: config.images.proxy,
     port: PORT.credentialProxy,
-    env: [...vars, apiKeyEnv(config)],
+    env: [...vars, apiKeyEnv(config, wiring)],
   };
   const c = sidecar(spec, wiring, config.nativeSidecars);
   return { ...c, args: ['run', 'proxy'] };
 }
 
-const initCache = new WeakMap<InjectionConfig, V1Container>();
+const initCache = new WeakMap<InjectionConfig, Map<string, V1Container>>();
 
-/** Root with NET_ADMIN/NET_RAW only, for the few milliseconds the rules take to install. Built once per config. */
-export function initContainer(config: InjectionConfig): V1Container | undefined {
+/**
+ * Root with NET_ADMIN/NET_RAW only, for the few milliseconds the rules take
+ * to install. Built once per config and model endpoint.
+ */
+export function initContainer(config: InjectionConfig, endpoint?: ModelEndpoint): V1Container | undefined {
   if (config.redirect === false) return undefined;
-  let built = initCache.get(config);
+  const byEndpoint = initCache.get(config) ?? new Map<string, V1Container>();
+  initCache.set(config, byEndpoint);
+  const key = endpoint ? `${endpoint.address}|${endpoint.port}` : '';
+  let built = byEndpoint.get(key);
   if (!built) {
-    built = buildInitContainer(config, config.redirect);
-    initCache.set(config, built);
+    if (byEndpoint.size > 1000) byEndpoint.clear();
+    built = buildInitContainer(config, config.redirect, endpoint);
+    byEndpoint.set(key, built);
   }
   return structuredClone(built);
 }
@@ -196,9 +233,11 @@ export function initContainer(config: InjectionConfig): V1Container | undefined 
 function buildInitContainer(
   config: InjectionConfig,
   redirect: Exclude<InjectionConfig['redirect'], false>,
+  endpoint: ModelEndpoint | undefined,
 ): V1Container {
   const script = redirectScript({
     ...redirect,
+    ...(endpoint ? { modelEndpoints: [endpoint] } : {}),
     gatewayPort: PORT.gateway,
     proxyPort: PORT.credentialProxy,
     sidecarUid: SIDECAR_UID,

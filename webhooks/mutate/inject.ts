@@ -3,7 +3,7 @@
 // ports, and mutate a deep clone. The HTTP handler only fetches and diffs.
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { ANNOTATION, CONTAINER, LABEL } from '../constants.ts';
-import { validateAnnotations, type AuditMode } from './annotations.ts';
+import { validateAnnotations, type AuditMode, type PodSettings } from './annotations.ts';
 import { assignPorts, resolveChain, type ChainConfigData, type ChainSource } from './chain.ts';
 import {
   auditorContainers,
@@ -13,6 +13,7 @@ import {
   type InjectionConfig,
   type PodWiring,
 } from './containers.ts';
+import { modelEndpointOf } from './redirect.ts';
 
 export interface MutateInput {
   namespace: string;
@@ -97,10 +98,33 @@ export function agentIdOf(pod: V1Pod, namespace: string): string {
   return `${namespace}.${name}`;
 }
 
+/** What the injected containers are built from: the pod's annotations, else the webhook's defaults. */
+function podWiring(
+  input: MutateInput,
+  options: MutateOptions,
+  settings: PodSettings,
+  auditors: PodWiring['auditors'],
+): PodWiring {
+  const modelUrl = settings.modelUrl ?? options.modelUrl;
+  const endpoint = modelEndpointOf(modelUrl);
+  return {
+    agentId: agentIdOf(input.pod, input.namespace),
+    workspaceId: settings.workspaceId ?? input.pod.metadata?.labels?.[LABEL.workspace] ?? '',
+    mode: settings.mode,
+    policyId: settings.policyId ?? '',
+    resources: settings.resources,
+    auditors,
+    modelUrl,
+    ...(endpoint ? { modelEndpoint: endpoint } : {}),
+    ...(settings.apiKeySecret ? { apiKeySecret: settings.apiKeySecret } : {}),
+    ...(settings.auditorSettings ? { auditorSettings: settings.auditorSettings } : {}),
+  };
+}
+
 function applyWiring(pod: V1Pod, options: MutateOptions, wiring: PodWiring, status: InjectionStatus): V1Pod {
   const out = structuredClone(pod);
   const spec = (out.spec ??= { containers: [] });
-  const init = initContainer(options);
+  const init = initContainer(options, wiring.modelEndpoint);
   const sidecars = [
     ...auditorContainers(options, wiring),
     gatewayContainer(options, wiring),
@@ -134,14 +158,7 @@ export function decideMutation(input: MutateInput, options: MutateOptions): Muta
     return { kind: 'invalid', errors: [`container name ${clash.name} is reserved for injected sidecars`] };
   const ports = assignPorts(chain.ids, options.directory, podPorts(input.pod));
   if (ports.error) return { kind: 'invalid', errors: [ports.error] };
-  const wiring: PodWiring = {
-    agentId: agentIdOf(input.pod, input.namespace),
-    workspaceId: input.pod.metadata?.labels?.[LABEL.workspace] ?? '',
-    mode: settings.mode,
-    policyId: settings.policyId ?? '',
-    resources: settings.resources,
-    auditors: ports.placed,
-  };
+  const wiring = podWiring(input, options, settings, ports.placed);
   const status: InjectionStatus = {
     chain: chain.ids,
     source: chain.source,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkRedirectOptions, redirectRules, redirectRules6, redirectScript } from './redirect.ts';
+import {
+  checkRedirectOptions,
+  modelEndpointOf,
+  redirectRules,
+  redirectRules6,
+  redirectScript,
+} from './redirect.ts';
 
 const options = {
   gatewayPort: 8099,
@@ -37,5 +43,41 @@ describe('redirect rules', () => {
       checkRedirectOptions({ ...options, modelCidrs: ['10.0.0.0/8; rm -rf /'], sidecarUid: 0 }),
     ).toHaveLength(2);
     expect(() => redirectScript({ ...options, modelPorts: [70000] })).toThrow(/70000 is not a port/);
+  });
+
+  it("derives the pod's model endpoint from a model URL that names an IP address", () => {
+    expect(modelEndpointOf('http://10.88.0.1:11434/v1')).toEqual({ address: '10.88.0.1', port: 11434 });
+    expect(modelEndpointOf('https://192.0.2.7/v1')).toEqual({ address: '192.0.2.7', port: 443 });
+    expect(modelEndpointOf('http://[fd00::7]/v1')).toEqual({ address: 'fd00::7', port: 80 });
+    expect(modelEndpointOf('https://api.openai.com/v1')).toBeUndefined();
+    expect(modelEndpointOf('http://127.0.0.1:8080')).toBeUndefined();
+    expect(modelEndpointOf('http://[::1]:8080')).toBeUndefined();
+    expect(modelEndpointOf('not a url')).toBeUndefined();
+  });
+
+  it("sends the pod's own model to the gateway before any exclusion, over IPv4 and IPv6", () => {
+    const o = {
+      ...options,
+      modelCidrs: [],
+      excludeCidrs: ['10.88.0.0/16'],
+      modelEndpoints: [
+        { address: '10.88.0.1', port: 11434 },
+        { address: 'fd00::7', port: 80 },
+      ],
+    };
+    const rules = redirectRules(o).map((r) => r.join(' '));
+    const own = rules.indexOf(
+      '-t nat -A PLATFORM_OUTPUT -p tcp -d 10.88.0.1/32 --dport 11434 -j REDIRECT --to-ports 8099',
+    );
+    expect(own).toBeGreaterThan(2);
+    expect(own).toBeLessThan(rules.indexOf('-t nat -A PLATFORM_OUTPUT -d 10.88.0.0/16 -j RETURN'));
+    expect(rules.join('\n')).not.toContain('fd00::7');
+    expect(redirectRules6(o).map((r) => r.join(' '))).toContain(
+      '-t nat -A PLATFORM_OUTPUT -p tcp -d fd00::7/128 --dport 80 -j REDIRECT --to-ports 8099',
+    );
+    expect(checkRedirectOptions({ ...o, modelEndpoints: [{ address: 'x; reboot', port: 0 }] })).toEqual([
+      '"x; reboot" is not an IP address',
+      '0 is not a port',
+    ]);
   });
 });

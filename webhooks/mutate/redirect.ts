@@ -2,14 +2,25 @@
 // it: every outbound TCP connection of the pod goes through a nat chain; the
 // sidecars' fixed UID returns early (so the gateway and proxy do not loop),
 // loopback and DNS stay direct, model endpoints go to the gateway (8099) and
-// everything else to the credential proxy (8088). Pure: rules in, script out.
+// everything else to the credential proxy (8088). The pod's own model
+// endpoint (its model URL, when that names an IP address) is always model
+// traffic, whatever the cluster-wide CIDRs and ports say. Pure: rules in,
+// script out.
 //
 // Where NET_ADMIN is not allowed (restricted Pod Security), the documented
 // alternative is to set the agent's HTTP(S)_PROXY / model base URL to the
 // gateway and proxy ports instead; the webhook's `redirect=false` setting omits
 // the init container.
 
+import { isIP } from 'node:net';
+
 export const REDIRECT_CHAIN = 'PLATFORM_OUTPUT';
+
+/** One model destination: an IP address (v4 or v6) and a TCP port. */
+export interface ModelEndpoint {
+  address: string;
+  port: number;
+}
 
 export interface RedirectOptions {
   gatewayPort: number;
@@ -22,6 +33,28 @@ export interface RedirectOptions {
   modelPorts: readonly number[];
   /** Destinations never redirected (e.g. the Kubernetes API). */
   excludeCidrs?: readonly string[];
+  /** This pod's model (address and port): to the gateway before any exclusion. */
+  modelEndpoints?: readonly ModelEndpoint[];
+}
+
+/**
+ * The model endpoint a model URL names when its host is an IP address
+ * (`http://10.88.0.1:11434/v1` → 10.88.0.1 port 11434; the scheme's port when
+ * none is given). A name is left to the cluster-wide CIDRs and the proxy's
+ * guard; a loopback address is a model in the pod itself, nothing to redirect.
+ */
+export function modelEndpointOf(modelUrl: string): ModelEndpoint | undefined {
+  let url: URL;
+  try {
+    url = new URL(modelUrl);
+  } catch {
+    return undefined;
+  }
+  const address = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const family = isIP(address);
+  if (family === 0 || /^127\./.test(address) || address === '::1') return undefined;
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  return { address, port };
 }
 
 const CIDR_RE = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}\/(3[0-2]|[12]?\d)$/;
@@ -32,12 +65,24 @@ export function checkRedirectOptions(o: RedirectOptions): string[] {
   for (const c of [...o.modelCidrs, ...(o.excludeCidrs ?? [])]) {
     if (!CIDR_RE.test(c)) problems.push(`${JSON.stringify(c)} is not an IPv4 CIDR such as 10.0.0.0/8`);
   }
-  for (const p of [o.gatewayPort, o.proxyPort, ...o.modelPorts]) {
+  for (const e of o.modelEndpoints ?? []) {
+    if (isIP(e.address) === 0) problems.push(`${JSON.stringify(e.address)} is not an IP address`);
+  }
+  const endpointPorts = (o.modelEndpoints ?? []).map((e) => e.port);
+  for (const p of [o.gatewayPort, o.proxyPort, ...o.modelPorts, ...endpointPorts]) {
     if (!Number.isInteger(p) || p < 1 || p > 65535) problems.push(`${p} is not a port`);
   }
   if (!Number.isInteger(o.sidecarUid) || o.sidecarUid < 1)
     problems.push(`sidecar UID ${o.sidecarUid} must be a non-root UID`);
   return problems;
+}
+
+/** Match arguments of the pod's model endpoints of one address family. */
+function endpointRules(o: RedirectOptions, family: 4 | 6): string[][] {
+  const bits = family === 4 ? 32 : 128;
+  return (o.modelEndpoints ?? [])
+    .filter((e) => isIP(e.address) === family)
+    .map((e) => ['-p', 'tcp', '-d', `${e.address}/${bits}`, '--dport', String(e.port)]);
 }
 
 /** The iptables argument vectors (without the `iptables` word), in order. */
@@ -48,6 +93,7 @@ export function redirectRules(o: RedirectOptions): string[][] {
     append('-m', 'owner', '--uid-owner', String(o.sidecarUid), '-j', 'RETURN'),
     append('-d', '127.0.0.0/8', '-j', 'RETURN'),
     append('-p', 'tcp', '--dport', '53', '-j', 'RETURN'),
+    ...endpointRules(o, 4).map((r) => append(...r, ...toGateway)),
     ...(o.excludeCidrs ?? []).map((c) => append('-d', c, '-j', 'RETURN')),
     ...o.modelCidrs.map((c) => append('-p', 'tcp', '-d', c, ...toGateway)),
     ...o.modelPorts.map((p) => append('-p', 'tcp', '--dport', String(p), ...toGateway)),
@@ -67,6 +113,7 @@ export function redirectRules6(o: RedirectOptions): string[][] {
     append('-m', 'owner', '--uid-owner', String(o.sidecarUid), '-j', 'RETURN'),
     append('-d', '::1/128', '-j', 'RETURN'),
     append('-p', 'tcp', '--dport', '53', '-j', 'RETURN'),
+    ...endpointRules(o, 6).map((r) => append(...r, '-j', 'REDIRECT', '--to-ports', String(o.gatewayPort))),
     ...o.modelPorts.map((p) =>
       append('-p', 'tcp', '--dport', String(p), '-j', 'REDIRECT', '--to-ports', String(o.gatewayPort)),
     ),

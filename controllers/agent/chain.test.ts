@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
+import { agentChain } from './chain.ts';
+import type { PlatformAgent } from './types.ts';
+
+const KNOWN = new Set(['injection', 'toxicity', 'model-context', 'llm-judge', 'pii']);
+
+function agent(spec: PlatformAgent['spec'] = {}, annotations?: Record<string, string>): PlatformAgent {
+  return {
+    apiVersion: 'platform.io/v1alpha1',
+    kind: 'PlatformAgent',
+    metadata: { name: 'a', namespace: 'team', ...(annotations ? { annotations } : {}) },
+    spec,
+  };
+}
+
+const workspace = {
+  metadata: { name: 'research', namespace: 'team' },
+  spec: { defaults: { auditorChain: { preRequest: [{ auditorId: 'pii' }] } } },
+} as unknown as PlatformWorkspace;
+
+describe('agentChain', () => {
+  it('gives a standalone agent the built-in default chain: injection, toxicity, then the system auditors', () => {
+    expect(agentChain(agent(), undefined, undefined, KNOWN).ids).toEqual([
+      'injection',
+      'toxicity',
+      'model-context',
+      'llm-judge',
+    ]);
+  });
+
+  it("uses a standalone agent's own selection instead of the default chain", () => {
+    const own = agent({ auditorChain: { preRequest: [{ auditorId: 'pii' }] } });
+    expect(agentChain(own, undefined, undefined, KNOWN).ids).toEqual(['model-context', 'llm-judge', 'pii']);
+  });
+
+  it('lets an explicit chain drop the default auditors (they are user-selected), never the system ones', () => {
+    const explicit = agent({}, { 'platform.computing/auditor-chain': 'injection' });
+    const chain = agentChain(explicit, undefined, undefined, KNOWN);
+    expect(chain.ids).toEqual(['injection', 'model-context', 'llm-judge']);
+    expect(chain.refused).toEqual([]);
+  });
+
+  it("gives a workspace agent the workspace's chain, not the built-in default", () => {
+    const member = agent({ workspace: 'research' });
+    const org = undefined as Organization | undefined;
+    expect(agentChain(member, workspace, org, KNOWN).ids).toEqual(['model-context', 'llm-judge', 'pii']);
+  });
+});
