@@ -68,3 +68,19 @@ describe('config/webhook', () => {
     ]);
   });
 });
+
+describe('sidecar resource defaults', () => {
+  it('are the built-in ones unless set, and every bad quantity is named', async () => {
+    const { loadWebhookSettings } = await import('./settings.ts');
+    expect(loadWebhookSettings({}, {}).sidecarDefaults.requests).toEqual({ cpu: '100m', memory: '128Mi' });
+    const set = loadWebhookSettings(
+      { PLATFORM_SIDECAR_CPU_REQUEST: '10m', PLATFORM_SIDECAR_MEMORY_REQUEST: '64Mi' },
+      {},
+    );
+    expect(set.sidecarDefaults.requests).toEqual({ cpu: '10m', memory: '64Mi' });
+    expect(() => loadWebhookSettings({ PLATFORM_SIDECAR_CPU_REQUEST: 'lots' }, {})).toThrow(
+      /requests.cpu "lots"/,
+    );
+    expect(() => loadWebhookSettings({ PLATFORM_SIDECAR_CPU_REQUEST: '2' }, {})).toThrow(/exceeds the limit/);
+  });
+});

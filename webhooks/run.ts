@@ -41,6 +41,7 @@ function mutateOptions(s: WebhookSettings, native: boolean): MutateOptions {
       : false,
     apiKeySecret: { name: s.apiKeySecret, key: 'api-key' },
     excludedNamespaces: [s.namespace, 'kube-system'],
+    sidecarDefaults: s.sidecarDefaults,
   };
 }
 

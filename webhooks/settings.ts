@@ -2,6 +2,8 @@
 // variables, each also a `--set name=value` flag.
 import { readFileSync } from 'node:fs';
 import { ConfigError, KUBECONFIG_SETTING, loadSettings, type Settings } from '../operator/config.ts';
+import { SIDECAR_RESOURCES } from './constants.ts';
+import { sidecarResourceProblems, type SidecarResources } from './mutate/annotations.ts';
 import { parseThirdParty, type ThirdPartyAuditor } from './mutate/directory.ts';
 import { checkRedirectOptions } from './mutate/redirect.ts';
 
@@ -184,6 +186,34 @@ export const WEBHOOK_SETTINGS = {
     default: 'platform-api-key',
     description: 'Secret (key api-key) referenced as PLATFORM_API_KEY in each agent namespace',
   },
+  sidecarCpuRequest: {
+    env: 'PLATFORM_SIDECAR_CPU_REQUEST',
+    flag: 'sidecar-cpu-request',
+    type: 'string',
+    default: SIDECAR_RESOURCES.requests.cpu,
+    description: 'CPU request of each injected sidecar unless the pod annotates its own',
+  },
+  sidecarMemoryRequest: {
+    env: 'PLATFORM_SIDECAR_MEMORY_REQUEST',
+    flag: 'sidecar-memory-request',
+    type: 'string',
+    default: SIDECAR_RESOURCES.requests.memory,
+    description: 'memory request of each injected sidecar unless the pod annotates its own',
+  },
+  sidecarCpuLimit: {
+    env: 'PLATFORM_SIDECAR_CPU_LIMIT',
+    flag: 'sidecar-cpu-limit',
+    type: 'string',
+    default: SIDECAR_RESOURCES.limits.cpu,
+    description: 'CPU limit of each injected sidecar unless the pod annotates its own',
+  },
+  sidecarMemoryLimit: {
+    env: 'PLATFORM_SIDECAR_MEMORY_LIMIT',
+    flag: 'sidecar-memory-limit',
+    type: 'string',
+    default: SIDECAR_RESOURCES.limits.memory,
+    description: 'memory limit of each injected sidecar unless the pod annotates its own',
+  },
   leaderElection: {
     env: 'PLATFORM_LEADER_ELECTION',
     flag: 'leader-election',
@@ -193,7 +223,10 @@ export const WEBHOOK_SETTINGS = {
   },
 } as const;
 
-export type WebhookSettings = Settings<typeof WEBHOOK_SETTINGS> & { thirdParty: ThirdPartyAuditor[] };
+export type WebhookSettings = Settings<typeof WEBHOOK_SETTINGS> & {
+  thirdParty: ThirdPartyAuditor[];
+  sidecarDefaults: SidecarResources;
+};
 
 export function loadWebhookSettings(
   env: NodeJS.ProcessEnv,
@@ -213,6 +246,11 @@ export function loadWebhookSettings(
     }).map((p) => `PLATFORM_WEBHOOK_MODEL_* / EXCLUDE_CIDRS: ${p}`),
   );
   if (s.bodyLimitBytes < 1024) problems.push('PLATFORM_WEBHOOK_BODY_LIMIT: expected at least 1024 bytes');
+  const sidecarDefaults: SidecarResources = {
+    requests: { cpu: s.sidecarCpuRequest, memory: s.sidecarMemoryRequest },
+    limits: { cpu: s.sidecarCpuLimit, memory: s.sidecarMemoryLimit },
+  };
+  problems.push(...sidecarResourceProblems(sidecarDefaults).map((p) => `PLATFORM_SIDECAR_*: ${p}`));
   let thirdParty: ThirdPartyAuditor[] = [];
   if (s.auditorRegistry) {
     try {
@@ -226,7 +264,7 @@ export function loadWebhookSettings(
     }
   }
   if (problems.length) throw new ConfigError(problems);
-  return { ...s, thirdParty };
+  return { ...s, thirdParty, sidecarDefaults };
 }
 
 /** DNS names of the Service plus the extra SANs, split into DNS names and IP addresses. */

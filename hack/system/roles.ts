@@ -76,6 +76,9 @@ export function roleEnv(role: string, t: LocalTopology, kubeconfig: string): Rec
       PLATFORM_IMAGE: LOCAL_IMAGES.platform,
       // Any connection to the model's port goes to the gateway, whatever the host.
       PLATFORM_WEBHOOK_MODEL_PORTS: String(t.ports.model),
+      // One node with two cores: 100m per sidecar would fit three agent pods.
+      PLATFORM_SIDECAR_CPU_REQUEST: '10m',
+      PLATFORM_SIDECAR_MEMORY_REQUEST: '64Mi',
     },
     api: { PLATFORM_API_PORT: String(t.ports.api), PLATFORM_API_NAMESPACE: t.namespace },
     model: {

@@ -164,7 +164,7 @@ describe('a secured agent pod the webhook did not inject', () => {
     await startWebhook();
     const message = await agentCondition('SidecarsInjected', 'True', 'Injected');
     expect(message).toBe(
-      'the webhook injected auditors model-context, llm-judge (mode enforce, chain from annotation:auditor-chain)',
+      'the webhook injected auditors injection, toxicity, model-context, llm-judge (mode enforce, chain from annotation:auditor-chain)',
     );
     const pod = await p.pod(POD);
     expect(pod?.metadata?.annotations?.[STATUS_ANNOTATION]).toBeDefined();

@@ -168,6 +168,19 @@ export const ANNOTATION_VALIDATORS: Record<string, Validator> = {
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
+/** Problems with sidecar resources: each quantity parses, requests stay within limits. */
+export function sidecarResourceProblems(r: SidecarResources): string[] {
+  const bad = [
+    ...(['requests', 'limits'] as const).flatMap((k) => [
+      cpuMillis(r[k].cpu) === undefined ? `${k}.cpu ${JSON.stringify(r[k].cpu)} is not a CPU quantity` : '',
+      memoryBytes(r[k].memory) === undefined
+        ? `${k}.memory ${JSON.stringify(r[k].memory)} is not a memory quantity`
+        : '',
+    ]),
+  ].filter(Boolean);
+  return bad.length ? bad : crossChecks(r);
+}
+
 function crossChecks(r: SidecarResources): string[] {
   const errors: string[] = [];
   if ((cpuMillis(r.requests.cpu) as number) > (cpuMillis(r.limits.cpu) as number)) {
@@ -183,11 +196,12 @@ function crossChecks(r: SidecarResources): string[] {
 export function validateAnnotations(
   annotations: Record<string, string> | undefined,
   dir: AuditorDirectory,
+  defaults: SidecarResources = SIDECAR_RESOURCES,
 ): { settings: PodSettings; errors: string[] } {
   const settings: PodSettings = {
     mode: 'enforce',
     skip: false,
-    resources: { requests: { ...SIDECAR_RESOURCES.requests }, limits: { ...SIDECAR_RESOURCES.limits } },
+    resources: { requests: { ...defaults.requests }, limits: { ...defaults.limits } },
   };
   const errors: string[] = [];
   for (const [name, validate] of Object.entries(ANNOTATION_VALIDATORS)) {

@@ -3,7 +3,7 @@
 // ports, and mutate a deep clone. The HTTP handler only fetches and diffs.
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { ANNOTATION, CONTAINER, LABEL } from '../constants.ts';
-import { validateAnnotations, type AuditMode, type PodSettings } from './annotations.ts';
+import { validateAnnotations, type AuditMode, type PodSettings, type SidecarResources } from './annotations.ts';
 import { assignPorts, resolveChain, type ChainConfigData, type ChainSource } from './chain.ts';
 import {
   auditorContainers,
@@ -40,6 +40,8 @@ export type MutateDecision =
 export interface MutateOptions extends InjectionConfig {
   /** Namespaces never injected (the operator's own and kube-system). */
   excludedNamespaces: readonly string[];
+  /** Sidecar requests and limits when the pod's annotations name none. */
+  sidecarDefaults?: SidecarResources;
 }
 
 type Predicate = (input: MutateInput, options: MutateOptions) => string;
@@ -148,7 +150,7 @@ export function decideMutation(input: MutateInput, options: MutateOptions): Muta
     if (reason) return { kind: 'skip', code, reason };
   }
   const annotations = input.pod.metadata?.annotations;
-  const { settings, errors } = validateAnnotations(annotations, options.directory);
+  const { settings, errors } = validateAnnotations(annotations, options.directory, options.sidecarDefaults);
   if (errors.length) return { kind: 'invalid', errors };
   if (settings.skip) return { kind: 'skip', code: 'skip-audit', reason: `${ANNOTATION.skipAudit} is "true"` };
   const { chain, error } = resolveChain(settings, input.chainConfig, options.directory);
