@@ -119,7 +119,7 @@ describe('the samples on a real node', () => {
     const pod = await waitAgentReady(RELEASE_BOT);
     const { body } = await askAgent(pod, INJECTION);
     expect(body.decision).toBe('deny');
-    expect(body.answer).toBeUndefined();
+    expect(body.answer ?? '').toBe('');
     const entry = await evidenceOf(RELEASE_BOT, body.evidence_id!);
     expect(entry.decision ?? entry.evidence?.decision).toBe('deny');
   });
@@ -169,7 +169,7 @@ describe('the samples on a real node', () => {
     ]);
     await eventually(async () => {
       const agent = await readAgent(OBSERVER);
-      return agent.status?.phase === 'suspended' && condition(agent, 'Suspended')?.status === 'True'
+      return agent.status?.phase === 'suspended' && condition(agent, 'OwnersMissing')?.status === 'True'
         ? agent
         : undefined;
     }, 'the observer suspended');
