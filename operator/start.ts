@@ -9,6 +9,10 @@ import { startSystem, StartRefused, type RunningSystem } from '../hack/system/sy
 import { modelBaseUrl, verifierUrl } from '../hack/system/roles.ts';
 
 const say = (line: string): void => void process.stdout.write(`[start] ${line}\n`);
+// Whoever reads our output may go away first (a closed terminal, npm killed by
+// the same Ctrl-C): a write error must not cut the cleanup short.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
 let system: RunningSystem | undefined;
 let stopping = false;
 

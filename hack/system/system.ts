@@ -4,11 +4,12 @@
 // one line saying why); the CRDs; the operator, webhook, api and model roles
 // as child processes, each waited for until its /readyz answers.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../control-plane/control-plane.ts';
-import { HACK_DIR, REPO_ROOT, findBinary } from '../control-plane/paths.ts';
+import { HACK_DIR, REPO_ROOT, cacheRoot, findBinary } from '../control-plane/paths.ts';
+import { reapStale } from '../control-plane/process-group.ts';
 import { findNodeBinary, NodeUnavailable } from '../node/node.ts';
 import { gatherHostFacts, nodeProblems } from '../node/preflight.ts';
 import { createUnlessExists, installCrds, k8s, loadKubeConfig } from '../../operator/kube.ts';
@@ -101,7 +102,28 @@ async function startLocalCluster(
   return { plane: await startControlPlane({ log }), noNodeReason };
 }
 
+/** Role pid files: a run killed outright leaves its roles holding ports; the next run reaps them. */
+const rolesStateDir = (): string => join(cacheRoot(), 'roles');
+
+function recordRole(child: ChildProcess): void {
+  if (!child.pid) return;
+  const file = join(rolesStateDir(), `${child.pid}.pid`);
+  mkdirSync(rolesStateDir(), { recursive: true });
+  writeFileSync(file, `${process.execPath}\n-\n${process.pid}\n`);
+  child.once('exit', () => rmSync(file, { force: true }));
+}
+
 function spawnRole(
+  role: string,
+  env: Record<string, string>,
+  output: SystemOptions['roleOutput'],
+): ChildProcess {
+  const child = spawnRoleProcess(role, env, output);
+  recordRole(child);
+  return child;
+}
+
+function spawnRoleProcess(
   role: string,
   env: Record<string, string>,
   output: SystemOptions['roleOutput'],
@@ -158,6 +180,8 @@ function stopChild(c: ChildProcess): Promise<void> {
 export async function startSystem(o: SystemOptions = {}): Promise<RunningSystem> {
   const log = o.log ?? (() => undefined);
   const ports = { ...DEFAULT_PORTS, ...o.ports };
+  const reaped = reapStale(rolesStateDir());
+  if (reaped) log(`stopped ${reaped} role process(es) left by an earlier run that was killed`);
   await checkPorts(ports);
   let plane: ControlPlane | undefined;
   let noNodeReason: string | undefined = 'the cluster in KUBECONFIG';
