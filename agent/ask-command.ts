@@ -20,7 +20,7 @@ interface AskAnswer {
 /** One line per field a person reads first; the whole answer as JSON last. */
 export function formatAnswer(a: AskAnswer): string {
   const lines = [`decision: ${a.decision ?? 'unknown'}`, `evidence: ${a.evidence_id ?? '-'}`];
-  if (a.answer !== undefined) lines.push(`answer:   ${a.answer}`);
+  if (a.answer) lines.push(`answer:   ${a.answer}`);
   if (a.decision_reasons !== undefined) lines.push(`reasons:  ${JSON.stringify(a.decision_reasons)}`);
   if (a.detail !== undefined) lines.push(`detail:   ${a.detail}`);
   return `${lines.join('\n')}\n`;

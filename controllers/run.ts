@@ -73,6 +73,7 @@ function buildManager(
     createOrganizationController(ctx, settings.watchNamespace),
     createEnvironmentController(ctx, {
       image: settings.modelServerImage,
+      args: settings.modelServerArgs,
       runtimeClassName: settings.runtimeClassName,
     }),
     createGrantController(ctx),

@@ -142,6 +142,14 @@ export const OPERATOR_SETTINGS = {
     default: 'ghcr.io/agent-platform/model-server:0.1.0',
     description: 'image of the model server a PlatformEnvironment with deploymentType model runs',
   },
+  modelServerArgs: {
+    env: 'PLATFORM_MODEL_SERVER_ARGS',
+    flag: 'model-server-args',
+    type: 'list',
+    default: '',
+    description: "arguments of the model server container (with the platform image: 'run,model')",
+  },
+
   modelUrl: {
     env: 'PLATFORM_MODEL_URL',
     flag: 'model-url',

@@ -2,9 +2,9 @@
 // when set; otherwise a local control plane with a real node when this machine
 // can run one. Prints where everything is and how to see a governed call.
 // Ctrl-C stops everything and leaves nothing behind.
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../hack/control-plane/paths.ts';
+import { REPO_ROOT, findBinary } from '../hack/control-plane/paths.ts';
 import { startSystem, StartRefused, type RunningSystem } from '../hack/system/system.ts';
 import { modelBaseUrl, verifierUrl } from '../hack/system/roles.ts';
 
@@ -31,7 +31,9 @@ async function loadImagePreparer(): Promise<(() => Promise<(socket: string) => P
 }
 
 function printNextSteps(s: RunningSystem, kubeconfig: string): void {
-  const k = `kubectl --kubeconfig ${kubeconfig}`;
+  // kubectl built with the local cluster, when none is on PATH.
+  const onPath = (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, 'kubectl')));
+  const k = `${onPath ? 'kubectl' : (findBinary('kubectl') ?? 'kubectl')} --kubeconfig ${kubeconfig}`;
   const ns = s.topology.namespace;
   say(`kubectl:   ${k} get nodes,crds`);
   say(`           ${k} apply -f config/samples/`);
@@ -41,9 +43,9 @@ function printNextSteps(s: RunningSystem, kubeconfig: string): void {
   say(`admin key: ${k} -n ${ns} get secret platform-api-bootstrap -o jsonpath='{.data.api-key}' | base64 -d`);
   if (s.topology.node) {
     say('a governed call, after applying the samples (docs/quickstart.md):');
-    say(`  1. ${k} -n team-alpha wait --for=condition=Ready platformagent/support-bot --timeout=180s`);
-    say(`  2. ${k} -n team-alpha exec support-bot-agent -c agent -- platform ask "What is 2+2?"`);
-    say(`  3. ${k} -n team-alpha get platformagent support-bot -o jsonpath='{.status.passport}'`);
+    say(`  1. ${k} wait --for=condition=Ready platformagent/release-bot --timeout=180s`);
+    say(`  2. ${k} exec agent-release-bot -c agent -- platform ask "What is 2+2?"`);
+    say(`  3. ${k} get platformagent release-bot -o jsonpath='{.status.passport}'`);
   }
   say('Ctrl-C stops everything.');
 }

@@ -47,6 +47,19 @@ describe('a model environment', () => {
     expect(template?.metadata?.labels).toMatchObject({ 'platform.io/secured': 'true' });
     expect(validateAnnotations(annotations, testMutateOptions().directory).errors).toEqual([]);
     expect(template?.spec?.containers[0]?.ports).toEqual([{ name: 'http', containerPort: MODEL_PORT }]);
+    expect(template?.spec?.containers[0]?.args).toBeUndefined();
+  });
+
+  it('runs the model server with its arguments, told its port and model id', () => {
+    const model = desiredDeployment(env, { image: 'platform:1', args: ['run', 'model'] }).spec?.template.spec
+      ?.containers[0];
+    expect(model?.args).toEqual(['run', 'model']);
+    expect(model?.env).toEqual(
+      expect.arrayContaining([
+        { name: 'PORT', value: String(MODEL_PORT) },
+        { name: 'PLATFORM_MODEL_IDS', value: env.spec.model?.id },
+      ]),
+    );
   });
 
   it("passes its chain's auditor settings to the model pod, and reports those an auditor would refuse", () => {

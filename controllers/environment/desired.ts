@@ -34,6 +34,8 @@ export const GATEWAY_PORT = 8099;
 
 export interface EnvironmentSettings {
   image: string;
+  /** Arguments of the model server container (the platform image: `run model`). */
+  args?: readonly string[];
   runtimeClassName?: string;
 }
 
@@ -87,7 +89,13 @@ export function desiredDeployment(env: PlatformEnvironment, settings: Environmen
         {
           name: 'model',
           image: settings.image,
-          env: [{ name: 'PLATFORM_MODEL_ID', value: env.spec.model?.id ?? '' }],
+          ...(settings.args?.length ? { args: [...settings.args] } : {}),
+          // The model server's contract: listen on PORT, serve the model id it is given.
+          env: [
+            { name: 'PORT', value: String(MODEL_PORT) },
+            { name: 'PLATFORM_MODEL_ID', value: env.spec.model?.id ?? '' },
+            { name: 'PLATFORM_MODEL_IDS', value: env.spec.model?.id ?? '' },
+          ],
           ports: [{ name: 'http', containerPort: MODEL_PORT }],
         },
       ],

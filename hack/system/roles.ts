@@ -65,6 +65,7 @@ export function roleEnv(role: string, t: LocalTopology, kubeconfig: string): Rec
       PLATFORM_OPERATOR_METRICS_PORT: String(t.ports.operatorOps),
       PLATFORM_AGENT_IMAGE: LOCAL_IMAGES.agentRuntime,
       PLATFORM_MODEL_SERVER_IMAGE: LOCAL_IMAGES.platform,
+      PLATFORM_MODEL_SERVER_ARGS: 'run,model',
     },
     webhook: {
       PLATFORM_WEBHOOK_PORT: String(t.ports.webhook),

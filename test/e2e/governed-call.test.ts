@@ -134,6 +134,33 @@ describe('the samples on a real node', () => {
     expect(entry).toBeDefined();
   });
 
+  it("sends a model environment's callers through its gateway", async () => {
+    const svc = JSON.parse(
+      kubectlOk(['-n', 'default', 'get', 'service', 'model-llama-backend', '-o', 'json']),
+    ) as {
+      spec: { clusterIP: string; ports: { port: number; targetPort: number }[] };
+    };
+    expect(svc.spec.ports[0]?.targetPort).toBe(8099);
+    const url = `http://${svc.spec.clusterIP}:${svc.spec.ports[0]?.port}/v1/chat/completions`;
+    const res = await eventually(
+      async () => {
+        const r = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'llama-3-8b', messages: [{ role: 'user', content: BENIGN }] }),
+          signal: AbortSignal.timeout(30_000),
+        });
+        return r.status === 200 ? r : undefined;
+      },
+      'an answer from the model environment',
+      240_000,
+    );
+    // The gateway answered: it signs an Evidence for every call it lets through.
+    expect(res.headers.get('x-platform-evidence-id')).toMatch(/\S/);
+    const body = (await res.json()) as { choices: { message: { content: string } }[] };
+    expect(body.choices[0]?.message.content).toBe(await directModelAnswer('llama-3-8b', BENIGN));
+  });
+
   it('serves kubectl logs and kubectl exec on an agent pod', async () => {
     await waitAgentReady(RELEASE_BOT);
     const logs = kubectlOk(['-n', 'default', 'logs', 'agent-release-bot', '-c', 'agent']);
