@@ -3,7 +3,12 @@
 // ports, and mutate a deep clone. The HTTP handler only fetches and diffs.
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { ANNOTATION, CONTAINER, LABEL } from '../constants.ts';
-import { validateAnnotations, type AuditMode, type PodSettings, type SidecarResources } from './annotations.ts';
+import {
+  validateAnnotations,
+  type AuditMode,
+  type PodSettings,
+  type SidecarResources,
+} from './annotations.ts';
 import { assignPorts, resolveChain, type ChainConfigData, type ChainSource } from './chain.ts';
 import {
   auditorContainers,
