@@ -28,7 +28,8 @@ export function spawnManaged(
   stateDir: string,
 ): ManagedProcess {
   const logPath = join(dir, `${name}.log`);
-  const log = createWriteStream(logPath);
+  // Appended: a restarted process keeps the log of the one before it.
+  const log = createWriteStream(logPath, { flags: 'a' });
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);

@@ -112,3 +112,14 @@ describe('cleanup planning', () => {
     ]);
   });
 });
+
+describe('node process restarts', () => {
+  it('back off from 1 s, doubling to 30 s, and reset after a minute up', async () => {
+    const { restartDelayMs } = await import('./supervise.ts');
+    expect(restartDelayMs(undefined, 5)).toBe(1_000);
+    expect(restartDelayMs(1_000, 5)).toBe(2_000);
+    expect(restartDelayMs(16_000, 5)).toBe(30_000);
+    expect(restartDelayMs(30_000, 5)).toBe(30_000);
+    expect(restartDelayMs(30_000, 60_000)).toBe(1_000);
+  });
+});

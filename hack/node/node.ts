@@ -22,6 +22,7 @@ import {
 import { BRIDGE, NODE_IP, NODE_IP_PREFIX, NODE_NAME, nodePaths, type NodePaths } from './layout.ts';
 import { gatherHostFacts, nodeProblems } from './preflight.ts';
 import { waitNodeReady } from './ready.ts';
+import { supervise, type Supervisor } from './supervise.ts';
 
 export class NodeUnavailable extends Error {
   constructor(message: string) {
@@ -176,8 +177,11 @@ export async function startNode(o: NodeOptions): Promise<LocalNode> {
       `cleaned up an earlier node run (${reaped} processes, ${leftover.podProcesses} pod processes, ${leftover.mounts} mounts)`,
     );
   const procs: ManagedProcess[] = [];
+  const argsOf = new Map<string, string[]>();
+  let supervisor: Supervisor | undefined;
   let restoreSysctls = (): void => undefined;
   const stop = async (): Promise<void> => {
+    supervisor?.halt();
     for (const proc of [...procs].reverse()) await stopManaged(proc, p.stateDir);
     await cleanupNode(p);
     restoreSysctls();
@@ -187,8 +191,11 @@ export async function startNode(o: NodeOptions): Promise<LocalNode> {
     const { kubeletKubeconfig } = writeNodeFiles(p, o);
     restoreSysctls = setSysctls();
     createBridge();
+    const spawnNamed = (name: string): ManagedProcess =>
+      spawnManaged(name, requireBin(name), argsOf.get(name) ?? [], p.logDir, p.stateDir);
     const start = (name: string, args: string[]): ManagedProcess => {
-      const proc = spawnManaged(name, requireBin(name), args, p.logDir, p.stateDir);
+      argsOf.set(name, args);
+      const proc = spawnNamed(name);
       procs.push(proc);
       return proc;
     };
@@ -199,6 +206,7 @@ export async function startNode(o: NodeOptions): Promise<LocalNode> {
     start('kube-proxy', [`--config=${p.kubeProxyConfig}`, '--v=1']);
     start('kube-scheduler', schedulerArgs(o.kubeconfigPath));
     await waitNodeReady(o.kubeconfigPath, NODE_NAME, procs, o.readyTimeoutMs ?? 120_000);
+    supervisor = supervise(procs, spawnNamed, log);
   } catch (err) {
     await stop();
     throw err;
