@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { findBinary } from '../../hack/control-plane/paths.ts';
 import { verifierUrl } from '../../hack/system/roles.ts';
 import { k8s, loadKubeConfig } from '../../operator/kube.ts';
+import { eventually as pollUntil } from '../integration/harness.ts';
 
 export const kubeconfigPath = (): string => inject('e2eKubeconfig');
 export const topology = (): ReturnType<typeof inject<'e2eTopology'>> => inject('e2eTopology');
@@ -34,24 +35,13 @@ export function kubectlOk(args: string[], input?: string): string {
   return r.stdout;
 }
 
-export async function eventually<T>(
+/** The integration harness's poller, with the longer default a real node needs. */
+export function eventually<T>(
   probe: () => Promise<T | undefined> | T | undefined,
   what: string,
   timeoutMs = 120_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  return pollUntil(probe, what, timeoutMs);
 }
 
 let adminKey: string | undefined;
