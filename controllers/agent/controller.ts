@@ -44,6 +44,7 @@ function reader(ctx: ControllerContext, identities: IdentityIndex): AgentContext
     workspace: (namespace, name) => c.workspaces.get(`${namespace}/${name}`),
     organization: (name) => c.organizations.get(name),
     credentialExists: (namespace, name) => c.credentials.get(`${namespace}/${name}`) !== undefined,
+    node: (name) => c.nodes.get(name),
     knownAuditors: () => new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]),
   };
 }
@@ -63,6 +64,14 @@ function wiringFrom(c: Caches, defaultModelUrl: string | undefined): AgentReconc
       },
       apiKeySecret: gatewayKeySecretName(agent),
     });
+}
+
+/** Agents whose pod runs on the node. */
+function agentsOnNode(c: Caches, node: string): string[] {
+  return c.pods
+    .list()
+    .filter((p) => p.spec?.nodeName === node && p.metadata?.labels?.[AGENT_LABEL])
+    .map((p) => `${p.metadata?.namespace}/${p.metadata?.labels?.[AGENT_LABEL]}`);
 }
 
 /** Agents of a namespace, or every agent for an object without one (cluster-scoped or org-wide). */
@@ -131,6 +140,8 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
         },
       },
       { informer: c.models, mapToKeys: allAgents },
+      // A node that stops being ready takes its agents' readiness with it.
+      { informer: c.nodes, mapToKeys: (n) => agentsOnNode(c, n.metadata?.name ?? '') },
       { informer: c.environments, mapToKeys: (e) => agentsNear(c, e.metadata?.namespace ?? '') },
       {
         informer: c.services,

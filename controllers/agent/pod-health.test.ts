@@ -1,6 +1,13 @@
+import type * as k8s from '@kubernetes/client-node';
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { injectionProblem, injectionSummary, notReadyContainers, podReadiness } from './pod-health.ts';
+import {
+  injectionProblem,
+  injectionSummary,
+  nodeNotReady,
+  notReadyContainers,
+  podReadiness,
+} from './pod-health.ts';
 
 const RECORD = JSON.stringify({ chain: ['injection', 'llm-judge'], source: 'annotation', mode: 'enforce' });
 
@@ -169,5 +176,29 @@ describe('podReadiness', () => {
       reason: 'PodFailed',
       message: 'the agent pod is Failed',
     });
+  });
+});
+
+describe('node readiness', () => {
+  const node = (status: string, message?: string): k8s.V1Node => ({
+    metadata: { name: 'n1' },
+    status: { conditions: [{ type: 'Ready', status, ...(message ? { message } : {}) }] },
+  });
+  const runningReady: k8s.V1Pod = {
+    spec: { containers: [{ name: 'agent' }] },
+    status: {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: 'True' }],
+      containerStatuses: [{ name: 'agent', ready: true, image: 'i', imageID: 'i', restartCount: 0 }],
+    },
+  };
+  it('a pod that says ready on a node that is not is not ready, and the reason names the node', () => {
+    expect(podReadiness(runningReady, node('True')).ready).toBe(true);
+    expect(podReadiness(runningReady, node('False', 'container runtime is down'))).toEqual({
+      ready: false,
+      reason: 'NodeNotReady',
+      message: "the agent pod's node n1 is not ready (False: container runtime is down)",
+    });
+    expect(nodeNotReady(undefined)).toBeUndefined();
   });
 });

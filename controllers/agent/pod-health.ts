@@ -100,8 +100,26 @@ function readyCondition(pod: k8s.V1Pod): k8s.V1PodCondition | undefined {
  * node lifecycle controller turns False when the node or its container
  * runtime stops reporting) and its container statuses, naming what is not.
  */
-export function podReadiness(pod: k8s.V1Pod): PodReadiness {
+/**
+ * A node that is not Ready (its runtime down, its kubelet silent) does not
+ * update its pods' status: their last word stays "ready". The node's own
+ * condition is the truth then.
+ */
+export function nodeNotReady(node: k8s.V1Node | undefined): PodReadiness | undefined {
+  const cond = node?.status?.conditions?.find((c) => c.type === 'Ready');
+  if (!node || cond?.status === 'True') return undefined;
+  const why = cond ? `${cond.status}${cond.message ? `: ${cond.message}` : ''}` : 'not reported';
+  return {
+    ready: false,
+    reason: 'NodeNotReady',
+    message: `the agent pod's node ${node.metadata?.name ?? ''} is not ready (${why})`,
+  };
+}
+
+export function podReadiness(pod: k8s.V1Pod, node?: k8s.V1Node): PodReadiness {
   const phase = pod.status?.phase ?? 'Pending';
+  const nodeProblem = nodeNotReady(node);
+  if (phase === 'Running' && nodeProblem) return nodeProblem;
   const problems = notReadyContainers(pod);
   if (phase !== 'Running') {
     const detail = problems.length ? `; not ready: ${describeProblems(problems)}` : '';

@@ -3,6 +3,7 @@
 // modules what should be (chain, identity, settings, stale, status), brings
 // the owned objects in line, writes status only when it changed and records
 // an Event on every phase and condition change.
+import type * as k8s from '@kubernetes/client-node';
 import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
 import type { Keyring } from '../../operator/crypto/envelope.ts';
 import type { Logger } from '../../operator/log.ts';
@@ -39,6 +40,8 @@ export interface AgentContextReader {
   organization(name: string): Organization | undefined;
   knownAuditors(): ReadonlySet<string>;
   credentialExists(namespace: string, name: string): boolean;
+  /** The node a pod runs on, as last seen. */
+  node(name: string): k8s.V1Node | undefined;
 }
 
 export interface AgentReconcilerDeps {
@@ -106,6 +109,7 @@ export class AgentReconciler {
       agent,
       {
         pod: pod.pod,
+        node: pod.pod?.spec?.nodeName ? this.deps.read.node(pod.pod.spec.nodeName) : undefined,
         podProblem: pod.problem,
         fields: {
           spiffeId: spiffeId(this.deps.trustDomain, agent),

@@ -35,6 +35,8 @@ export const AGENT_CONDITIONS = [
 export interface AgentObservation {
   /** The agent pod as last seen; undefined while none exists. */
   pod?: k8s.V1Pod;
+  /** The node the pod runs on, when known. */
+  node?: k8s.V1Node;
   /**
    * Why no usable pod runs although the agent may run: admission refused it
    * (`PodCreateFailed`, `WebhookUnavailable`), bad input blocks it (`PodBlocked`),
@@ -118,7 +120,7 @@ function decidePhase(agent: PlatformAgent, observed: AgentObservation): PhaseDec
       message: 'the agent pod does not exist yet',
     };
   }
-  const readiness = podReadiness(observed.pod);
+  const readiness = podReadiness(observed.pod, observed.node);
   const running = observed.pod.status?.phase === 'Running';
   return { phase: running ? 'running' : 'pending', ...readiness };
 }

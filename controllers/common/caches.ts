@@ -14,7 +14,7 @@ import type {
   ScopedCredential,
 } from '../../crds/generated/types.ts';
 import type { ResilientInformer } from '../runtime/informer.ts';
-import { customInformer, ownedInformer, type InformerContext } from './informers.ts';
+import { customInformer, nodeInformer, ownedInformer, type InformerContext } from './informers.ts';
 import { RESOURCES } from './meta.ts';
 
 export interface Caches {
@@ -34,6 +34,7 @@ export interface Caches {
   configMaps: ResilientInformer<k8s.V1ConfigMap>;
   services: ResilientInformer<k8s.V1Service>;
   deployments: ResilientInformer<k8s.V1Deployment>;
+  nodes: ResilientInformer<k8s.V1Node>;
 }
 
 export function buildCaches(ctx: InformerContext): Caches {
@@ -54,6 +55,7 @@ export function buildCaches(ctx: InformerContext): Caches {
     configMaps: ownedInformer(ctx, 'configmaps'),
     services: ownedInformer(ctx, 'services'),
     deployments: ownedInformer(ctx, 'deployments'),
+    nodes: nodeInformer(ctx),
   };
 }
 

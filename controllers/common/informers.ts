@@ -89,6 +89,12 @@ function coreList(kc: k8s.KubeConfig, kind: CoreKind, ns: string | undefined): (
   return ns ? () => namespaced[kind](ns) : all[kind];
 }
 
+/** Nodes (cluster-scoped, all of them): an agent's pod is only as ready as its node. */
+export function nodeInformer(ctx: InformerContext): ResilientInformer<k8s.V1Node> {
+  const core = ctx.kc.makeApiClient(k8s.CoreV1Api);
+  return build<k8s.V1Node>(ctx, 'nodes', '/api/v1/nodes', () => core.listNode() as AnyList);
+}
+
 /** Owned core objects of one kind (only those with the managed-by label). */
 export function ownedInformer<T extends k8s.KubernetesObject>(
   ctx: InformerContext,

@@ -1,7 +1,7 @@
 // Bad days on a real node: a sidecar that stops answering makes its agent not
 // Ready, named in the condition, and it recovers; the container runtime
-// killed under running pods: the agent shows it meanwhile, and the pods are
-// there and Ready again once the runtime is back.
+// killed under running pods: the node and the agent show it meanwhile
+// (NodeNotReady), and the same pods are Ready again once the runtime is back.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -78,7 +78,7 @@ describe('resilience on a real node', () => {
     await waitAgentReady(STURDY);
   });
 
-  it('keeps the pods through a runtime that was killed, and the node shows it meanwhile', async () => {
+  it('keeps the pods through a runtime that was killed; the node and the agent show it meanwhile', async () => {
     const before = (await readPod(STURDY))!;
     // A runtime that stays down: killed every time it comes back, until the
     // node reports it (kubelet's runtime check), for at most two minutes.
@@ -99,6 +99,25 @@ describe('resilience on a real node', () => {
     }
     const shown = await nodeDown;
     expect(shown.message).toMatch(/runtime/i);
+    // Still down: the node's pods are marked not ready, and so is the agent.
+    const agentDown = eventually(
+      async () => {
+        const c = condition(await readAgent(STURDY), 'Ready');
+        return c?.status === 'False' ? c : undefined;
+      },
+      'the agent not Ready while its node is',
+      90_000,
+    );
+    settled = false;
+    void agentDown.finally(() => (settled = true)).catch(() => undefined);
+    while (!settled) {
+      for (const pid of processesNamed(/^\/usr\/bin\/containerd --config=\/var\/lib\/agent-platform/))
+        process.kill(pid, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const agentShown = await agentDown;
+    expect(agentShown.reason).toBe('NodeNotReady');
+    expect(agentShown.message).toMatch(/platform-node is not ready .*runtime/);
     // The runtime comes back (the node restarts it); the same pod is Ready again and answers.
     await eventually(
       () => (nodeReady()?.status === 'True' ? true : undefined),
