@@ -87,6 +87,16 @@ describe('custom resource definitions on the apiserver', () => {
       parseAllDocuments(readFileSync(join(SAMPLES, f), 'utf8')),
     );
     expect(out.stdout.trim().split('\n')).toHaveLength(docs.length);
+    // The sample org policy binds the whole cluster: other files validate policies meanwhile.
+    const removed = kubectl(
+      'delete',
+      '-n',
+      ns.name,
+      '--wait=true',
+      '-f',
+      join(SAMPLES, 'auditor-policies.yaml'),
+    );
+    expect(removed.status, removed.stderr).toBe(0);
   });
 
   it('lists every kind under `kubectl get platform`', () => {

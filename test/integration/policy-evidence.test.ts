@@ -61,7 +61,27 @@ async function rejection(p: Promise<unknown>): Promise<{ code: number; message: 
   return { code: 0, message: '' };
 }
 
+/**
+ * Org-scope policies bind the whole cluster, so one another file applied
+ * (crds.test.ts applies the samples, then removes its org policy) would judge
+ * this file's saves too: wait until none but ours is left.
+ */
+async function noForeignOrgPolicies(): Promise<void> {
+  await eventually(
+    async () => {
+      const list = (await custom().listClusterCustomObject(POLICIES)) as {
+        items: { metadata: { namespace: string }; spec: { scope?: string } }[];
+      };
+      const foreign = list.items.filter((p) => p.spec.scope === 'org' && p.metadata.namespace !== ns.name);
+      return foreign.length === 0 ? true : undefined;
+    },
+    'no org-scope AuditorPolicy of another test file',
+    60_000,
+  );
+}
+
 beforeAll(async () => {
+  await noForeignOrgPolicies();
   const org = await fx.call('POST', '/v1/policies', { key: fx.keys.org_admin, body: orgPolicy() });
   expect(org.status, JSON.stringify(org.body)).toBe(201);
   const g = await fx.call('POST', '/v1/api-keys', {
