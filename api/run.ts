@@ -26,7 +26,7 @@ import { oidcAuthenticator } from './auth/oidc.ts';
 import type { Authenticator } from './auth/principal.ts';
 import { tokenReviewAuthenticator } from './auth/token-review.ts';
 import { ApiMetrics } from './http/metrics.ts';
-import { registrationFacts, vocabulariesOf } from './registry/auditors.ts';
+import { auditorTrustFacts, vocabulariesOf } from './registry/auditors.ts';
 import type { ApiDeps } from './routes/route.ts';
 import { loadApiSettings, type ApiSettings } from './settings.ts';
 import { AgentIndex } from './store/cache.ts';
@@ -66,7 +66,7 @@ function verifierDeps(
       store,
       keys: pinnedAttesterKeys(store),
       passport: statusPassportSink(writer, o.log),
-      registrations: (id) => registrationFacts(informers.auditors.get(id)),
+      registrations: (id) => auditorTrustFacts(id, informers.auditors.get(id)),
       maxBytes: o.settings.evidenceMaxBytes,
     },
     policy: {

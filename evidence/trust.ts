@@ -20,9 +20,9 @@ export interface RegistrationFacts {
   authType?: 'mtls' | 'api_key' | 'none';
 }
 
-/** The most a registration can earn. */
+/** The most a registration can earn; an auditor nobody registered earns nothing (fail closed). */
 export function registrationCeiling(reg: RegistrationFacts | undefined): TrustTier {
-  if (!reg) return 'tee_attested';
+  if (!reg) return 'unverified';
   if (reg.deploymentMode === 'sidecar') return 'tee_attested';
   if (reg.deploymentMode === 'in-cluster')
     return reg.authType === 'api_key' ? 'key_authenticated' : 'mtls_verified';
@@ -52,8 +52,9 @@ export function auditorTier(
   return lowerTier(channelTier(outcome, hardwareVerified), registrationCeiling(registration));
 }
 
-/** The Evidence's tier: its weakest auditor's, or the attester's own when no auditor answered. */
+/** The Evidence's tier: its weakest auditor's; Evidence naming no auditor vouches for nothing. */
 export function evidenceTier(tiers: TrustTier[], hardwareVerified: boolean): TrustTier {
+  if (tiers.length === 0) return 'unverified';
   const own: TrustTier = hardwareVerified ? 'tee_attested' : 'mtls_verified';
   return tiers.reduce(lowerTier, own);
 }

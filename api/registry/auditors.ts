@@ -55,6 +55,15 @@ export function vocabulariesOf(registrations: readonly AuditorRegistration[]): V
   return [...builtin, ...registered];
 }
 
+/**
+ * What an auditor id may earn: its registration when it has one; a built-in
+ * auditor is injected as a sidecar by the webhook; anything else is unknown
+ * (and earns `unverified`).
+ */
+export function auditorTrustFacts(id: string, reg: AuditorRegistration | undefined): RegistrationFacts | undefined {
+  return registrationFacts(reg) ?? (isBuiltinAuditor(id) ? { deploymentMode: 'sidecar' } : undefined);
+}
+
 export function registrationFacts(reg: AuditorRegistration | undefined): RegistrationFacts | undefined {
   if (!reg) return undefined;
   return {

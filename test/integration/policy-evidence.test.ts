@@ -13,6 +13,7 @@ import { k8s } from '../../operator/kube.ts';
 import { storedAgent, useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import {
+  outcomeOf,
   kubectlApply,
   kubectlPath,
   signedEvidence,
@@ -160,10 +161,45 @@ describe('enforcement modes', () => {
   });
 });
 
+/** The external auditor the signed fixtures name, registered as the Verifier needs to trust it. */
+const EXT_SCANNER = {
+  apiVersion: `${GROUP}/${VERSION}`,
+  kind: 'AuditorRegistration',
+  metadata: { name: 'ext-scanner' },
+  spec: {
+    auditorId: 'ext-scanner',
+    category: 'compliance',
+    phase: 'input_guarding',
+    deploymentMode: 'external',
+    endpoint: 'https://scanner.example.com',
+    auth: { type: 'api_key', secretRef: { name: 'ext-scanner-key', key: 'api-key' } },
+  },
+};
+const REGISTRATIONS = { group: GROUP, version: VERSION, plural: 'auditorregistrations' };
+
 describe('evidence intake', () => {
   let agentId = '';
   beforeAll(async () => {
     agentId = await fx.createAgent('attested');
+    await custom()
+      .createClusterCustomObject({ ...REGISTRATIONS, body: EXT_SCANNER })
+      .catch((err: unknown) => {
+        if ((err as { code?: number }).code !== 409) throw err;
+      });
+    // The Verifier's registration cache must have it before Evidence naming it arrives.
+    await eventually(async () => {
+      const r = await fx.call('GET', '/v1/auditors', { key: fx.keys.viewer });
+      const list = (Array.isArray(r.body) ? r.body : ((r.body as { items?: unknown[] }).items ?? [])) as {
+        auditor_id?: string;
+        id?: string;
+      }[];
+      return list.some((a) => (a.auditor_id ?? a.id) === 'ext-scanner') ? true : undefined;
+    }, 'ext-scanner in the Verifier registry');
+  });
+  afterAll(async () => {
+    await custom()
+      .deleteClusterCustomObject({ ...REGISTRATIONS, name: 'ext-scanner' })
+      .catch(() => undefined);
   });
 
   it('stores signed Evidence from a Gateway key and shows it in the timeline', async () => {
@@ -271,6 +307,21 @@ describe('evidence intake', () => {
     expect(asAdmin.status).toBe(403);
     const t = await fx.call('GET', `/v1/agents/${agentId}/evidence`, { key: fx.keys.owner });
     expect(t.body.items?.map((e) => e.evidence_id)).toEqual([`ev-${ns.name}-1`]);
+  });
+  it('gives an auditor nobody registered, and Evidence naming no auditor, the unverified tier', async () => {
+    const unknown = await signedEvidence(`ev-${ns.name}-unknown`, agentId, {
+      auditors: [{ ...outcomeOf('made-up-auditor') }],
+    });
+    const r = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: unknown });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.attestation_result).toMatchObject({
+      trust_tier: 'unverified',
+      auditors: [{ auditor_id: 'made-up-auditor', trust_tier: 'unverified' }],
+    });
+    const none = await signedEvidence(`ev-${ns.name}-none`, agentId, { auditors: [] });
+    const n = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: none });
+    expect(n.status, JSON.stringify(n.body)).toBe(201);
+    expect(n.body.attestation_result).toMatchObject({ trust_tier: 'unverified', auditors: [] });
   });
 });
 

@@ -79,6 +79,9 @@ const outcome = (
   attempts: 1,
 });
 
+/** An outcome that claims to be a pod-local sidecar, as any Gateway can write it. */
+export const outcomeOf = (id: string): ReturnType<typeof outcome> => outcome(id, 'sidecar', 'pod_local');
+
 /** A signed Evidence: the built-in injection sidecar (pod-local) and an external auditor reached with an API key. */
 export function signedEvidence(
   id: string,
