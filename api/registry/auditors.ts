@@ -60,7 +60,10 @@ export function vocabulariesOf(registrations: readonly AuditorRegistration[]): V
  * auditor is injected as a sidecar by the webhook; anything else is unknown
  * (and earns `unverified`).
  */
-export function auditorTrustFacts(id: string, reg: AuditorRegistration | undefined): RegistrationFacts | undefined {
+export function auditorTrustFacts(
+  id: string,
+  reg: AuditorRegistration | undefined,
+): RegistrationFacts | undefined {
   return registrationFacts(reg) ?? (isBuiltinAuditor(id) ? { deploymentMode: 'sidecar' } : undefined);
 }
 

@@ -109,7 +109,7 @@ export class AgentReconciler {
       agent,
       {
         pod: pod.pod,
-        node: pod.pod?.spec?.nodeName ? this.deps.read.node(pod.pod.spec.nodeName) : undefined,
+        node: this.nodeOf(pod.pod),
         podProblem: pod.problem,
         fields: {
           spiffeId: spiffeId(this.deps.trustDomain, agent),
@@ -138,6 +138,11 @@ export class AgentReconciler {
     await this.writeStatus(agent, result);
     return requeue(stale.becomesStaleInMs, pod.retryAfterMs ?? (gatewayKey.retry ? KEY_RETRY_MS : undefined));
   };
+
+  private nodeOf(pod: k8s.V1Pod | undefined): k8s.V1Node | undefined {
+    const name = pod?.spec?.nodeName;
+    return name ? this.deps.read.node(name) : undefined;
+  }
 
   private context(agent: PlatformAgent): { ws?: PlatformWorkspace; org?: Organization } {
     const wsName = agent.spec.workspace;
