@@ -43,7 +43,7 @@ export function spawnManaged(
   return { name, child, logPath, exited };
 }
 
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {
@@ -57,12 +57,20 @@ function alive(pid: number): boolean {
   }
 }
 
-function commandLine(pid: number): string {
+export function commandLine(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
   } catch {
     return '';
   }
+}
+
+/** Live processes whose command line matches, as pids. */
+export function pidsMatching(pattern: RegExp): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number)
+    .filter((pid) => pid !== process.pid && pattern.test(commandLine(pid)) && alive(pid));
 }
 
 /**

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { commandLine, pidsMatching } from '../control-plane/process-group.ts';
 import { kubeletLeftoverCommands } from './nft.ts';
 import { BRIDGE, KUBELET_FIXED_PATHS, KUBEPODS_CGROUP, NETNS_DIR, type NodePaths } from './layout.ts';
 
@@ -87,26 +88,15 @@ export function removeKubepodsCgroups(): void {
   }
 }
 
-function commandLine(pid: string): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
-
 /** containerd shims outlive containerd (they are reparented to init): kill ours by their address. */
 export function killShims(socket: string): number {
   let killed = 0;
-  for (const pid of safeReaddir('/proc').filter((e) => /^\d+$/.test(e))) {
-    const cmd = commandLine(pid);
-    if (cmd.includes('containerd-shim') && cmd.includes(socket)) {
-      try {
-        process.kill(Number(pid), 'SIGKILL');
-        killed++;
-      } catch {
-        /* gone */
-      }
+  for (const pid of pidsMatching(/containerd-shim/).filter((p) => commandLine(p).includes(socket))) {
+    try {
+      process.kill(pid, 'SIGKILL');
+      killed++;
+    } catch {
+      /* gone */
     }
   }
   return killed;

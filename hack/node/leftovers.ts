@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { REPO_ROOT } from '../control-plane/paths.ts';
+import { commandLine, pidsMatching } from '../control-plane/process-group.ts';
 import { kubepodsCgroups, mountsUnder } from './cleanup.ts';
 import { BRIDGE, KUBELET_FIXED_PATHS, NETNS_DIR, nodePaths } from './layout.ts';
 
@@ -15,18 +16,9 @@ const OUR_PROCESSES = [
 ];
 
 function processLeftovers(): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    if (Number(pid) === process.pid) continue;
-    let cmd = '';
-    try {
-      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-    } catch {
-      continue;
-    }
-    if (OUR_PROCESSES.some((re) => re.test(cmd))) found.push(`process ${pid}: ${cmd.slice(0, 120)}`);
-  }
-  return found;
+  return OUR_PROCESSES.flatMap((re) => pidsMatching(re)).map(
+    (pid) => `process ${pid}: ${commandLine(pid).trim().slice(0, 120)}`,
+  );
 }
 
 function nftLeftovers(): string[] {

@@ -4,12 +4,17 @@
 // the next start after a killed run (see cleanup.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { issueCertificate, type ControlPlaneCerts } from '../control-plane/certs.ts';
 import { buildKubeconfig } from '../control-plane/kubeconfig.ts';
 import { findBinary } from '../control-plane/paths.ts';
-import { reapStale, spawnManaged, stopManaged, type ManagedProcess } from '../control-plane/process-group.ts';
+import {
+  alive,
+  reapStale,
+  spawnManaged,
+  stopManaged,
+  type ManagedProcess,
+} from '../control-plane/process-group.ts';
 import { cleanupNode } from './cleanup.ts';
 import {
   cniConfig,
@@ -20,7 +25,7 @@ import {
   schedulerArgs,
 } from './configs.ts';
 import { BRIDGE, NODE_IP, NODE_IP_PREFIX, NODE_NAME, nodePaths, type NodePaths } from './layout.ts';
-import { gatherHostFacts, nodeProblems } from './preflight.ts';
+import { answers, gatherHostFacts, nodeProblems } from './preflight.ts';
 import { waitNodeReady } from './ready.ts';
 import { supervise, type Supervisor } from './supervise.ts';
 
@@ -55,15 +60,6 @@ const SBIN = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
 
 export function findNodeBinary(name: string): string | undefined {
   return findBinary(name) ?? SBIN.map((d) => join(d, name)).find((p) => existsSync(p));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 /** One run owns the node at a time; a dead owner's claim is taken over. */
@@ -136,22 +132,11 @@ function writeNodeFiles(p: NodePaths, o: NodeOptions): { kubeletKubeconfig: stri
   return { kubeletKubeconfig };
 }
 
-function socketAnswers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(path);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-
 async function waitSocket(path: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null) throw new NodeUnavailable(`containerd exited; see ${proc.logPath}`);
-    if (await socketAnswers(path)) return;
+    if (await answers({ path })) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new NodeUnavailable(`containerd did not answer on ${path} in ${timeoutMs} ms; see ${proc.logPath}`);

@@ -37,9 +37,10 @@ export function nodeProblems(f: HostFacts): string[] {
   return problems;
 }
 
-function portInUse(port: number): Promise<boolean> {
+/** Whether something accepts a connection there (a TCP port or a unix socket). */
+export function answers(target: { port: number } | { path: string }): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
+    const socket = createConnection('path' in target ? target : { host: '127.0.0.1', port: target.port });
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
@@ -57,6 +58,6 @@ export async function gatherHostFacts(findBinary: (name: string) => string | und
     uid: process.getuid?.() ?? -1,
     binaries,
     cniPlugins,
-    kubeletPortInUse: await portInUse(KUBELET_PORT),
+    kubeletPortInUse: await answers({ port: KUBELET_PORT }),
   };
 }

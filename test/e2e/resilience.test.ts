@@ -6,6 +6,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../hack/control-plane/paths.ts';
+import { pidsMatching } from '../../hack/control-plane/process-group.ts';
 import { kubepodsCgroups } from '../../hack/node/cleanup.ts';
 import { askAgent, condition, readAgent, readPod, waitAgentReady, type AgentRef } from './agents.ts';
 import { eventually, kubectlOk } from './support.ts';
@@ -36,19 +37,6 @@ function nodeReady(): { status: string; message?: string } | undefined {
     status: { conditions: { type: string; status: string; message?: string }[] };
   };
   return node.status.conditions.find((c) => c.type === 'Ready');
-}
-
-function processesNamed(pattern: RegExp): number[] {
-  return readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((e) => {
-      try {
-        return pattern.test(readFileSync(`/proc/${e}/cmdline`, 'utf8').replace(/\0/g, ' '));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 describe('resilience on a real node', () => {
@@ -93,7 +81,7 @@ describe('resilience on a real node', () => {
     let settled = false;
     void nodeDown.finally(() => (settled = true)).catch(() => undefined);
     while (!settled) {
-      for (const pid of processesNamed(/^\/usr\/bin\/containerd --config=\/var\/lib\/agent-platform/))
+      for (const pid of pidsMatching(/^\/usr\/bin\/containerd --config=\/var\/lib\/agent-platform/))
         process.kill(pid, 'SIGKILL');
       await new Promise((r) => setTimeout(r, 300));
     }
@@ -111,7 +99,7 @@ describe('resilience on a real node', () => {
     settled = false;
     void agentDown.finally(() => (settled = true)).catch(() => undefined);
     while (!settled) {
-      for (const pid of processesNamed(/^\/usr\/bin\/containerd --config=\/var\/lib\/agent-platform/))
+      for (const pid of pidsMatching(/^\/usr\/bin\/containerd --config=\/var\/lib\/agent-platform/))
         process.kill(pid, 'SIGKILL');
       await new Promise((r) => setTimeout(r, 300));
     }

@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findBinary, REPO_ROOT } from '../../hack/control-plane/paths.ts';
+import { alive } from '../../hack/control-plane/process-group.ts';
 import { nodeLeftovers } from '../../hack/node/leftovers.ts';
 import { DEFAULT_PORTS } from '../../hack/system/roles.ts';
 
@@ -63,14 +64,6 @@ function childrenOf(pid: number): number[] {
       }
     })
     .map(Number);
-}
-
-function alive(pid: number): boolean {
-  try {
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
-  } catch {
-    return false;
-  }
 }
 
 async function probe(url: string): Promise<number> {
