@@ -1,14 +1,15 @@
 // Pure approval logic: building an ApprovalRequest for a high-risk action,
-// its API view, and whether it can still be decided.
+// its API view, whether it can still be decided, and who may decide it.
 import { randomBytes } from 'node:crypto';
 import type { ApprovalRequest } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
-import { conflict } from '../http/errors.ts';
+import { conflict, HttpError } from '../http/errors.ts';
+import type { Owner } from '../policy/roles.ts';
 
 export type HighRiskAction = ApprovalRequest['spec']['action'];
 
 /** What the API does once approved: `external` means the requester acts (gateway, proxy). */
-export const OPERATIONS = ['agent.delete', 'external'] as const;
+export const OPERATIONS = ['agent.delete', 'agent.audit_mode', 'external'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export interface ApprovalInput {
@@ -19,6 +20,8 @@ export interface ApprovalInput {
   description?: string;
   operation: Operation;
   requestedBy: string;
+  /** Who may decide: the agent's Owners at request time, without the requester (decision 84). */
+  approvers: readonly string[];
   details?: Record<string, unknown>;
 }
 
@@ -41,6 +44,7 @@ export function newApproval(input: ApprovalInput, nowMs: number, ttlMs: number):
       target: input.target,
       ...(input.description ? { description: input.description } : {}),
       onBehalfOf: input.requestedBy,
+      approvers: [...input.approvers],
       expiresAt: new Date(nowMs + ttlMs).toISOString(),
       ...(input.details ? { details: input.details } : {}),
     },
@@ -67,7 +71,8 @@ export function approvalView(a: ApprovalRequest, nowMs: number): Record<string, 
     description: a.spec.description ?? null,
     operation: operationOf(a),
     phase: phaseOf(a, nowMs),
-    requested_by: a.metadata.annotations?.[REQUESTED_BY_ANNOTATION] ?? a.spec.onBehalfOf ?? null,
+    requested_by: requesterOf(a) ?? null,
+    approvers: approversOf(a),
     requested_at: a.metadata.creationTimestamp ? String(a.metadata.creationTimestamp) : null,
     expires_at: a.spec.expiresAt ?? null,
     decided_by: a.status?.decidedBy ?? null,
@@ -85,16 +90,69 @@ export function assertDecidable(a: ApprovalRequest, nowMs: number): void {
   if (phase !== 'pending') throw conflict(`this approval request was already ${phase}`, 'already_decided');
 }
 
-/** A pending request for the same operation and target, to answer a repeated request idempotently. */
+/** A pending request for the same operation and target that an Owner can still decide, to answer a repeated request idempotently. */
 export function findPending(
   all: Iterable<ApprovalRequest>,
   input: Pick<ApprovalInput, 'namespace' | 'agent' | 'action' | 'target' | 'operation'>,
+  owners: readonly Owner[] | undefined,
   nowMs: number,
 ): ApprovalRequest | undefined {
   for (const a of all) {
     if (a.metadata.namespace !== input.namespace || a.spec.agent !== input.agent) continue;
     if (a.spec.action !== input.action || a.spec.target !== input.target) continue;
-    if (operationOf(a) === input.operation && phaseOf(a, nowMs) === 'pending') return a;
+    if (operationOf(a) !== input.operation || phaseOf(a, nowMs) !== 'pending') continue;
+    if (approversOf(a).some((s) => isOwner(s, owners))) return a;
   }
   return undefined;
+}
+
+/** Who asked for the action (the API records it twice; either names the requester). */
+export const requesterOf = (a: ApprovalRequest): string | undefined =>
+  a.metadata.annotations?.[REQUESTED_BY_ANNOTATION] ?? a.spec.onBehalfOf;
+
+/** Who may decide; a request from before approvers were recorded has none and expires undecided. */
+export const approversOf = (a: ApprovalRequest): string[] => [...(a.spec.approvers ?? [])];
+
+const isOwner = (subject: string, owners: readonly Owner[] | undefined): boolean =>
+  (owners ?? []).some((o) => o.subject === subject && o.role === 'Owner');
+
+/** The agent's Owners who may decide a request `requester` makes now: everyone but the requester. */
+export function approversFor(owners: readonly Owner[] | undefined, requester: string): string[] {
+  return (owners ?? []).filter((o) => o.role === 'Owner' && o.subject !== requester).map((o) => o.subject);
+}
+
+export interface DecisionRefusal {
+  detail: string;
+  code: 'own_request' | 'not_an_approver';
+}
+
+/**
+ * Why `subject` may not decide `a` (undefined when it may). The policy table
+ * already demands that the subject is an Owner now; this adds that nobody
+ * decides their own request and that only an Owner from before the request
+ * decides it, so an administrator who shares Owner to itself cannot decide
+ * what is already pending (decision 84).
+ */
+export function decisionRefusal(a: ApprovalRequest, subject: string): DecisionRefusal | undefined {
+  const requesters = [a.metadata.annotations?.[REQUESTED_BY_ANNOTATION], a.spec.onBehalfOf];
+  if (requesters.includes(subject)) {
+    return {
+      detail: 'you requested this action; another Owner of the agent decides it',
+      code: 'own_request',
+    };
+  }
+  if (!approversOf(a).includes(subject)) {
+    return {
+      detail:
+        'you were not an Owner of this agent when this action was requested; only its Owners at that time decide it',
+      code: 'not_an_approver',
+    };
+  }
+  return undefined;
+}
+
+/** Throws 403 unless `subject` may decide `a` (see decisionRefusal). */
+export function assertMayDecide(a: ApprovalRequest, subject: string): void {
+  const refusal = decisionRefusal(a, subject);
+  if (refusal) throw new HttpError(403, refusal.detail, refusal.code);
 }

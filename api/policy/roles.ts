@@ -2,7 +2,9 @@
 // its credential), `workspace_admin` (for the namespaces it administers), its
 // share role on the agent (`owner`, `editor`, `viewer`), and always
 // `authenticated`. An action is allowed when any role held is listed.
-// Only an Owner approves: administrators are not Owners.
+// Only an Owner approves: administrators are not Owners. Which Owner may
+// decide a given request (not its requester, an Owner since before it) is
+// the approval's own rule: api/approvals/model.ts `decisionRefusal`.
 import type { Principal } from '../auth/principal.ts';
 
 export const ROLES = [

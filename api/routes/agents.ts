@@ -1,7 +1,8 @@
-// /v1/agents: create, list, get, update, delete (an approval), suspend,
-// reactivate, stale list, access review and passport. Thin: parse, call the
-// pure agent model, write.
+// /v1/agents: create, list, get, update (lowering the audit mode is an
+// approval), delete (an approval), suspend, reactivate, stale list, access
+// review and passport. Thin: parse, call the pure agent model, write.
 import { API_VERSION } from '../../crds/kit.ts';
+import { changesBesidesAuditMode, loweredAuditMode, type AuditModeChange } from '../agents/audit-mode.ts';
 import {
   accessReview,
   agentView,
@@ -13,7 +14,7 @@ import {
 } from '../agents/model.ts';
 import { mutateAgent } from '../agents/mutate.ts';
 import { accessesFromEvidence, buildPassport } from '../agents/passport.ts';
-import { badRequest, forbidden } from '../http/errors.ts';
+import { badRequest, conflict, forbidden, unprocessable } from '../http/errors.ts';
 import { intQuery, validateKind } from '../http/validate.ts';
 import { can } from '../policy/roles.ts';
 import { page } from '../store/cache.ts';
@@ -92,11 +93,43 @@ function stale(rc: RouteCtx): Promise<unknown> {
 
 async function update(rc: RouteCtx): Promise<unknown> {
   const patch = bodyOf<{ spec: Record<string, unknown> }>(rc).spec;
-  const stored = await mutateAgent(rc.deps.writer, agentOf(rc), (fresh) => {
-    fresh.spec = updatedSpec(fresh.spec, patch);
+  const current = agentOf(rc);
+  const next = updatedSpec(current.spec, patch);
+  const lowered = loweredAuditMode(current.spec, next);
+  if (lowered) return requestLowerAuditMode(rc, current, next, lowered);
+  const stored = await mutateAgent(rc.deps.writer, current, (fresh) => {
+    const spec = updatedSpec(fresh.spec, patch);
+    // The mode was raised in between: this update would now lower it without approval.
+    if (loweredAuditMode(fresh.spec, spec))
+      throw conflict('the audit mode changed while this update was applied; retry');
+    fresh.spec = spec;
     return validateKind<PlatformAgent>(fresh, 'agent');
   });
   return agentView(stored);
+}
+
+/** Lowering the audit mode is high-risk: it becomes an ApprovalRequest, on its own. */
+function requestLowerAuditMode(
+  rc: RouteCtx,
+  agent: PlatformAgent,
+  next: PlatformAgent['spec'],
+  change: AuditModeChange,
+): Promise<unknown> {
+  if (changesBesidesAuditMode(agent.spec, next)) {
+    throw unprocessable(
+      `spec.auditMode: lowering it from ${change.from} to ${change.to} needs an Owner's approval; send it in an update of its own and the other changes separately`,
+      'approval_required',
+    );
+  }
+  const { namespace, name } = agent.metadata;
+  rc.status = 202;
+  return requestApproval(rc, agent, {
+    action: 'write',
+    target: `platformagents/${namespace}/${name}/spec.auditMode`,
+    description: `lower the audit mode of agent ${namespace}.${name} from ${change.from} to ${change.to}`,
+    operation: 'agent.audit_mode',
+    details: { auditMode: change.to, from: change.from },
+  });
 }
 
 async function setSuspend(rc: RouteCtx, suspend: boolean): Promise<unknown> {
@@ -180,7 +213,8 @@ export const AGENT_ROUTES: RouteSpec[] = [
     method: 'PATCH',
     path: AGENT,
     action: 'agent.update',
-    summary: 'Merge-patch the spec (not owners or suspend)',
+    summary:
+      'Merge-patch the spec (not owners or suspend); lowering auditMode from enforce answers 202 with an ApprovalRequest instead',
     success: 200,
     body: UPDATE_BODY,
     handle: update,

@@ -1,14 +1,20 @@
 // High-risk actions and their approvals. A write, merge, send or delete
 // requested through the API becomes an ApprovalRequest beside the agent;
 // nothing else changes until an Owner approves. Only an Owner decides (the
-// policy table), and a decision is final (optimistic write + CEL rule).
+// policy table), never the requester and only one who was an Owner when it
+// was requested (decision 84); a decision is final (optimistic write + CEL rule).
 import type { ApprovalRequest } from '../../crds/generated/types.ts';
 import { apiStatus } from '../../operator/kube.ts';
 import type { PlatformAgent } from '../agents/model.ts';
+import { auditModeOf, isAuditMode } from '../agents/audit-mode.ts';
+import { mutateAgent } from '../agents/mutate.ts';
 import {
   agentKeyOf,
   approvalView,
+  approversFor,
   assertDecidable,
+  assertMayDecide,
+  decisionRefusal,
   findPending,
   newApproval,
   operationOf,
@@ -36,12 +42,21 @@ export async function requestApproval(
   req: ActionRequest,
 ): Promise<unknown> {
   const namespace = agent.metadata.namespace ?? '';
-  const input = { ...req, namespace, agent: agent.metadata.name ?? '', requestedBy: rc.principal.subject };
+  const requestedBy = rc.principal.subject;
+  const approvers = approversFor(agent.spec.owners, requestedBy);
+  const input = { ...req, namespace, agent: agent.metadata.name ?? '', requestedBy, approvers };
   const now = rc.deps.now();
-  const existing = findPending(rc.deps.approvals.list(), input, now);
+  const existing = findPending(rc.deps.approvals.list(), input, agent.spec.owners, now);
   if (existing) {
     rc.audit.details = { approval: existing.metadata.name, repeated: true };
     return { approval: approvalView(existing, now), applied: false };
+  }
+  if (approvers.length === 0) {
+    rc.audit.details = { action: req.action, target: req.target, refused: 'no_approver' };
+    throw conflict(
+      'no Owner other than the requester could approve this; share the agent with another Owner first',
+      'no_approver',
+    );
   }
   const created = await rc.deps.writer.createApproval(newApproval(input, now, rc.deps.approvalTtlMs));
   let stored = created;
@@ -50,7 +65,7 @@ export async function requestApproval(
   } catch (err) {
     rc.deps.log.warn({ err: String(err) }, 'could not mark approval pending; it reads as pending anyway');
   }
-  rc.audit.details = { approval: stored.metadata.name, action: req.action, target: req.target };
+  rc.audit.details = { approval: stored.metadata.name, action: req.action, target: req.target, approvers };
   return { approval: approvalView(stored, now), applied: false };
 }
 
@@ -77,9 +92,24 @@ function requestAction(rc: RouteCtx): Promise<unknown> {
   return requestApproval(rc, rc.agent as PlatformAgent, { ...body, operation: 'external' });
 }
 
+async function setAuditMode(
+  rc: RouteCtx,
+  a: ApprovalRequest,
+): Promise<{ executed: boolean; result: string }> {
+  const mode = a.spec.details?.auditMode;
+  if (!isAuditMode(mode)) return { executed: false, result: 'the request names no valid audit mode' };
+  await mutateAgent(rc.deps.writer, rc.agent as PlatformAgent, (fresh) => {
+    if (auditModeOf(fresh.spec) === mode) return undefined;
+    fresh.spec.auditMode = mode;
+    return fresh;
+  });
+  return { executed: true, result: `audit mode set to ${mode}` };
+}
+
 async function execute(rc: RouteCtx, a: ApprovalRequest): Promise<{ executed: boolean; result: string }> {
   const op = operationOf(a);
   if (op === 'external') return { executed: false, result: 'approved; the requester performs the action' };
+  if (op === 'agent.audit_mode') return setAuditMode(rc, a);
   const deleted = await rc.deps.writer.deleteAgent(a.metadata.namespace ?? '', a.spec.agent);
   return { executed: true, result: deleted ? 'agent deleted' : 'agent was already gone' };
 }
@@ -87,6 +117,7 @@ async function execute(rc: RouteCtx, a: ApprovalRequest): Promise<{ executed: bo
 async function decide(rc: RouteCtx, phase: 'approved' | 'denied'): Promise<unknown> {
   const a = rc.approval as ApprovalRequest;
   const now = rc.deps.now();
+  assertMayDecide(a, rc.principal.subject);
   try {
     assertDecidable(a, now);
   } catch (err) {
@@ -115,13 +146,18 @@ async function decide(rc: RouteCtx, phase: 'approved' | 'denied'): Promise<unkno
   return { approval: approvalView(stored, now), ...outcome };
 }
 
-/** Pending approvals the caller can decide: those on agents where the caller is an Owner. */
+/**
+ * Pending approvals the caller can decide (an Owner of the agent, not the
+ * requester, an Owner since before the request); with `all`, every request on
+ * agents the caller owns, whatever its phase.
+ */
 function pendingFor(rc: RouteCtx, all: boolean): ApprovalRequest[] {
   const now = rc.deps.now();
+  const subject = rc.principal.subject;
   return rc.deps.approvals.list().filter((a) => {
     const agent = rc.deps.agents.agent(agentKeyOf(a));
-    if (shareRoleOf(rc.principal.subject, agent?.spec.owners) !== 'Owner') return false;
-    return all || phaseOf(a, now) === 'pending';
+    if (shareRoleOf(subject, agent?.spec.owners) !== 'Owner') return false;
+    return all || (phaseOf(a, now) === 'pending' && !decisionRefusal(a, subject));
   });
 }
 
@@ -174,7 +210,7 @@ export const APPROVAL_ROUTES: RouteSpec[] = [
     method: 'POST',
     path: `${APPROVAL}/approve`,
     action: 'approval.decide',
-    summary: 'Approve (Owners only); runs the action',
+    summary: 'Approve (an Owner other than the requester, Owner since the request); runs the action',
     success: 200,
     body: DECISION_BODY,
     optionalBody: true,
@@ -184,7 +220,7 @@ export const APPROVAL_ROUTES: RouteSpec[] = [
     method: 'POST',
     path: `${APPROVAL}/deny`,
     action: 'approval.decide',
-    summary: 'Deny (Owners only)',
+    summary: 'Deny (an Owner other than the requester, Owner since the request)',
     success: 200,
     body: DECISION_BODY,
     optionalBody: true,

@@ -573,6 +573,8 @@ export type ApprovalRequestSpec = {
   target: string;
   description?: string;
   onBehalfOf?: string;
+  /** Who may decide: the agent’s Owners when it was requested, without the requester. */
+  approvers?: string[];
   expiresAt?: string;
   details?: {
     [key: string]: unknown;

@@ -2,7 +2,7 @@
 // an Owner. Once approved or denied the decision does not change.
 import { conditionsSchema, type KindDefinition } from '../kit.ts';
 import { APPROVAL_PHASES, HIGH_RISK_ACTIONS } from '../schema/enums.ts';
-import { baseStatus, freeForm, obj, oneOf, str, text, time } from '../schema/parts.ts';
+import { baseStatus, freeForm, obj, oneOf, str, stringSet, text, time } from '../schema/parts.ts';
 
 const status = baseStatus(conditionsSchema, {
   phase: oneOf(APPROVAL_PHASES),
@@ -35,6 +35,10 @@ export const approvalRequest: KindDefinition = {
       target: str({ maxLength: 2048, minLength: 1 }),
       description: text({ maxLength: 4096 }),
       onBehalfOf: str({ maxLength: 256 }),
+      approvers: {
+        ...stringSet(str({ minLength: 1, maxLength: 256 }), 64),
+        description: 'Who may decide: the agent’s Owners when it was requested, without the requester.',
+      },
       expiresAt: time(),
       details: freeForm(),
     },

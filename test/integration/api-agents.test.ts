@@ -63,10 +63,10 @@ describe('agents', () => {
     const id = await fx.createAgent('delta');
     const r = await fx.call('PATCH', `/v1/agents/${id}`, {
       key: fx.keys.editor,
-      body: { spec: { model: { id: 'gpt-next' }, auditMode: 'observe' } },
+      body: { spec: { model: { id: 'gpt-next' }, auditMode: 'enforce' } },
     });
     expect(r.status).toBe(200);
-    expect((await stored('delta')).spec).toMatchObject({ model: { id: 'gpt-next' }, auditMode: 'observe' });
+    expect((await stored('delta')).spec).toMatchObject({ model: { id: 'gpt-next' }, auditMode: 'enforce' });
     const owners = await fx.call('PATCH', `/v1/agents/${id}`, {
       key: fx.keys.owner,
       body: { spec: { owners: [] } },

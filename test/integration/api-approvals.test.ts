@@ -59,9 +59,9 @@ describe('high-risk actions need an Owner', () => {
 
   it('answers a repeated request with the same pending approval', async () => {
     const id = await fx.createAgent('twice');
-    const a = await fx.call('DELETE', `/v1/agents/${id}`, { key: fx.keys.owner });
+    const a = await fx.call('DELETE', `/v1/agents/${id}`, { key: fx.keys.editor });
     await fx.until('/v1/approvals', (r) => r.body.items!.some((x) => x.id === approvalIdOf(a)), 'owner');
-    const b = await fx.call('DELETE', `/v1/agents/${id}`, { key: fx.keys.owner });
+    const b = await fx.call('DELETE', `/v1/agents/${id}`, { key: fx.keys.editor });
     expect(approvalIdOf(b)).toBe(approvalIdOf(a));
   });
 
@@ -98,7 +98,7 @@ describe('high-risk actions need an Owner', () => {
   it('a denial changes nothing and is final', async () => {
     const id = await fx.createAgent('spared');
     const req = await fx.call('POST', `/v1/agents/${id}/actions`, {
-      key: fx.keys.owner,
+      key: fx.keys.editor,
       body: { action: 'send', target: 'mail://all-staff', description: 'newsletter' },
     });
     const approval = approvalIdOf(req);

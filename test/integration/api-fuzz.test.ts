@@ -40,8 +40,9 @@ const key = (): string => fx.keys.owner;
 
 beforeAll(async () => {
   ids.agent = await fx.createAgent('fuzzed');
+  // Requested by the Editor, so the Owner's decisions reach their handler.
   const r = await fx.call('POST', `/v1/agents/${ids.agent}/actions`, {
-    key: fx.keys.owner,
+    key: fx.keys.editor,
     body: { action: 'write', target: 'x://y' },
   });
   ids.approval = (r.body.approval as { id: string }).id;

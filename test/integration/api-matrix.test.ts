@@ -7,7 +7,7 @@ import { ROUTES } from '../../api/routes/index.ts';
 import { k8s } from '../../operator/kube.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
 import { sampleEvidence } from '../process/fixtures/evidence.ts';
-import { PERSONAS, useApi, type Persona } from './api-harness.ts';
+import { defaultOwners, PERSONAS, useApi, type Persona } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 
 /** `gateway`: a Gateway's API key (role gateway), which holds no other role. */
@@ -84,7 +84,8 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
         body: { namespace: ns.name, name: `m-${n}`, spec: { owners: [{ subject: 'o@x', role: 'Owner' }] } },
       };
     case 'PATCH /v1/agents/{agent_id}':
-      return { path: agent, body: { spec: { auditMode: 'observe' } } };
+      // Raising or keeping the mode is immediate; lowering it is an approval (api-approvers.test.ts).
+      return { path: agent, body: { spec: { auditMode: 'enforce' } } };
     case 'POST /v1/agents/{agent_id}/shares':
       return { path: `${agent}/shares`, body: { subject: EXTRA, role: 'Viewer' } };
     case 'DELETE /v1/agents/{agent_id}/shares/{subject}':
@@ -94,8 +95,9 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
       return { path: `${agent}/actions`, body: { action: 'write', target: `doc://${n}` } };
     case 'POST /v1/approvals/{id}/approve':
     case 'POST /v1/approvals/{id}/deny': {
+      // Requested by the Editor: nobody decides their own request.
       const r = await fx.call('POST', `${agent}/actions`, {
-        key: fx.keys.owner,
+        key: fx.keys.editor,
         body: { action: 'send', target: `mail://${route}/${n}` },
       });
       return {
@@ -163,7 +165,11 @@ async function verifierRequestFor(route: string, who: Who, n: number): Promise<C
 
 beforeAll(async () => {
   wsPolicy.scopeId = ns.name;
-  state.agent = await fx.createAgent('matrix');
+  // A second Owner, so an Owner's own requests have someone to approve them (no 409 no_approver).
+  state.agent = await fx.createAgent('matrix', [
+    ...defaultOwners(),
+    { subject: 'oscar@matrix', role: 'Owner' },
+  ]);
   state.policy = `${ns.name}.matrix`;
   const p = await fx.call('POST', '/v1/policies', {
     key: fx.keys.org_admin,
@@ -176,7 +182,7 @@ beforeAll(async () => {
   });
   state.gatewayKey = String(g.body.key);
   const r = await fx.call('POST', `/v1/agents/${state.agent}/actions`, {
-    key: fx.keys.owner,
+    key: fx.keys.editor,
     body: { action: 'merge', target: 'pr://1' },
   });
   state.approval = (r.body.approval as { id: string }).id;
