@@ -12,7 +12,7 @@ import { FileAuditLog } from '../../api/audit/file.ts';
 import type { AuditEntry, AuditLog } from '../../api/audit/log.ts';
 import { IN_MEMORY, openAuditLog } from '../../api/audit/open.ts';
 import { PgAuditLog } from '../../api/audit/pg.ts';
-import { auditInput, auditLogContract, type AuditLogSubject } from './fixtures/audit-log-contract.ts';
+import { auditInput, auditLogContract } from './fixtures/audit-log-contract.ts';
 import { freePort } from './fixtures/loopback.ts';
 import { startPostgres, type Postgres } from './fixtures/postgres.ts';
 
