@@ -71,6 +71,9 @@ describe('the embedded audit log file', () => {
     const log = await openLog(path);
     await expect(FileAuditLog.open({ path })).rejects.toThrow(AuditLogBusyError);
     await closeLog(log);
+    // Another live process (the test runner that started this one) holds it.
+    writeFileSync(`${path}.lock`, `${process.ppid}\n`);
+    await expect(FileAuditLog.open({ path })).rejects.toThrow(/in use by process/);
     writeFileSync(`${path}.lock`, '999999999\n');
     await openLog(path);
   });
