@@ -1,7 +1,8 @@
 // `platform run api`: the Verifier API. Every replica watches the same kinds
 // into its caches, answers reads from them and writes to the apiserver. With
 // DATABASE_URL the audit log and evidence store are shared on PostgreSQL and
-// a replica keeps no state of its own (else each has its embedded ones).
+// a replica keeps no state of its own (else each has its embedded ones; the
+// audit log's is a file by default).
 // SIGTERM: stop accepting, let in-flight requests finish (bounded), then stop
 // the informers.
 import { createServer, type Server } from 'node:http';
@@ -128,7 +129,8 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const registry = newRegistry('api');
   const metrics = new ApiMetrics(registry);
   const evidenceStore = o.evidenceStore ?? (await openEvidenceStore(o.env ?? {}));
-  const audit = o.audit ?? (await openAuditLog(o.env ?? {}, s.auditLogPath));
+  const audit =
+    o.audit ?? (await openAuditLog(o.env ?? {}, { path: s.auditLogPath, window: s.auditWindow, log }));
   const writer = clusterWriter(kc);
   const deps: ApiDeps = {
     agents: new AgentIndex(informers.agents),

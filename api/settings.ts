@@ -112,7 +112,15 @@ export const API_SETTINGS = {
     env: 'PLATFORM_API_AUDIT_LOG',
     flag: 'audit-log',
     type: 'string',
-    description: 'JSON-lines file for the embedded audit log (memory only when unset)',
+    description:
+      'JSON-lines file of the embedded audit log (default $XDG_STATE_HOME/agent-platform/audit.jsonl, ~/.local/state when unset; `:memory:` keeps no file); ignored with DATABASE_URL',
+  },
+  auditWindow: {
+    env: 'PLATFORM_API_AUDIT_WINDOW',
+    flag: 'audit-window',
+    type: 'integer',
+    default: '2000',
+    description: 'newest audit entries the embedded log keeps in memory (older pages are read from its file)',
   },
   approvalTtlMs: {
     env: 'PLATFORM_API_APPROVAL_TTL',
@@ -155,6 +163,9 @@ export function loadApiSettings(
   if (s.bodyLimitBytes < 1024) problems.push('PLATFORM_API_BODY_LIMIT: expected at least 1024');
   if (s.evidenceMaxBytes < 1024 || s.evidenceMaxBytes > s.bodyLimitBytes) {
     problems.push('PLATFORM_EVIDENCE_MAX_BYTES: expected at least 1024 and at most PLATFORM_API_BODY_LIMIT');
+  }
+  if (s.auditWindow < 100 || s.auditWindow > 1_000_000) {
+    problems.push('PLATFORM_API_AUDIT_WINDOW: expected 100 to 1000000 entries');
   }
   if (s.workspaceAdmins.some((p) => !/^[a-z0-9-]+=\S+$/.test(p))) {
     problems.push('PLATFORM_API_WORKSPACE_ADMINS: expected namespace=subject pairs');

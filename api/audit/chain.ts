@@ -1,7 +1,7 @@
-// The embedded AuditLog: a SHA-256 hash chain held in memory and, when a path
-// is given, appended to a JSON-lines file (reloaded and verified on start).
+// The hash chain every AuditLog shares (canonical JSON, SHA-256 links, the
+// walker that checks them), and the in-memory AuditLog for tests and benches
+// (`PLATFORM_API_AUDIT_LOG=:memory:`). The default embedded log is `file.ts`.
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { AuditEntry, AuditFilter, AuditInput, AuditLog, ChainVerification } from './log.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -28,8 +28,16 @@ export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
  * next entry breaks the chain, or undefined. Both implementations verify with it.
  */
 export class ChainWalker {
-  private prevHash = GENESIS_HASH;
-  private seq = 0;
+  /** Starts after a verified entry (`seq`, `prevHash`), or at the genesis. */
+  constructor(
+    private seq = 0,
+    private prevHash = GENESIS_HASH,
+  ) {}
+
+  /** The seq of the last entry that checked out. */
+  get verifiedSeq(): number {
+    return this.seq;
+  }
 
   next(entry: AuditEntry): string | undefined {
     const { hash, ...rest } = entry;
@@ -40,6 +48,22 @@ export class ChainWalker {
     this.prevHash = hash;
     return undefined;
   }
+}
+
+/** The entry that follows `head` (the genesis when there is none), stamped `nowMs`. */
+export function nextEntry(input: AuditInput, head: ChainHead | undefined, nowMs: number): AuditEntry {
+  const body = {
+    ...input,
+    seq: (head?.seq ?? 0) + 1,
+    time: new Date(nowMs).toISOString(),
+    prevHash: head?.hash ?? GENESIS_HASH,
+  };
+  return { ...body, hash: entryHash(body) };
+}
+
+export interface ChainHead {
+  seq: number;
+  hash: string;
 }
 
 export function verifyEntries(entries: readonly AuditEntry[]): ChainVerification {
@@ -68,7 +92,7 @@ export function normalizeInput(input: AuditInput): AuditInput {
 
 const FIELD_FILTERS = ['subject', 'action', 'resource', 'namespace', 'outcome'] as const;
 
-function matches(e: AuditEntry, f: AuditFilter): boolean {
+export function matches(e: AuditEntry, f: AuditFilter): boolean {
   if (FIELD_FILTERS.some((k) => f[k] !== undefined && e[k] !== f[k])) return false;
   if (f.namespaces !== undefined && (e.namespace === undefined || !f.namespaces.includes(e.namespace)))
     return false;
@@ -76,31 +100,14 @@ function matches(e: AuditEntry, f: AuditFilter): boolean {
   return (f.sinceMs === undefined || t >= f.sinceMs) && (f.untilMs === undefined || t <= f.untilMs);
 }
 
+/** The whole chain in memory: for tests and benches only (it grows without bound). */
 export class HashChainAuditLog implements AuditLog {
   private readonly entries: AuditEntry[] = [];
 
-  constructor(
-    private readonly path?: string,
-    private readonly now: () => number = Date.now,
-  ) {
-    if (path && existsSync(path)) {
-      const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
-      this.entries.push(...lines.map((l) => JSON.parse(l) as AuditEntry));
-      const check = verifyEntries(this.entries);
-      if (!check.ok) throw new Error(`audit log ${path} is broken at seq ${check.brokenAt}: ${check.reason}`);
-    }
-  }
+  constructor(private readonly now: () => number = Date.now) {}
 
   append(input: AuditInput): Promise<AuditEntry> {
-    const last = this.entries.at(-1);
-    const body = {
-      ...normalizeInput(input),
-      seq: (last?.seq ?? 0) + 1,
-      time: new Date(this.now()).toISOString(),
-      prevHash: last?.hash ?? GENESIS_HASH,
-    };
-    const entry: AuditEntry = { ...body, hash: entryHash(body) };
-    if (this.path) appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
+    const entry = nextEntry(normalizeInput(input), this.entries.at(-1), this.now());
     this.entries.push(entry);
     return Promise.resolve(entry);
   }

@@ -1,7 +1,8 @@
 // The audit log of who read or changed what through the facade. Append-only;
 // each entry carries the hash of the one before, so a removed or edited entry
-// breaks `verify`. Two implementations: embedded (`chain.ts`, one chain per
-// replica) and PostgreSQL (`pg.ts`, one chain shared by every replica).
+// breaks `verify`. Implementations: the embedded file (`file.ts`, one chain per
+// replica, the default), PostgreSQL (`pg.ts`, one chain shared by every
+// replica) and memory (`chain.ts`, tests only).
 export interface AuditInput {
   subject: string;
   method: string;
@@ -47,11 +48,19 @@ export interface ChainVerification {
   reason?: string;
 }
 
+export interface VerifyOptions {
+  full?: boolean;
+}
+
 export interface AuditLog {
   append(input: AuditInput): Promise<AuditEntry>;
   /** Newest first. */
   query(filter: AuditFilter): Promise<AuditEntry[]>;
-  verify(): Promise<ChainVerification>;
+  /**
+   * Checks the chain. The embedded log hashes only the entries added since its
+   * last check unless `full` (then it walks from seq 1 again).
+   */
+  verify(options?: VerifyOptions): Promise<ChainVerification>;
   /** Releases connections (PostgreSQL); the embedded log has nothing to release. */
   close?(): Promise<void>;
 }

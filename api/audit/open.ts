@@ -1,13 +1,41 @@
 // Chooses the audit log: PostgreSQL when DATABASE_URL is set (one chain shared
-// by every replica), else the embedded log (in memory, or the JSON-lines file
-// at PLATFORM_API_AUDIT_LOG), the same choice as the evidence store makes.
+// by every replica), else the embedded JSON-lines file at
+// PLATFORM_API_AUDIT_LOG, by default `$XDG_STATE_HOME/agent-platform/audit.jsonl`
+// (`~/.local/state/…`), so the log outlives a restart. `:memory:` keeps it in
+// memory only (tests, benches).
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '../../operator/log.ts';
 import { HashChainAuditLog } from './chain.ts';
+import { FileAuditLog } from './file.ts';
 import type { AuditLog } from './log.ts';
 
-export async function openAuditLog(env: NodeJS.ProcessEnv, embeddedPath?: string): Promise<AuditLog> {
+export const IN_MEMORY = ':memory:';
+
+export interface OpenAuditLogOptions {
+  /** The file (PLATFORM_API_AUDIT_LOG); the default location when absent. */
+  path?: string;
+  /** Newest entries the embedded log keeps in memory (PLATFORM_API_AUDIT_WINDOW). */
+  window?: number;
+  log?: Logger;
+}
+
+export function defaultAuditLogPath(env: NodeJS.ProcessEnv, home = homedir()): string {
+  const state = env.XDG_STATE_HOME || join(home, '.local', 'state');
+  return join(state, 'agent-platform', 'audit.jsonl');
+}
+
+export async function openAuditLog(env: NodeJS.ProcessEnv, o: OpenAuditLogOptions = {}): Promise<AuditLog> {
   if (env.DATABASE_URL) {
     const { PgAuditLog } = await import('./pg.ts');
     return PgAuditLog.open(env.DATABASE_URL);
   }
-  return new HashChainAuditLog(embeddedPath);
+  if (o.path === IN_MEMORY) return new HashChainAuditLog();
+  const path = o.path || defaultAuditLogPath(env);
+  const audit = await FileAuditLog.open({ path, ...(o.window ? { window: o.window } : {}) });
+  const { torn, broken, entries } = audit.opened;
+  o.log?.info({ path, entries }, 'audit log opened');
+  if (torn) o.log?.warn({ path, ...torn }, 'audit log: cut a torn last line (an unfinished write)');
+  if (broken) o.log?.error({ path, ...broken }, 'audit log: the hash chain is broken; verify reports it');
+  return audit;
 }

@@ -29,9 +29,11 @@ async function query(rc: RouteCtx): Promise<unknown> {
   return { items, ...(items.length === filter.limit && last ? { before: last.seq } : {}) };
 }
 
+/** Hashes the entries added since the last check; `full=true` walks the whole chain again. */
 async function verify(rc: RouteCtx): Promise<unknown> {
-  rc.audit = { resource: 'audit' };
-  return rc.deps.audit.verify();
+  const full = enumQuery(rc.query, 'full', ['true', 'false'] as const) === 'true';
+  rc.audit = { resource: 'audit', ...(full ? { details: { full } } : {}) };
+  return rc.deps.audit.verify({ full });
 }
 
 export const AUDIT_ROUTES: RouteSpec[] = [
@@ -58,8 +60,9 @@ export const AUDIT_ROUTES: RouteSpec[] = [
     method: 'GET',
     path: '/v1/audit/verify',
     action: 'audit.verify',
-    summary: 'Verify the hash chain',
+    summary: 'Verify the hash chain (from the last check; full=true from the first entry)',
     success: 200,
+    query: { full: 'true|false' },
     handle: verify,
   },
 ];

@@ -78,6 +78,11 @@ describe('the audit log', () => {
     const r = await fx.call('GET', '/v1/audit/verify', { key: fx.keys.org_admin });
     expect(r.body).toMatchObject({ ok: true });
     expect(Number(r.body.entries)).toBeGreaterThan(5);
+    const full = await fx.call('GET', '/v1/audit/verify?full=true', { key: fx.keys.org_admin });
+    expect(full.status).toBe(200);
+    expect(full.body).toMatchObject({ ok: true });
+    const bad = await fx.call('GET', '/v1/audit/verify?full=yes', { key: fx.keys.org_admin });
+    expect(bad).toMatchObject({ status: 400, body: { code: 'invalid_query' } });
   });
 });
 

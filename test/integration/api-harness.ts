@@ -1,5 +1,8 @@
 // Runs the Verifier API in-process against the test control plane, scoped to
 // the file's namespace, with one API key per persona of the share-role model.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { PlatformAgent } from '../../crds/generated/types.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
@@ -87,6 +90,8 @@ export function useApi(ns: TestNamespace, env: () => Record<string, string> = ()
         PLATFORM_API_HOST: '127.0.0.1',
         PLATFORM_API_NAMESPACE: ns.name,
         PLATFORM_WATCH_NAMESPACE: ns.name,
+        // Test files run side by side: each API its own audit file (one writer per file).
+        PLATFORM_API_AUDIT_LOG: join(mkdtempSync(join(tmpdir(), 'api-audit-')), 'audit.jsonl'),
         ...env(),
       },
       {},

@@ -1,6 +1,9 @@
 // `platform run api` as a real process: it creates the bootstrap key, serves
-// over HTTP, logs each request as one JSON line, and stops cleanly on SIGTERM.
+// over HTTP, logs each request as one JSON line, keeps its audit log in a file
+// by default, and stops cleanly on SIGTERM.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +20,8 @@ afterAll(() => {
 
 describe('platform run api', () => {
   it('serves with a bootstrap admin key and shuts down gracefully on SIGTERM', async () => {
+    // No PLATFORM_API_AUDIT_LOG: the audit log goes to its default file under XDG_STATE_HOME.
+    const state = mkdtempSync(join(tmpdir(), 'api-state-'));
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'platform.js'), 'run', 'api'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -27,6 +32,7 @@ describe('platform run api', () => {
         PLATFORM_API_HOST: '127.0.0.1',
         PLATFORM_API_NAMESPACE: ns.name,
         PLATFORM_WATCH_NAMESPACE: ns.name,
+        XDG_STATE_HOME: state,
       },
     });
     children.push(child);
@@ -68,5 +74,11 @@ describe('platform run api', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(logs.some((l) => l.msg === 'stopped')).toBe(true);
+    const audit = readFileSync(join(state, 'agent-platform', 'audit.jsonl'), 'utf8');
+    const entries = audit
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { requestId: string });
+    expect(entries.some((e) => e.requestId === 'proc-1')).toBe(true);
   });
 });

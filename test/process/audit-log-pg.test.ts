@@ -1,35 +1,41 @@
 // The API audit log on a real PostgreSQL (started by the fixture; needs
 // `postgresql` installed, no skip): the shared AuditLog contract run against
-// the embedded log and PostgreSQL, two replicas appending concurrently to one
+// the embedded file, memory and PostgreSQL, two replicas appending concurrently to one
 // chain, the append-only triggers, and the choice by DATABASE_URL.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashChainAuditLog, verifyEntries } from '../../api/audit/chain.ts';
+import { FileAuditLog } from '../../api/audit/file.ts';
 import type { AuditEntry, AuditLog } from '../../api/audit/log.ts';
-import { openAuditLog } from '../../api/audit/open.ts';
+import { IN_MEMORY, openAuditLog } from '../../api/audit/open.ts';
 import { PgAuditLog } from '../../api/audit/pg.ts';
-import { auditInput, auditLogContract, type AuditLogSubject } from './fixtures/audit-log-contract.ts';
+import { auditInput, auditLogContract } from './fixtures/audit-log-contract.ts';
 import { freePort } from './fixtures/loopback.ts';
 import { startPostgres, type Postgres } from './fixtures/postgres.ts';
 
 const TABLE = 'platform_api_audit';
 
-const embedded: AuditLogSubject = {
-  open: (now) => Promise.resolve(new HashChainAuditLog(undefined, now)),
+auditLogContract('in memory', {
+  open: (now) => Promise.resolve(new HashChainAuditLog(now)),
   tamper: (log, seq, subject) => {
     (log as HashChainAuditLog).unsafeEntries()[seq - 1]!.subject = subject;
     return Promise.resolve();
   },
-};
-
-auditLogContract('embedded, in memory', embedded);
-auditLogContract('embedded, JSON-lines file', {
-  ...embedded,
+});
+auditLogContract('embedded JSON-lines file', {
+  // A window of 3 entries: most reads come from the file.
   open: (now) =>
-    Promise.resolve(new HashChainAuditLog(join(mkdtempSync(join(tmpdir(), 'audit-')), 'audit.jsonl'), now)),
+    FileAuditLog.open({ path: join(mkdtempSync(join(tmpdir(), 'audit-')), 'audit.jsonl'), now, window: 3 }),
+  tamper: (log, seq, subject) => {
+    const path = (log as FileAuditLog).path;
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines[seq - 1] = JSON.stringify({ ...(JSON.parse(lines[seq - 1]!) as AuditEntry), subject });
+    writeFileSync(path, lines.join('\n'));
+    return Promise.resolve();
+  },
 });
 
 async function sql<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
@@ -139,14 +145,19 @@ describe('PostgreSQL audit log', () => {
     await log.close();
   });
 
-  it('is chosen when DATABASE_URL is set, the embedded log otherwise', async () => {
+  it('is chosen when DATABASE_URL is set, the embedded file otherwise', async () => {
     const url = await freshDatabase();
     const chosen = await openAuditLog({ DATABASE_URL: url });
     expect(chosen).toBeInstanceOf(PgAuditLog);
     await chosen.append(auditInput('via-env'));
     expect(await sql(url, `SELECT subject FROM ${TABLE}`)).toEqual([{ subject: 'via-env' }]);
     await chosen.close?.();
-    expect(await openAuditLog({})).toBeInstanceOf(HashChainAuditLog);
+    const state = mkdtempSync(join(tmpdir(), 'state-'));
+    const embedded = await openAuditLog({ XDG_STATE_HOME: state });
+    expect(embedded).toBeInstanceOf(FileAuditLog);
+    expect((embedded as FileAuditLog).path).toBe(join(state, 'agent-platform', 'audit.jsonl'));
+    await embedded.close?.();
+    expect(await openAuditLog({}, { path: IN_MEMORY })).toBeInstanceOf(HashChainAuditLog);
   });
 
   it('fails to open with a clear error when the database is unreachable', async () => {
