@@ -166,7 +166,8 @@ interface Exchange {
 }
 
 function send(x: Exchange, status: number, body: string, headers: Record<string, string> = {}): void {
-  if (x.res.headersSent || x.res.destroyed) return;
+  // A client that hung up (its end of the socket closed) gets nothing: its exchange counts as client_closed.
+  if (x.res.headersSent || x.res.destroyed || x.res.socket?.writable !== true) return;
   const close = x.closing() || status === 413;
   x.res.writeHead(status, {
     'content-type': 'application/json',
