@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 const dir = join(import.meta.dirname, '../config/webhook');
 type Hook = Record<string, unknown> & {
@@ -57,6 +57,16 @@ describe('config/webhook', () => {
     });
   });
 
+  it('listens on the pod IP only (the Service endpoint), not on every interface', () => {
+    const [deployment] = parseAllDocuments(readFileSync(join(dir, 'deployment.yaml'), 'utf8')).map(
+      (d) => d.toJS() as { spec: { template: { spec: { containers: { env: unknown[] }[] } } } },
+    );
+    expect(deployment?.spec.template.spec.containers[0]?.env).toContainEqual({
+      name: 'PLATFORM_WEBHOOK_HOST',
+      valueFrom: { fieldRef: { fieldPath: 'status.podIP' } },
+    });
+  });
+
   it('lists every manifest in the kustomization', () => {
     const k = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
     expect(k.resources.sort()).toEqual([
@@ -82,5 +92,27 @@ describe('sidecar resource defaults', () => {
       /requests.cpu "lots"/,
     );
     expect(() => loadWebhookSettings({ PLATFORM_SIDECAR_CPU_REQUEST: '2' }, {})).toThrow(/exceeds the limit/);
+  });
+});
+
+describe('listen address', () => {
+  it('is loopback unless set, and must be an IP address', async () => {
+    const { loadWebhookSettings } = await import('./settings.ts');
+    expect(loadWebhookSettings({}, {}).host).toBe('127.0.0.1');
+    expect(loadWebhookSettings({ PLATFORM_WEBHOOK_HOST: '10.244.1.7' }, {}).host).toBe('10.244.1.7');
+    expect(loadWebhookSettings({}, { host: 'fd00::7' }).host).toBe('fd00::7');
+    expect(() => loadWebhookSettings({ PLATFORM_WEBHOOK_HOST: 'all' }, {})).toThrow(
+      /PLATFORM_WEBHOOK_HOST: expected an IP address such as 127.0.0.1, got "all"/,
+    );
+  });
+
+  it('locally is the loopback address the apiserver calls the webhook at', async () => {
+    const { roleEnv, DEFAULT_PORTS } = await import('../hack/system/roles.ts');
+    const env = roleEnv(
+      'webhook',
+      { namespace: 'platform-system', ports: DEFAULT_PORTS, node: true, leaderElection: false },
+      '/kubeconfig',
+    );
+    expect(env.PLATFORM_WEBHOOK_HOST).toBe('127.0.0.1');
   });
 });

@@ -25,7 +25,7 @@ export class WebhookMetrics {
     });
     this.requestSeconds = new Histogram({
       name: 'platform_webhook_request_duration_seconds',
-      help: 'Admission request handling time',
+      help: 'Admission request handling time by path and HTTP status (client_closed: the client left before the answer)',
       labelNames: ['path', 'code'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5],
       registers,

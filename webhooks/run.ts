@@ -86,6 +86,7 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
     log,
     metrics,
     instance: identity,
+    host: s.host,
     port: s.port,
     bodyLimitBytes: s.bodyLimitBytes,
     mutate: mutateOptions(s, await nativeSidecars(s, kc, log)),

@@ -1,6 +1,7 @@
 // The HTTPS shell: POST an AdmissionReview to a route, get one back. Body
-// limit, content-type and method checks, 400 with a clear message for a
-// malformed review, a deadline on every handler, and a serving certificate
+// limit, content-type and method checks, 400 `{detail, code}` for a
+// malformed review, a deadline on every handler, a client that hangs up
+// counted as `client_closed` (not an error), and a serving certificate
 // that can be swapped without a restart (`setSecureContext`). The server may
 // start without one: it listens, refuses TLS handshakes, and serves from the
 // first `reloadCertificate` on.
@@ -24,7 +25,11 @@ export interface ServingCertificate {
   keyPem: string;
 }
 
+/** Loopback unless told otherwise: in a cluster the Deployment passes the pod IP (decision 88). */
+export const DEFAULT_HOST = '127.0.0.1';
+
 export interface WebhookServerOptions {
+  /** Listen address; default 127.0.0.1. */
   host?: string;
   port: number;
   /** Absent: handshakes fail until `reloadCertificate` is called. */
@@ -35,6 +40,8 @@ export interface WebhookServerOptions {
   handlerTimeoutMs: number;
   log: Logger;
   metrics?: WebhookMetrics;
+  /** How long `close()` lets in-flight reviews finish; default 10 s. */
+  closeGraceMs?: number;
 }
 
 export interface WebhookServer {
@@ -42,23 +49,38 @@ export interface WebhookServer {
   port: number;
   /** Serves new connections with this certificate from now on. */
   reloadCertificate(certificate: ServingCertificate): void;
+  /** Stops accepting; in-flight reviews are answered (cut after the grace period). */
   close(): Promise<void>;
 }
+
+/** What the metrics say when the client left before its answer was written. */
+export const CLIENT_CLOSED = 'client_closed';
+/** How long in-flight reviews may finish after `close()` before their connections are cut. */
+const CLOSE_GRACE_MS = 10_000;
 
 class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
 }
 
+/** The client hung up: nothing to answer, and no fault of the server. */
+class ClientClosedError extends Error {}
+
 function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > limitBytes)
     return Promise.reject(
-      new HttpError(413, `body of ${declared} bytes exceeds the limit of ${limitBytes} bytes`),
+      new HttpError(
+        413,
+        `body of ${declared} bytes exceeds the limit of ${limitBytes} bytes`,
+        'body_too_large',
+      ),
     );
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -67,13 +89,17 @@ function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
       size += chunk.length;
       if (size > limitBytes) {
         req.removeAllListeners('data');
-        reject(new HttpError(413, `body exceeds the limit of ${limitBytes} bytes`));
+        reject(new HttpError(413, `body exceeds the limit of ${limitBytes} bytes`, 'body_too_large'));
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    // An aborted upload ends in 'error' (ECONNRESET) or a 'close' before the body is complete.
+    req.on('error', () => reject(new ClientClosedError('the client closed the connection')));
+    req.on('close', () => {
+      if (!req.complete) reject(new ClientClosedError('the client closed the connection'));
+    });
   });
 }
 
@@ -81,17 +107,11 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new HttpError(500, `admission handler did not answer within ${ms} ms`)),
+      () => reject(new HttpError(500, `admission handler did not answer within ${ms} ms`, 'handler_timeout')),
       ms,
     );
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-function send(res: ServerResponse, status: number, body: string, close = false): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
-  res.end(body);
 }
 
 async function answer(req: IncomingMessage, options: WebhookServerOptions): Promise<string> {
@@ -101,51 +121,103 @@ async function answer(req: IncomingMessage, options: WebhookServerOptions): Prom
     throw new HttpError(
       404,
       `no admission webhook at ${path}; serving ${Object.keys(options.routes).join(', ')}`,
+      'not_found',
     );
   if (req.method !== 'POST')
-    throw new HttpError(405, `${req.method ?? ''} not allowed; POST an AdmissionReview`);
+    throw new HttpError(
+      405,
+      `${req.method ?? ''} not allowed; POST an AdmissionReview`,
+      'method_not_allowed',
+      {
+        allow: 'POST',
+      },
+    );
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\b/i.test(type))
-    throw new HttpError(415, `content-type ${JSON.stringify(type)}; expected application/json`);
+    throw new HttpError(
+      415,
+      `content-type ${JSON.stringify(type)}; expected application/json`,
+      'unsupported_media_type',
+    );
   const request = parseReview(await readBody(req, options.bodyLimitBytes));
   return reviewBody(await withDeadline(handler(request), options.handlerTimeoutMs));
 }
 
-function onRequest(options: WebhookServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+/** The status, `{detail, code}` and headers of a failed request; the detail of an unexpected error is not echoed. */
+function refusal(err: unknown): {
+  status: number;
+  detail: string;
+  code: string;
+  headers: Record<string, string>;
+} {
+  if (err instanceof HttpError)
+    return { status: err.status, detail: err.message, code: err.code, headers: err.headers };
+  if (err instanceof BadRequestError)
+    return { status: 400, detail: err.message, code: 'invalid_review', headers: {} };
+  return { status: 500, detail: 'internal error', code: 'internal', headers: {} };
+}
+
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  path: string;
+  /** True once `close()` was called: answers carry `connection: close`. */
+  closing: () => boolean;
+}
+
+function send(x: Exchange, status: number, body: string, headers: Record<string, string> = {}): void {
+  // A client that hung up (its end of the socket closed) gets nothing: its exchange counts as client_closed.
+  if (x.res.headersSent || x.res.destroyed || x.res.socket?.writable !== true) return;
+  const close = x.closing() || status === 413;
+  x.res.writeHead(status, {
+    'content-type': 'application/json',
+    ...headers,
+    ...(close ? { connection: 'close' } : {}),
+  });
+  x.res.end(body);
+}
+
+function fail(x: Exchange, err: unknown, log: Logger): void {
+  if (err instanceof ClientClosedError) {
+    log.debug({ path: x.path }, 'admission request abandoned by the client');
+    return;
+  }
+  const { status, detail, code, headers } = refusal(err);
+  if (status === 500) log.error({ err: String(err), path: x.path }, 'admission request failed');
+  else log.warn({ status, path: x.path, detail }, 'admission request refused');
+  send(x, status, JSON.stringify({ detail, code }), headers);
+  if (status === 413) x.res.once('finish', () => x.req.destroy());
+}
+
+function onRequest(
+  options: WebhookServerOptions,
+  closing: () => boolean,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const started = process.hrtime.bigint();
     const path = (req.url ?? '/').split('?')[0] as string;
-    const done = (status: number): void => {
+    const x: Exchange = { req, res, path, closing };
+    // Counted when the exchange ends: a status once the answer went out, else the client left first.
+    res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      options.metrics?.requestSeconds.observe(
-        { path: options.routes[path] ? path : 'other', code: String(status) },
-        seconds,
-      );
-    };
+      const code = res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED;
+      if (code === CLIENT_CLOSED)
+        options.log.debug({ path }, 'client closed the connection before the answer');
+      options.metrics?.requestSeconds.observe({ path: options.routes[path] ? path : 'other', code }, seconds);
+    });
     answer(req, options).then(
-      (body) => {
-        send(res, 200, body);
-        done(200);
-      },
-      (err: unknown) => {
-        const status = err instanceof HttpError ? err.status : err instanceof BadRequestError ? 400 : 500;
-        if (status === 500) options.log.error({ err: String(err), path }, 'admission request failed');
-        else options.log.warn({ status, path, detail: (err as Error).message }, 'admission request refused');
-        const detail =
-          status === 500 && !(err instanceof HttpError) ? 'internal error' : (err as Error).message;
-        send(res, status, JSON.stringify({ detail }), status === 413);
-        if (status === 413) res.once('finish', () => req.destroy());
-        done(status);
-      },
+      (body) => send(x, 200, body),
+      (err: unknown) => fail(x, err, options.log),
     );
   };
 }
 
 export async function startWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
   const c = options.certificate;
+  let closing = false;
   const server = createServer(
     { ...(c ? { cert: c.certPem, key: c.keyPem } : {}), minVersion: 'TLSv1.2' },
-    onRequest(options),
+    onRequest(options, () => closing),
   );
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -153,10 +225,14 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   server.on('tlsClientError', (err) => options.log.debug({ err: String(err) }, 'TLS handshake failed'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+    server.listen(options.port, options.host ?? DEFAULT_HOST, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  options.log.info({ port, routes: Object.keys(options.routes) }, 'admission webhook listening (HTTPS)');
+  const host = (server.address() as AddressInfo).address;
+  options.log.info(
+    { host, port, routes: Object.keys(options.routes) },
+    'admission webhook listening (HTTPS)',
+  );
   return {
     server,
     port,
@@ -164,8 +240,13 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
       server.setSecureContext({ cert: c.certPem, key: c.keyPem, minVersion: 'TLSv1.2' }),
     close: () =>
       new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        closing = true;
+        const cut = setTimeout(() => server.closeAllConnections(), options.closeGraceMs ?? CLOSE_GRACE_MS);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }

@@ -1,6 +1,7 @@
 // Settings of the webhook role (`platform run webhook`): environment
 // variables, each also a `--set name=value` flag.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { ConfigError, KUBECONFIG_SETTING, loadSettings, type Settings } from '../operator/config.ts';
 import { SIDECAR_RESOURCES } from './constants.ts';
 import { sidecarResourceProblems, type SidecarResources } from './mutate/annotations.ts';
@@ -14,6 +15,14 @@ export const WEBHOOK_SETTINGS = {
     type: 'port',
     default: '9443',
     description: 'HTTPS port of /mutate and /validate',
+  },
+  host: {
+    env: 'PLATFORM_WEBHOOK_HOST',
+    flag: 'host',
+    type: 'string',
+    default: '127.0.0.1',
+    description:
+      'listen address of /mutate and /validate: an IP address, the pod IP in a cluster (decision 88)',
   },
   metricsPort: {
     env: 'PLATFORM_WEBHOOK_METRICS_PORT',
@@ -245,6 +254,10 @@ export function loadWebhookSettings(
       excludeCidrs: s.excludeCidrs,
     }).map((p) => `PLATFORM_WEBHOOK_MODEL_* / EXCLUDE_CIDRS: ${p}`),
   );
+  if (isIP(s.host) === 0)
+    problems.push(
+      `PLATFORM_WEBHOOK_HOST: expected an IP address such as 127.0.0.1, got ${JSON.stringify(s.host)}`,
+    );
   if (s.bodyLimitBytes < 1024) problems.push('PLATFORM_WEBHOOK_BODY_LIMIT: expected at least 1024 bytes');
   const sidecarDefaults: SidecarResources = {
     requests: { cpu: s.sidecarCpuRequest, memory: s.sidecarMemoryRequest },

@@ -70,7 +70,9 @@ export function roleEnv(role: string, t: LocalTopology, kubeconfig: string): Rec
     webhook: {
       PLATFORM_WEBHOOK_PORT: String(t.ports.webhook),
       PLATFORM_WEBHOOK_METRICS_PORT: String(t.ports.webhookOps),
-      // The apiserver reaches the webhook by URL on loopback.
+      // The apiserver reaches the webhook by URL on loopback (registerLocalWebhooks), and
+      // nothing else may: it listens there only, never on the pods' bridge (decision 88).
+      PLATFORM_WEBHOOK_HOST: '127.0.0.1',
       PLATFORM_WEBHOOK_EXTRA_SANS: '127.0.0.1,localhost',
       // Local images are not digest-pinned: warn instead of reject.
       PLATFORM_STRICT_NOTARIZATION: 'false',

@@ -1,6 +1,7 @@
 // AdmissionReview v1 in and out: strict parsing with messages that say what
 // was wrong, and response building (base64 JSON patch, sanitised warnings).
 import fastJsonPatch from 'fast-json-patch';
+import { MAX_DEPTH, describe, isObject, nestedDeeperThan, objectsProblem, requestProblem } from './shape.ts';
 
 const { compare } = fastJsonPatch;
 
@@ -33,13 +34,6 @@ export class BadRequestError extends Error {
   readonly status = 400;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function describe(v: unknown): string {
-  return JSON.stringify(v)?.slice(0, 80) ?? String(v);
-}
-
 /** Parses and checks an AdmissionReview body; throws BadRequestError naming the first problem. */
 export function parseReview(body: string): AdmissionRequest {
   let review: unknown;
@@ -49,6 +43,8 @@ export function parseReview(body: string): AdmissionRequest {
     throw new BadRequestError(`malformed JSON: ${(err as Error).message}`);
   }
   if (!isObject(review)) throw new BadRequestError('expected an AdmissionReview object');
+  if (nestedDeeperThan(review, MAX_DEPTH))
+    throw new BadRequestError(`nested deeper than ${MAX_DEPTH} levels`);
   if (review.apiVersion !== ADMISSION_API_VERSION) {
     throw new BadRequestError(
       `expected apiVersion ${ADMISSION_API_VERSION}, got ${describe(review.apiVersion)}`,
@@ -58,12 +54,8 @@ export function parseReview(body: string): AdmissionRequest {
     throw new BadRequestError(`expected kind AdmissionReview, got ${describe(review.kind)}`);
   const request = review.request;
   if (!isObject(request)) throw new BadRequestError('AdmissionReview has no request');
-  if (typeof request.uid !== 'string' || request.uid === '')
-    throw new BadRequestError('request.uid is missing');
-  if (!isObject(request.kind) || !isObject(request.resource)) {
-    throw new BadRequestError('request.kind and request.resource are required');
-  }
-  if (typeof request.operation !== 'string') throw new BadRequestError('request.operation is missing');
+  const problem = requestProblem(request) ?? objectsProblem(request);
+  if (problem) throw new BadRequestError(problem);
   return request as unknown as AdmissionRequest;
 }
 

@@ -141,7 +141,7 @@ function applyWiring(pod: V1Pod, options: MutateOptions, wiring: PodWiring, stat
   if (options.nativeSidecars) spec.initContainers = [...(init ? [init] : []), ...sidecars, ...existingInit];
   else {
     if (init || existingInit.length) spec.initContainers = [...(init ? [init] : []), ...existingInit];
-    spec.containers = [...spec.containers, ...sidecars];
+    spec.containers = [...(spec.containers ?? []), ...sidecars];
   }
   const meta = (out.metadata ??= {});
   meta.annotations = { ...meta.annotations, [ANNOTATION.status]: JSON.stringify(status) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditorPolicy } from '../../crds/generated/types.ts';
-import type { AdmissionRequest } from '../admission/review.ts';
+import { BadRequestError, type AdmissionRequest } from '../admission/review.ts';
 import { quietLogger } from '../testing/fixtures.ts';
 import { handleValidatePolicy } from './policy.ts';
 
@@ -67,4 +67,22 @@ describe('/validate-policy', () => {
     expect(r.allowed).toBe(false);
     expect(r.status?.code).toBe(500);
   });
+
+  it.each([
+    ['a setting that is null', { detection: { injection_detected: { threshold: null } } }, /detection/],
+    ['detection that is a number', { detection: 5 }, /request.object.spec.detection: must be object/],
+    ['an unknown scope', { scope: 'galaxy' }, /request.object.spec.scope: .*\(expected one of/],
+  ])(
+    'refuses a policy the apiserver would not send (%s) as a malformed review',
+    async (_what, over, message) => {
+      const bad = { ...ws(0.5), spec: { ...ws(0.5).spec, ...over } };
+      const run = () =>
+        handleValidatePolicy(
+          review(bad),
+          deps(() => Promise.resolve([org])),
+        );
+      await expect(run()).rejects.toThrow(BadRequestError);
+      await expect(run()).rejects.toThrow(message);
+    },
+  );
 });

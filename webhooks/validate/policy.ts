@@ -9,7 +9,13 @@ import type { AuditorPolicy } from '../../crds/generated/types.ts';
 import { GROUP } from '../../crds/kit.ts';
 import type { Logger } from '../../operator/log.ts';
 import { validateAuditorPolicyChange } from '../../policy/admission.ts';
-import { allow, type AdmissionRequest, type AdmissionResponse } from '../admission/review.ts';
+import {
+  allow,
+  BadRequestError,
+  type AdmissionRequest,
+  type AdmissionResponse,
+} from '../admission/review.ts';
+import { validateResource } from '../../crds/validators.ts';
 import type { WebhookMetrics } from '../metrics.ts';
 
 export interface PolicyValidateDeps {
@@ -39,12 +45,27 @@ function refuse(uid: string, code: number, message: string): AdmissionResponse {
 const sameObject = (a: AuditorPolicy, b: AuditorPolicy): boolean =>
   a.metadata.namespace === b.metadata.namespace && a.metadata.name === b.metadata.name;
 
+/** The first way `o` breaks the AuditorPolicy schema (the CRD's, as the REST API checks it), or undefined. */
+function schemaProblem(o: unknown, path: string): string | undefined {
+  if (o === undefined || o === null) return undefined;
+  const result = validateResource(o);
+  if (result.valid) return undefined;
+  const [issue] = result.issues;
+  const field = `${path}${(issue?.pointer ?? '').replaceAll('/', '.')}`;
+  return `${field}: ${issue?.message ?? 'invalid'}${issue?.expected ? ` (expected ${issue.expected})` : ''}`;
+}
+
 export async function handleValidatePolicy(
   request: AdmissionRequest,
   deps: PolicyValidateDeps,
 ): Promise<AdmissionResponse> {
+  if (!isPolicyWrite(request)) return allow(request.uid);
+  // The apiserver sends only schema-valid policies; anything else is a malformed review (400).
+  const problem =
+    schemaProblem(request.object, 'request.object') ?? schemaProblem(request.oldObject, 'request.oldObject');
+  if (problem) throw new BadRequestError(problem);
   const policy = request.object;
-  if (!isPolicyWrite(request) || !isPolicy(policy)) return allow(request.uid);
+  if (!isPolicy(policy)) return allow(request.uid);
   const old = isPolicy(request.oldObject) ? request.oldObject : undefined;
   let parents: AuditorPolicy[] = [];
   if (policy.spec.scope === 'workspace') {
