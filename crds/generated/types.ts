@@ -634,6 +634,7 @@ export type AuditorRegistrationSpec = {
       default?: unknown;
     }>;
   }>;
+  workspaces?: string[];
 };
 export type AuditorRegistrationStatus = {
   observedGeneration?: number;
