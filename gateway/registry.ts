@@ -1,7 +1,10 @@
 // The auditors the Gateway knows: its PLATFORM_CHAIN, plus auditors that
-// register at `POST /v1/auditors/register`. A registration for an auditor of
-// the chain updates its endpoint; a new auditor joins only with the
-// gateway's API key. Each registration is relayed to the Verifier.
+// register at `POST /v1/auditors/register`. Only a caller with the gateway's
+// API key registers or changes an auditor; an auditor of the chain that
+// re-registers without it (the injected sidecars do, on start) is
+// acknowledged and nothing moves. A keyed registration is relayed to the
+// Verifier: one it refuses (4xx, e.g. a change only an org administrator may
+// make) is answered as refused and not applied here.
 import type { Logger } from '../operator/log.ts';
 import type { DeploymentMode } from '../evidence/types.ts';
 import {
@@ -87,8 +90,7 @@ export class AuditorRegistry {
       ];
     }
     const known = this.byId.get(id);
-    if (!known && !authorized)
-      return [401, { detail: 'a new auditor registers with the gateway API key', code: 'unauthenticated' }];
+    if (!authorized) return this.acknowledge(known);
     let auth: AuditorAuth;
     try {
       auth = this.authOf(body);
@@ -100,12 +102,21 @@ export class AuditorRegistry {
     ) as DeploymentMode;
     const auditor: ChainAuditor = { id, url: endpoint, deploymentMode: mode, auth };
     await fetchVocabulary(auditor, Math.min(this.o.timeoutMs, 5000));
+    const answer = await this.relay(body, id, !auditor.vocabularyError);
+    if (answer[0] >= 400 && answer[0] < 500) return answer;
     this.byId.set(id, auditor);
     this.o.log.info(
       { auditorId: id, endpoint, mode, auth: auth.type, vocabulary: !auditor.vocabularyError },
       'auditor registered',
     );
-    return this.relay(body, id, !auditor.vocabularyError);
+    return answer;
+  }
+
+  /** An unauthenticated registration: a known auditor is acknowledged as it is; a new one is refused. */
+  private acknowledge(known: ChainAuditor | undefined): [number, unknown] {
+    if (!known)
+      return [401, { detail: 'a new auditor registers with the gateway API key', code: 'unauthenticated' }];
+    return [200, { registered: true, auditor_id: known.id, vocabulary_synced: Boolean(known.vocabulary) }];
   }
 
   private async relay(body: RegistrationBody, id: string, synced: boolean): Promise<[number, unknown]> {
@@ -119,9 +130,25 @@ export class AuditorRegistry {
       });
       if (res.status >= 200 && res.status < 300)
         return [200, JSON.parse(res.body.toString('utf8') || '{}') as unknown];
+      // A refusal of the registration is final (the auditor SDK stops retrying on a 4xx): passed on as
+      // the Verifier said it. A 401 is about the gateway's own key, not the auditor: a relay failure.
+      if (res.status >= 400 && res.status < 500 && res.status !== 401)
+        return [res.status, refusalOf(res.status, res.body)];
       return [502, { detail: `Verifier answered ${res.status}`, code: 'relay_failed' }];
     } catch (err) {
       return [502, { detail: `Verifier unreachable: ${(err as Error).message}`, code: 'relay_failed' }];
     }
   }
+}
+
+/** The Verifier's `{detail, code}` when it sent one, else a generic one. */
+function refusalOf(status: number, raw: Buffer): { detail: string; code?: string } {
+  try {
+    const b = JSON.parse(raw.toString('utf8')) as { detail?: unknown; code?: unknown };
+    if (typeof b.detail === 'string')
+      return { detail: b.detail, ...(typeof b.code === 'string' ? { code: b.code } : {}) };
+  } catch {
+    // not JSON: answered generically below
+  }
+  return { detail: `the Verifier refused the registration (${status})`, code: 'registration_refused' };
 }

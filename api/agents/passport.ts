@@ -5,6 +5,7 @@
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import type { AttestationResult } from '../../evidence/result.ts';
 import type { StoredEvidence } from '../../evidence/store.ts';
+import { registeredTier } from '../registry/auditors.ts';
 import { agentIdOf, ownerCount, type PlatformAgent } from './model.ts';
 
 /** One access the agent made, as its signed Evidence shows it. */
@@ -42,15 +43,6 @@ export function accessesFromEvidence(entries: readonly StoredEvidence[]): Access
 export const DEFAULT_CHAIN = ['injection', 'toxicity', 'model-context', 'llm-judge'];
 
 export type TrustTier = 'tee_attested' | 'mtls_verified' | 'key_authenticated' | 'unverified';
-
-/** A registration's recorded tier, else what its deployment mode can earn without a verified quote. */
-export function trustTierOf(reg: AuditorRegistration | undefined): TrustTier {
-  if (!reg) return 'unverified';
-  if (reg.status?.trustTier) return reg.status.trustTier;
-  if (reg.spec.deploymentMode === 'external')
-    return reg.spec.auth?.type === 'mtls' ? 'mtls_verified' : 'key_authenticated';
-  return 'mtls_verified';
-}
 
 export function chainOf(agent: PlatformAgent): string[] {
   const c = agent.spec.auditorChain;
@@ -141,7 +133,7 @@ export function buildPassport(
       return {
         auditor_id: id,
         deployment_mode: reg?.spec.deploymentMode ?? null,
-        trust_tier: trustTierOf(reg),
+        trust_tier: registeredTier(id, reg),
         attested_tier: attestation.auditor_tiers[id] ?? null,
       };
     }),

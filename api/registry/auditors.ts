@@ -17,7 +17,8 @@ import {
 import { TOXICITY_VOCABULARY } from '../../auditors/toxicity/vocabulary.ts';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
-import type { RegistrationFacts } from '../../evidence/trust.ts';
+import { lowerTier, registrationCeiling, type RegistrationFacts } from '../../evidence/trust.ts';
+import type { TrustTier } from '../../evidence/types.ts';
 
 const DEFAULT_PHASES: RequestPhase[] = ['request', 'response'];
 
@@ -67,6 +68,16 @@ export function auditorTrustFacts(
   return registrationFacts(reg) ?? (isBuiltinAuditor(id) ? { deploymentMode: 'sidecar' } : undefined);
 }
 
+/**
+ * The tier a registry list or passport shows for an auditor: what its current
+ * registration can earn (the same ceiling Evidence is assessed against),
+ * without a verified hardware quote. Never a stored status: a tier follows the
+ * registration actually in force.
+ */
+export function registeredTier(id: string, reg: AuditorRegistration | undefined): TrustTier {
+  return lowerTier(registrationCeiling(auditorTrustFacts(id, reg)), 'mtls_verified');
+}
+
 export function registrationFacts(reg: AuditorRegistration | undefined): RegistrationFacts | undefined {
   if (!reg) return undefined;
   return {
@@ -92,6 +103,8 @@ export interface RegistrationBody {
     secret_ref?: { name: string; key: string };
   };
   claims?: NonNullable<AuditorRegistration['spec']['claims']>;
+  /** The workspaces it is for (decision 81); empty or absent on a new registration: cluster-wide. */
+  workspaces?: string[];
 }
 
 export const REGISTRATION_BODY = {
@@ -113,6 +126,12 @@ export const REGISTRATION_BODY = {
     version: { type: 'string', maxLength: 63 },
     auth: { type: 'object' },
     claims: { type: 'array', maxItems: 128 },
+    workspaces: {
+      type: 'array',
+      maxItems: 64,
+      uniqueItems: true,
+      items: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' },
+    },
   },
 };
 
@@ -139,23 +158,49 @@ function optionalFields(body: RegistrationBody): Partial<Spec> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<Spec>;
 }
 
-/** The AuditorRegistration a registration body describes (an existing one keeps its other fields). */
+/** Where it runs and for whom: the body's, else the stored, else the defaults. */
+function placementOf(
+  body: RegistrationBody,
+  prev: Spec | undefined,
+  defaultWorkspaces: readonly string[],
+): Partial<Spec> {
+  const deploymentMode = body.deployment_mode ?? prev?.deploymentMode ?? 'external';
+  // A sidecar keeps its stored endpoint: the one its Gateway relays is pod-local.
+  const endpoint =
+    prev?.deploymentMode === 'sidecar' && deploymentMode === 'sidecar' ? prev.endpoint : body.endpoint;
+  const workspaces = [
+    ...new Set(body.workspaces ?? (prev ? (prev.workspaces ?? []) : defaultWorkspaces)),
+  ].sort();
+  return {
+    deploymentMode,
+    ...(endpoint ? { endpoint } : {}),
+    ...(workspaces.length > 0 ? { workspaces } : {}),
+  };
+}
+
+/**
+ * The AuditorRegistration a registration body describes (an existing one
+ * keeps its other fields). `defaultWorkspaces`: the scope of a new
+ * registration whose body names none (none: cluster-wide).
+ */
 export function registrationFrom(
   body: RegistrationBody,
   existing?: AuditorRegistration,
+  defaultWorkspaces: readonly string[] = [],
 ): AuditorRegistration {
   const prev = existing?.spec;
   const auth = authOf(body, prev);
-  const spec: Spec = {
-    ...prev,
+  // endpoint and workspaces are re-derived: an absent one must not survive from `prev`.
+  const { endpoint: _endpoint, workspaces: _workspaces, ...kept } = prev ?? ({} as Partial<Spec>);
+  const spec = {
+    ...kept,
     auditorId: body.auditor_id,
     category: body.category ?? prev?.category ?? 'security',
     phase: body.phase ?? prev?.phase ?? 'input_guarding',
-    deploymentMode: body.deployment_mode ?? prev?.deploymentMode ?? 'external',
-    endpoint: body.endpoint,
+    ...placementOf(body, prev, defaultWorkspaces),
     ...optionalFields(body),
     ...(auth ? { auth } : {}),
-  };
+  } as Spec;
   return {
     apiVersion: API_VERSION,
     kind: 'AuditorRegistration',

@@ -1,5 +1,7 @@
 // The registry lists and the Verifier side of auditor self-registration:
-//   POST /v1/auditors/register  an org administrator or a Gateway key (the Gateway relays)
+//   POST /v1/auditors/register  an org administrator or a Gateway key (the Gateway relays);
+//                               a Gateway key only for its workspaces and never changing an
+//                               existing registration's endpoint, auth, mode or workspaces (403)
 //   GET  /v1/auditors           built-in catalog entries and AuditorRegistrations
 //   GET  /v1/models             ModelRegistrations
 // A registration becomes (or updates) the cluster-scoped AuditorRegistration;
@@ -7,11 +9,13 @@
 import {
   isBuiltinAuditor,
   REGISTRATION_BODY,
+  registeredTier,
   registrationFrom,
   type RegistrationBody,
 } from '../registry/auditors.ts';
+import { defaultWorkspaces, registrationVerdict } from '../registry/registration-access.ts';
 import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
-import { trustTierOf } from '../agents/passport.ts';
+import { HttpError } from '../http/errors.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 
 async function register(rc: RouteCtx): Promise<unknown> {
@@ -20,8 +24,19 @@ async function register(rc: RouteCtx): Promise<unknown> {
   rc.audit = { resource: `auditorregistrations/${id}` };
   if (isBuiltinAuditor(id)) return { registered: true, auditor_id: id, vocabulary_synced: true };
   const existing = await rc.deps.writer.readAuditorRegistration(id);
-  const saved = await rc.deps.writer.applyAuditorRegistration(registrationFrom(body, existing));
-  rc.audit.details = { deploymentMode: saved.spec.deploymentMode, created: !existing };
+  const next = registrationFrom(body, existing, defaultWorkspaces(rc.principal));
+  const verdict = registrationVerdict(rc.principal, next.spec, existing?.spec);
+  if (verdict.kind === 'refuse') throw new HttpError(403, verdict.detail, verdict.code);
+  // Acknowledged: nothing this key may change differs, so nothing is written.
+  const saved =
+    verdict.kind === 'acknowledge' && existing
+      ? existing
+      : await rc.deps.writer.applyAuditorRegistration(next);
+  rc.audit.details = {
+    deploymentMode: saved.spec.deploymentMode,
+    created: !existing,
+    written: verdict.kind === 'write',
+  };
   return {
     registered: true,
     auditor_id: id,
@@ -38,7 +53,8 @@ function listAuditors(rc: RouteCtx): Promise<unknown> {
     phase: e.phase,
     builtin: true,
     deployment_mode: 'sidecar',
-    trust_tier: 'mtls_verified',
+    workspaces: [],
+    trust_tier: registeredTier(e.id, undefined),
     claims: e.claims.map((c) => ({ name: c.name, type: c.type })),
   }));
   const registered = rc.deps.auditors
@@ -52,7 +68,8 @@ function listAuditors(rc: RouteCtx): Promise<unknown> {
       builtin: false,
       deployment_mode: r.spec.deploymentMode,
       endpoint: r.spec.endpoint ?? null,
-      trust_tier: trustTierOf(r),
+      workspaces: r.spec.workspaces ?? [],
+      trust_tier: registeredTier(r.spec.auditorId, r),
       claims: (r.spec.claims ?? []).map((c) => ({ name: c.name, type: c.type })),
     }));
   return Promise.resolve({ items: [...builtin, ...registered] });

@@ -636,6 +636,7 @@ export type AuditorRegistrationSpec = {
       default?: unknown;
     }>;
   }>;
+  workspaces?: string[];
 };
 export type AuditorRegistrationStatus = {
   observedGeneration?: number;

@@ -32,6 +32,10 @@ import {
 const SCOPE_REASON =
   'Registered once for the whole platform: it appears in every workspace’s catalog, wizard and settings.';
 
+/** A namespace (workspace) name: a DNS label. */
+const workspaceName = (): JSONSchema =>
+  str({ maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' });
+
 const auth = (): JSONSchema =>
   obj({ type: oneOf(AUTH_TYPES), certPem: text({ maxLength: 16384 }), secretRef: secretKeyRef() }, ['type'], {
     'x-kubernetes-validations': [
@@ -101,6 +105,8 @@ export const auditorRegistration: KindDefinition = {
       healthCheckIntervalSeconds: int({ minimum: 1, maximum: 3600, default: 30 }),
       defaultPort: int({ minimum: 1, maximum: 65535, default: 8080 }),
       claims: listMap(claim, 'name', 128),
+      // The workspaces it was registered for (by their Gateway); absent: cluster-wide (decision 81).
+      workspaces: stringSet(workspaceName(), 64),
     },
     ['auditorId', 'category', 'phase', 'deploymentMode'],
     { 'x-kubernetes-validations': placement() },
