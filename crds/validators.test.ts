@@ -26,6 +26,18 @@ describe('validators built from the kind schemas', () => {
     expect(JSON.stringify(input)).not.toContain('sidecar');
   });
 
+  it('refuses control characters in short strings; free text may hold line breaks and tabs only', () => {
+    for (const bad of ['\u007f', '\u0091', '\u009f', '\u001b', '\n']) {
+      const result = validateResource(agent({ owners: [{ subject: `a${bad}b`, role: 'Owner' }] }));
+      expect(result.valid, JSON.stringify(bad)).toBe(false);
+      if (!result.valid) expect(result.issues[0]?.pointer).toBe('/spec/owners/0/subject');
+    }
+    const abilities = (personality: string) => agent({ abilities: { soul: { personality } } });
+    expect(validateResource(abilities('line one\n\tline two\r\n')).valid).toBe(true);
+    expect(validateResource(abilities('bell\u0007')).valid).toBe(false);
+    expect(validateResource(abilities('c1\u0085')).valid).toBe(false);
+  });
+
   it('accepts an agent with no owners (it is suspended, not rejected)', () => {
     expect(validateResource(agent({ owners: [] })).valid).toBe(true);
   });

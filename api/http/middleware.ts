@@ -71,6 +71,19 @@ function tooLarge(limitBytes: number): HttpError {
 }
 
 /**
+ * The parser's complaint without the excerpt of the body V8 quotes in it
+ * (`Unexpected token 'x', "{"key": x…"... is not valid JSON`): a body may hold a
+ * secret, and an error answer or log line must not repeat it.
+ */
+export function syntaxProblem(err: Error): string {
+  const message = err.message.replace(/, (\.\.\.)?".*$/s, '');
+  return message.replace(
+    /[^\x20-\x7e]/g,
+    (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
+}
+
+/**
  * Reads a JSON body into `ctx.state.body` (undefined when there is none).
  * Only `application/json` (or `+json`) is accepted.
  */
@@ -87,7 +100,7 @@ export function jsonBody(limitBytes: number) {
       try {
         ctx.state.body = JSON.parse(raw.toString('utf8')) as unknown;
       } catch (err) {
-        throw badRequest(`malformed JSON body: ${(err as Error).message}`, 'malformed_json');
+        throw badRequest(`malformed JSON body: ${syntaxProblem(err as Error)}`, 'malformed_json');
       }
     }
     await next();

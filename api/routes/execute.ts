@@ -1,7 +1,8 @@
-// Runs one route: authenticate (unless public), load the agent or approval
-// the path names, authorize against the policy table, validate the body, call
-// the handler, answer, and append the audit entry (reads and writes alike,
-// allowed or denied).
+// Runs one route: authenticate (unless public), refuse control characters in
+// path and query parameters, load the agent or approval the path names,
+// authorize against the policy table, validate the body (control characters
+// first), call the handler, answer, and append the audit entry (reads and
+// writes alike, allowed or denied).
 import type { Context } from 'koa';
 import type { ApprovalRequest } from '../../crds/generated/types.ts';
 import { parseAgentId, type PlatformAgent } from '../agents/model.ts';
@@ -9,6 +10,7 @@ import { authenticateToken } from '../auth/authenticate.ts';
 import type { Authenticator, Principal } from '../auth/principal.ts';
 import { badRequest, forbidden, HttpError, notFound, toHttpError, unauthorized } from '../http/errors.ts';
 import type { ApiMetrics } from '../http/metrics.ts';
+import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from '../http/hygiene.ts';
 import { validateBody } from '../http/validate.ts';
 import { can, POLICY, type Action } from '../policy/roles.ts';
 import type { ApiDeps, RouteCtx, RouteSpec } from './route.ts';
@@ -91,13 +93,18 @@ function checkBody(spec: RouteSpec, rc: RouteCtx): void {
     return;
   }
   if (rc.body === undefined && spec.optionalBody) return;
+  assertClean(bodyProblem(rc.body));
   rc.body = validateBody(spec.body, rc.body);
 }
 
 async function principalOf(ctx: Context, spec: RouteSpec, ex: Executor): Promise<Principal> {
   if (spec.action === 'public') return ANONYMOUS;
   const outcome = await authenticateToken(ctx.get('authorization'), ex.authenticators);
-  if (typeof outcome !== 'string') return outcome;
+  if (typeof outcome !== 'string') {
+    // The subject is stored (requestedBy, decidedBy, audit); an identity provider's claim is input too.
+    if (refusedCharacter(outcome.subject) === undefined) return outcome;
+    throw unauthorized('the credential names a subject with control characters');
+  }
   ex.metrics?.authFailures.inc({ reason: outcome.split(/[;:]/)[0]!.slice(0, 40) });
   throw unauthorized(outcome);
 }
@@ -122,6 +129,7 @@ export function routeHandler(spec: RouteSpec, ex: Executor) {
     let status = 500;
     try {
       rc.query = flatQuery(ctx.query);
+      assertClean(paramsProblem('path', rc.params) ?? paramsProblem('query', rc.query));
       await authorize(spec, rc, ctx.method !== 'GET');
       checkBody(spec, rc);
       const result = await spec.handle(rc);

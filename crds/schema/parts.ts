@@ -17,8 +17,26 @@ export const ID_PATTERN = '^[a-z0-9]([-_a-z0-9]{0,61}[a-z0-9])?$';
 /** Setting names in resources and definition files are camelCase (`banSubstrings`). */
 export const SETTING_NAME_PATTERN = '^[a-z][a-zA-Z0-9]{0,62}$';
 
-export const str = (extra: JSONSchema = {}): JSONSchema => ({ type: 'string', maxLength: 1024, ...extra });
-export const text = (extra: JSONSchema = {}): JSONSchema => ({ type: 'string', maxLength: 65536, ...extra });
+/**
+ * No control characters (C0, DEL, C1) in a short string; free text may also
+ * hold TAB, LF and CR. The API refuses more (api/http/hygiene.ts, decision 86);
+ * these are what RE2 and ECMAScript both spell alike, so the apiserver and ajv agree.
+ */
+export const PLAIN_STRING_PATTERN = '^[^\\x00-\\x1f\\x7f-\\x9f]*$';
+export const FREE_TEXT_PATTERN = '^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$';
+
+export const str = (extra: JSONSchema = {}): JSONSchema => ({
+  type: 'string',
+  maxLength: 1024,
+  pattern: PLAIN_STRING_PATTERN,
+  ...extra,
+});
+export const text = (extra: JSONSchema = {}): JSONSchema => ({
+  type: 'string',
+  maxLength: 65536,
+  pattern: FREE_TEXT_PATTERN,
+  ...extra,
+});
 export const bool = (extra: JSONSchema = {}): JSONSchema => ({ type: 'boolean', ...extra });
 export const int = (extra: JSONSchema = {}): JSONSchema => ({ type: 'integer', format: 'int64', ...extra });
 export const unit = (extra: JSONSchema = {}): JSONSchema => ({
