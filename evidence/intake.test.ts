@@ -4,7 +4,13 @@
 // ids derived from their keys; `generated_at` within the window.
 import { describe, expect, it } from 'vitest';
 import { createAttestationAgent, type AttestationAgent } from '../attestation/agent.ts';
-import { intakeEvidence, memoryPassport, pinnedAttesterKeys, type IntakeDeps } from './intake.ts';
+import {
+  intakeEvidence,
+  memoryPassport,
+  pinnedAttesterKeys,
+  revokeAttesterKey,
+  type IntakeDeps,
+} from './intake.ts';
 import { signEvidence } from './sign.ts';
 import { FileEvidenceStore } from './store-file.ts';
 import type { Evidence, UnsignedEvidence } from './types.ts';
@@ -99,6 +105,19 @@ describe('intake: attester keys', () => {
     const { submit } = await setup((c) => c !== 'apikey:gone');
     expect((await submit(await evidence('ev-1'), 'apikey:gone')).status).toBe(201);
     expect((await submit(await evidence('ev-2'), 'apikey:new')).status).toBe(201);
+  });
+
+  it('revokes a key for good; revoking the last one releases the attester to the next credential', async () => {
+    const { store, submit } = await setup();
+    const keyId = gateway.binding().key_id;
+    expect((await submit(await evidence('ev-1'), 'apikey:a')).status).toBe(201);
+    expect(await revokeAttesterKey(store, 'gateway/team.bot', 'nope')).toBe('not_pinned');
+    expect(await revokeAttesterKey(store, 'gateway/team.bot', keyId)).toBe('revoked');
+    expect(await revokeAttesterKey(store, 'gateway/team.bot', keyId)).toBe('already_revoked');
+    expect(await submit(await evidence('ev-2'), 'apikey:a')).toMatchObject({ code: 'untrusted_key' });
+    const next = createAttestationAgent({ provider: 'MOCK' });
+    const e = await evidence('ev-3', { attestation: next.binding() }, next);
+    expect((await submit(e, 'apikey:b')).status).toBe(201);
   });
 
   it('refuses a key id that does not match its public key', async () => {

@@ -51,6 +51,29 @@ export function pinnedAttesterKeys(
   };
 }
 
+export type RevokeOutcome = 'revoked' | 'already_revoked' | 'not_pinned';
+
+/**
+ * Revokes (attester, key id): that key is never accepted again, and when it
+ * was the attester's last live key the attester is released, so the next
+ * credential that presents a key claims it. An org administrator's act.
+ */
+export async function revokeAttesterKey(
+  store: PinStore,
+  attesterId: string,
+  keyId: string,
+): Promise<RevokeOutcome> {
+  for (let attempt = 0; attempt < PIN_ATTEMPTS; attempt++) {
+    const state = foldPins(await store.attesterPins(attesterId));
+    const pinned = state.keys.get(keyId);
+    if (pinned === undefined) return 'not_pinned';
+    if (pinned === null) return 'already_revoked';
+    const event = { attester_id: attesterId, key_id: keyId, public_key: null, owner: null };
+    if (await store.appendPinEvent({ ...event, at: new Date().toISOString() }, state.version)) return 'revoked';
+  }
+  throw new Error(`attester ${attesterId}: pins kept changing; try again`);
+}
+
 /** Where attestation results land: the agent's passport (its status summary). */
 export interface PassportSink {
   record(agentId: string, result: AttestationResult): void | Promise<void>;

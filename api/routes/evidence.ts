@@ -4,13 +4,14 @@
 //                                        no such agent, a key bound to another credential, stale time
 //   GET  /v1/agents/{agent_id}/evidence  share roles (Viewer and above), newest first; the current
 //                                        agent's Evidence only (its uid)
+//   DELETE /v1/attesters/{attester_id}/keys/{key_id}  org administrators: revoke a pinned key; 204, 404
 // The checks themselves are `evidence/intake.ts`; the AttestationResult lands
 // in the evidence store and the agent's passport (status and API).
-import { intakeEvidence } from '../../evidence/intake.ts';
+import { intakeEvidence, revokeAttesterKey } from '../../evidence/intake.ts';
 import { credentialOf } from '../agents/evidence-identity.ts';
 import type { StoredEvidence } from '../../evidence/store.ts';
 import type { Principal } from '../auth/principal.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, notFound } from '../http/errors.ts';
 import { intQuery } from '../http/validate.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 
@@ -72,6 +73,17 @@ async function timeline(rc: RouteCtx): Promise<unknown> {
   return { agent_id: agentId, items: entries.map(timelineItem) };
 }
 
+/** An org administrator revokes an attester key (and so releases the attester once none is left). */
+async function revokeKey(rc: RouteCtx): Promise<unknown> {
+  const attesterId = rc.params.attester_id!;
+  const keyId = rc.params.key_id!;
+  rc.audit = { resource: `attester:${attesterId.slice(0, 253)}/${keyId.slice(0, 64)}` };
+  const outcome = await revokeAttesterKey(rc.deps.evidence.store, attesterId, keyId);
+  if (outcome === 'not_pinned') throw notFound(`no key ${keyId} pinned for attester ${attesterId}`);
+  rc.audit.details = { outcome };
+  return undefined;
+}
+
 export const EVIDENCE_ROUTES: RouteSpec[] = [
   {
     method: 'POST',
@@ -92,5 +104,14 @@ export const EVIDENCE_ROUTES: RouteSpec[] = [
     success: 200,
     query: { limit: '1–500 (default 50)', before_seq: 'page: entries before this sequence number' },
     handle: timeline,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/attesters/{attester_id}/keys/{key_id}',
+    action: 'attester.key.revoke',
+    summary:
+      "Revoke an attester's signing key (never accepted again); revoking its last key releases the attester to the next credential",
+    success: 204,
+    handle: revokeKey,
   },
 ];
