@@ -40,7 +40,7 @@ export function pinnedAttesterKeys(
         const state = foldPins(await store.attesterPins(attesterId));
         const foreign = state.owner !== null && state.owner !== presenter;
         const ownerLive = foreign ? await credentialLive(state.owner!) : true;
-        const verdict = decidePin(state, attesterId, keyId, publicKey, presenter, ownerLive);
+        const verdict = decidePin(state, { attesterId, keyId, publicKey, presenter }, ownerLive);
         if (!verdict.ok) return verdict.problem;
         if (!verdict.event) return '';
         const event = { ...verdict.event, at: new Date().toISOString() };
@@ -69,7 +69,8 @@ export async function revokeAttesterKey(
     if (pinned === undefined) return 'not_pinned';
     if (pinned === null) return 'already_revoked';
     const event = { attester_id: attesterId, key_id: keyId, public_key: null, owner: null };
-    if (await store.appendPinEvent({ ...event, at: new Date().toISOString() }, state.version)) return 'revoked';
+    if (await store.appendPinEvent({ ...event, at: new Date().toISOString() }, state.version))
+      return 'revoked';
   }
   throw new Error(`attester ${attesterId}: pins kept changing; try again`);
 }

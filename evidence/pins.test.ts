@@ -10,7 +10,7 @@ const event = (key: string, publicKey: string | null, owner: string | null): Pin
   at: '2026-01-01T00:00:00Z',
 });
 const decide = (events: PinEvent[], key: string, pk: string, presenter: string, ownerLive = true) =>
-  decidePin(foldPins(events), 'gateway/a', key, pk, presenter, ownerLive);
+  decidePin(foldPins(events), { attesterId: 'gateway/a', keyId: key, publicKey: pk, presenter }, ownerLive);
 
 describe('decidePin', () => {
   it('pins the first key for the presenting credential', () => {
@@ -65,11 +65,18 @@ describe('decidePin', () => {
       problem: 'key k1 of gateway/a was revoked by an administrator',
     });
     expect(foldPins(revoked).owner).toBeNull();
-    expect(decide(revoked, 'k2', 'pk2', 'apikey:b')).toMatchObject({ ok: true, event: { owner: 'apikey:b' } });
+    expect(decide(revoked, 'k2', 'pk2', 'apikey:b')).toMatchObject({
+      ok: true,
+      event: { owner: 'apikey:b' },
+    });
   });
 
   it('keeps the owner while another key is still pinned', () => {
-    const state = foldPins([event('k1', 'pk1', 'apikey:a'), event('k2', 'pk2', null), event('k1', null, null)]);
+    const state = foldPins([
+      event('k1', 'pk1', 'apikey:a'),
+      event('k2', 'pk2', null),
+      event('k1', null, null),
+    ]);
     expect(state.owner).toBe('apikey:a');
     expect(state.version).toBe(3);
   });

@@ -44,14 +44,16 @@ export type PinVerdict = { ok: true; event?: Omit<PinEvent, 'at'> } | { ok: fals
  * and the event to append. `ownerLive`: the owning credential still exists
  * (a revoked or expired credential's attester is released to the next one).
  */
-export function decidePin(
-  state: AttesterPins,
-  attesterId: string,
-  keyId: string,
-  publicKey: string,
-  presenter: string,
-  ownerLive: boolean,
-): PinVerdict {
+export interface PinRequest {
+  attesterId: string;
+  keyId: string;
+  publicKey: string;
+  /** The credential submitting. */
+  presenter: string;
+}
+
+export function decidePin(state: AttesterPins, request: PinRequest, ownerLive: boolean): PinVerdict {
+  const { attesterId, keyId, publicKey, presenter } = request;
   const pinned = state.keys.get(keyId);
   if (pinned === null)
     return { ok: false, problem: `key ${keyId} of ${attesterId} was revoked by an administrator` };
@@ -72,7 +74,9 @@ export function decidePin(
 
 /** Events that pin the keys found in Evidence stored before pins had owners (owner unknown). */
 export function legacyPinEvents(
-  entries: Iterable<{ evidence: { attester_id: string; attestation: { key_id: string; public_key: string } } }>,
+  entries: Iterable<{
+    evidence: { attester_id: string; attestation: { key_id: string; public_key: string } };
+  }>,
   at: string,
 ): PinEvent[] {
   const seen = new Set<string>();

@@ -26,7 +26,8 @@ export function agentResolver(index: AgentIndex, writer: Pick<ClusterWriter, 're
 }
 
 /** The credential a principal submits with: its API key (its id), else its subject. */
-export const credentialOf = (p: Principal): string => (p.keyId ? `apikey:${p.keyId}` : `subject:${p.subject}`);
+export const credentialOf = (p: Principal): string =>
+  p.keyId ? `apikey:${p.keyId}` : `subject:${p.subject}`;
 
 /** Whether a credential named by `credentialOf` still exists: an API key not revoked and not expired. */
 export function credentialLive(
