@@ -16,6 +16,7 @@ import { openEvidenceStore } from '../evidence/open-store.ts';
 import { pinnedAttesterKeys } from '../evidence/intake.ts';
 import type { EvidenceStore } from '../evidence/store.ts';
 import { kubePolicies } from '../policy/kube-repository.ts';
+import { agentResolver, credentialLive } from './agents/evidence-identity.ts';
 import { statusPassportSink } from './agents/passport-sink.ts';
 import { createApp } from './app.ts';
 import type { AuditLog } from './audit/log.ts';
@@ -61,13 +62,16 @@ function verifierDeps(
   store: EvidenceStore,
   writer: ClusterWriter,
   informers: ApiInformers,
+  identity: { agents: AgentIndex; keys: ApiKeyStore },
 ): Pick<ApiDeps, 'evidence' | 'policy'> {
   return {
     evidence: {
       store,
-      keys: pinnedAttesterKeys(store),
+      keys: pinnedAttesterKeys(store, credentialLive(identity.keys, Date.now)),
       passport: statusPassportSink(writer, o.log),
       registrations: (id) => auditorTrustFacts(id, informers.auditors.get(id)),
+      agents: agentResolver(identity.agents, writer),
+      window: { maxFutureMs: o.settings.evidenceMaxSkewMs, maxAgeMs: o.settings.evidenceMaxAgeMs },
       maxBytes: o.settings.evidenceMaxBytes,
     },
     policy: {
@@ -132,8 +136,9 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const audit =
     o.audit ?? (await openAuditLog(o.env ?? {}, { path: s.auditLogPath, window: s.auditWindow, log }));
   const writer = clusterWriter(kc);
+  const agents = new AgentIndex(informers.agents);
   const deps: ApiDeps = {
-    agents: new AgentIndex(informers.agents),
+    agents,
     approvals: informers.approvals,
     auditors: informers.auditors,
     models: informers.models,
@@ -143,7 +148,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     log,
     now: Date.now,
     approvalTtlMs: s.approvalTtlMs,
-    ...verifierDeps(o, evidenceStore, writer, informers),
+    ...verifierDeps(o, evidenceStore, writer, informers, { agents, keys }),
   };
   for (const i of informers.all) i.start();
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });

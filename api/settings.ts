@@ -108,6 +108,20 @@ export const API_SETTINGS = {
     description:
       'largest Evidence body POST /v1/evidence accepts (413 above); the store is DATABASE_URL or PLATFORM_EVIDENCE_FILE',
   },
+  evidenceMaxSkewMs: {
+    env: 'PLATFORM_EVIDENCE_MAX_SKEW',
+    flag: 'evidence-max-skew',
+    type: 'duration',
+    default: '5m',
+    description: 'how far an Evidence `generated_at` may be ahead of the Verifier clock (422 beyond)',
+  },
+  evidenceMaxAgeMs: {
+    env: 'PLATFORM_EVIDENCE_MAX_AGE',
+    flag: 'evidence-max-age',
+    type: 'duration',
+    default: '24h',
+    description: 'how old an Evidence `generated_at` may be when it arrives (422 beyond)',
+  },
   auditLogPath: {
     env: 'PLATFORM_API_AUDIT_LOG',
     flag: 'audit-log',
@@ -166,6 +180,9 @@ export function loadApiSettings(
   }
   if (s.auditWindow < 100 || s.auditWindow > 1_000_000) {
     problems.push('PLATFORM_API_AUDIT_WINDOW: expected 100 to 1000000 entries');
+  }
+  if (s.evidenceMaxSkewMs <= 0 || s.evidenceMaxAgeMs <= 0) {
+    problems.push('PLATFORM_EVIDENCE_MAX_SKEW and PLATFORM_EVIDENCE_MAX_AGE: expected more than 0');
   }
   if (s.workspaceAdmins.some((p) => !/^[a-z0-9-]+=\S+$/.test(p))) {
     problems.push('PLATFORM_API_WORKSPACE_ADMINS: expected namespace=subject pairs');

@@ -24,7 +24,8 @@ export function registerEvidenceRoutes(router: Router, deps: EvidenceRouteDeps):
   router.post('/v1/evidence', (ctx) =>
     guarded(ctx, async () => {
       await requireAuth(ctx, deps.authenticateSubmitter);
-      const outcome = await intakeEvidence(await jsonBodyOf(ctx, limit), deps);
+      // One shared submitter key here: every submission is the same credential.
+      const outcome = await intakeEvidence(await jsonBodyOf(ctx, limit), deps, 'submitter');
       if (outcome.status !== 201) throw new RouteError(outcome.status, outcome.detail, outcome.code);
       const { entry } = outcome;
       reply(ctx, 201, {
@@ -40,10 +41,13 @@ export function registerEvidenceRoutes(router: Router, deps: EvidenceRouteDeps):
       await requireAuth(ctx, deps.authenticateReader);
       const limit = Math.min(500, Math.max(1, Number(ctx.query.limit ?? 50) || 50));
       const before = ctx.query.before_seq ? Number(ctx.query.before_seq) : undefined;
-      const entries = await deps.store.listByAgent(ctx.params.agentId!, {
-        limit,
-        ...(before ? { beforeSeq: before } : {}),
-      });
+      const agent = await deps.agents(ctx.params.agentId!);
+      const entries = agent
+        ? await deps.store.listByAgent(ctx.params.agentId!, agent.uid, {
+            limit,
+            ...(before ? { beforeSeq: before } : {}),
+          })
+        : [];
       reply(ctx, 200, {
         agent_id: ctx.params.agentId,
         items: entries.map((e) => ({

@@ -1,9 +1,12 @@
 // The embedded evidence store: one JSONL file, one chained entry per line,
 // appended with group commit (one write and one fdatasync per batch). The
 // file is read and its chain checked on open; an index in memory answers
-// lookups. Pure JavaScript: no native addon to build for Node 20 and 24.
+// lookups. Attester key pins are a second JSONL file beside it
+// (`<file>.pins`), one event per line. Pure JavaScript: no native addon to
+// build for Node 20 and 24.
 import { open, type FileHandle } from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { legacyPinEvents, type PinEvent } from './pins.ts';
 import type { AttestationResult } from './result.ts';
 import {
   Batcher,
@@ -23,16 +26,18 @@ export interface FileStoreOptions {
   sync?: boolean;
 }
 
+type Item = { evidence: Evidence; result: AttestationResult; agentUid: string };
+
+const agentKey = (agentId: string, agentUid: string): string => `${agentId}\n${agentUid}`;
+
 export class FileEvidenceStore implements EvidenceStore {
   readonly kind = 'embedded' as const;
   private readonly entries: StoredEvidence[] = [];
   private readonly byId = new Map<string, StoredEvidence>();
   private readonly byAgent = new Map<string, StoredEvidence[]>();
-  /** attester/key id → public key; rebuilt from the stored Evidence on open. */
-  private readonly pins = new Map<string, string>();
-  private readonly batcher = new Batcher<{ evidence: Evidence; result: AttestationResult }, StoredEvidence>(
-    (items) => this.writeBatch(items),
-  );
+  /** attester id → its pin events; `<file>.pins` restores them on open. */
+  private readonly pins = new Map<string, PinEvent[]>();
+  private readonly batcher = new Batcher<Item, StoredEvidence>((items) => this.writeBatch(items));
   /** The chain check of the file as found on open. */
   readonly opened: ChainCheck;
 
@@ -44,6 +49,7 @@ export class FileEvidenceStore implements EvidenceStore {
   ) {
     for (const line of lines) this.index(JSON.parse(line) as StoredEvidence);
     this.opened = checkChain(this.entries);
+    for (const event of this.loadPins()) this.indexPin(event);
   }
 
   static async open(options: FileStoreOptions = {}): Promise<FileEvidenceStore> {
@@ -55,36 +61,77 @@ export class FileEvidenceStore implements EvidenceStore {
     return new FileEvidenceStore(handle, options.path, options.sync ?? true, lines);
   }
 
+  private get pinsPath(): string | undefined {
+    return this.path && `${this.path}.pins`;
+  }
+
+  /**
+   * The pin events of `<file>.pins`; without that file (a store written
+   * before pins had owners), the keys its Evidence names, owner unknown,
+   * written to a new pins file.
+   */
+  private loadPins(): PinEvent[] {
+    const file = this.pinsPath;
+    if (file && existsSync(file)) {
+      return readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as PinEvent);
+    }
+    const legacy = legacyPinEvents(this.entries, new Date().toISOString());
+    if (file) writeFileSync(file, legacy.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
+    return legacy;
+  }
+
+  private indexPin(event: PinEvent): void {
+    const list = this.pins.get(event.attester_id) ?? [];
+    list.push(event);
+    this.pins.set(event.attester_id, list);
+  }
+
   private index(e: StoredEvidence): void {
     this.entries.push(e);
     this.byId.set(e.evidence_id, e);
-    const list = this.byAgent.get(e.agent_id) ?? [];
+    // Entries of no known agent (stored before intake bound Evidence to a uid) are listed for nobody.
+    if (e.agent_uid === undefined) return;
+    const key = agentKey(e.agent_id, e.agent_uid);
+    const list = this.byAgent.get(key) ?? [];
     list.push(e);
-    this.byAgent.set(e.agent_id, list);
-    const pin = `${e.evidence.attester_id}/${e.evidence.attestation.key_id}`;
-    if (!this.pins.has(pin)) this.pins.set(pin, e.evidence.attestation.public_key);
+    this.byAgent.set(key, list);
   }
 
-  /** One process owns the file, so memory is the shared view; stored Evidence restores it on open. */
-  pinAttesterKey(attesterId: string, keyId: string, publicKey: string): Promise<string> {
-    const pin = `${attesterId}/${keyId}`;
-    if (!this.pins.has(pin)) this.pins.set(pin, publicKey);
-    return Promise.resolve(this.pins.get(pin)!);
+  attesterPins(attesterId: string): Promise<PinEvent[]> {
+    return Promise.resolve([...(this.pins.get(attesterId) ?? [])]);
   }
 
-  private async writeBatch(
-    items: { evidence: Evidence; result: AttestationResult }[],
-  ): Promise<(StoredEvidence | Error)[]> {
+  /** One process owns the file, so memory is the shared view; the check and the append are one step. */
+  async appendPinEvent(event: PinEvent, expectedVersion: number): Promise<boolean> {
+    if ((this.pins.get(event.attester_id)?.length ?? 0) !== expectedVersion) return false;
+    this.indexPin(event);
+    const file = this.pinsPath;
+    if (file) {
+      const handle = await open(file, 'a', 0o600);
+      try {
+        await handle.write(`${JSON.stringify(event)}\n`);
+        if (this.sync) await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+    }
+    return true;
+  }
+
+  private async writeBatch(items: Item[]): Promise<(StoredEvidence | Error)[]> {
     const out: (StoredEvidence | Error)[] = [];
     const fresh: StoredEvidence[] = [];
     const ids = new Set<string>();
     let prev = this.entries[this.entries.length - 1];
-    for (const { evidence, result } of items) {
+    for (const { evidence, result, agentUid } of items) {
       if (this.byId.has(evidence.evidence_id) || ids.has(evidence.evidence_id)) {
         out.push(new DuplicateEvidenceError(evidence.evidence_id));
         continue;
       }
-      const entry = link(prev, evidence, result);
+      const entry = link(prev, evidence, result, agentUid);
       ids.add(entry.evidence_id);
       fresh.push(entry);
       out.push(entry);
@@ -98,8 +145,8 @@ export class FileEvidenceStore implements EvidenceStore {
     return out;
   }
 
-  append(evidence: Evidence, result: AttestationResult): Promise<StoredEvidence> {
-    return this.batcher.push({ evidence, result });
+  append(evidence: Evidence, result: AttestationResult, agentUid: string): Promise<StoredEvidence> {
+    return this.batcher.push({ evidence, result, agentUid });
   }
 
   get(evidenceId: string): Promise<StoredEvidence | undefined> {
@@ -108,9 +155,10 @@ export class FileEvidenceStore implements EvidenceStore {
 
   listByAgent(
     agentId: string,
+    agentUid: string,
     options: { limit?: number; beforeSeq?: number } = {},
   ): Promise<StoredEvidence[]> {
-    const all = this.byAgent.get(agentId) ?? [];
+    const all = this.byAgent.get(agentKey(agentId, agentUid)) ?? [];
     const before = options.beforeSeq ?? Number.POSITIVE_INFINITY;
     const picked = all
       .filter((e) => e.seq < before)

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalize } from './canonical.ts';
 import type { Evidence } from './types.ts';
+import type { PinEvent } from './pins.ts';
 import type { AttestationResult } from './result.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -14,6 +15,13 @@ export interface StoredEvidence {
   seq: number;
   evidence_id: string;
   agent_id: string;
+  /**
+   * The `metadata.uid` of the agent the Evidence was accepted for: a deleted
+   * and re-created agent of the same name has another uid, so it does not
+   * inherit its predecessor's Evidence. Absent on entries stored before
+   * intake bound Evidence to the agent (they belong to no current agent).
+   */
+  agent_uid?: string;
   received_at: string;
   evidence: Evidence;
   result: AttestationResult;
@@ -25,18 +33,24 @@ export type ChainCheck = { ok: true; count: number } | { ok: false; seq: number;
 
 export interface EvidenceStore {
   readonly kind: 'embedded' | 'postgres';
-  /** Appends; throws DuplicateEvidenceError for a known evidence_id. */
-  append(evidence: Evidence, result: AttestationResult): Promise<StoredEvidence>;
+  /** Appends Evidence accepted for the agent with uid `agentUid`; throws DuplicateEvidenceError for a known evidence_id. */
+  append(evidence: Evidence, result: AttestationResult, agentUid: string): Promise<StoredEvidence>;
   get(evidenceId: string): Promise<StoredEvidence | undefined>;
-  /** Newest first. */
-  listByAgent(agentId: string, options?: { limit?: number; beforeSeq?: number }): Promise<StoredEvidence[]>;
+  /** The Evidence of agent `agentId` whose uid is `agentUid` (the current agent's), newest first. */
+  listByAgent(
+    agentId: string,
+    agentUid: string,
+    options?: { limit?: number; beforeSeq?: number },
+  ): Promise<StoredEvidence[]>;
   verifyChain(): Promise<ChainCheck>;
+  /** The attester's key pin events, oldest first (see `evidence/pins.ts`). Shared by every replica, durable. */
+  attesterPins(attesterId: string): Promise<PinEvent[]>;
   /**
-   * Pins `publicKey` for (attester, key id) unless a key is pinned already,
-   * and returns the pinned key. First writer wins, across every replica that
-   * shares the store, and pins outlive restarts.
+   * Appends `event` when the attester has exactly `expectedVersion` events
+   * (true), else appends nothing (false: another writer came first; read
+   * again and decide again). Atomic across replicas sharing the store.
    */
-  pinAttesterKey(attesterId: string, keyId: string, publicKey: string): Promise<string>;
+  appendPinEvent(event: PinEvent, expectedVersion: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -58,12 +72,14 @@ export function link(
   prev: { seq: number; hash: string } | undefined,
   evidence: Evidence,
   result: AttestationResult,
+  agentUid: string,
   receivedAt = new Date().toISOString(),
 ): StoredEvidence {
   const linked: Linked = {
     seq: (prev?.seq ?? 0) + 1,
     evidence_id: evidence.evidence_id,
     agent_id: evidence.agent_id,
+    agent_uid: agentUid,
     received_at: receivedAt,
     evidence,
     result,

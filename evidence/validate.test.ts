@@ -1,6 +1,10 @@
 // Envelope checks on the optional call metadata an Evidence may carry.
 import { describe, expect, it } from 'vitest';
-import { validateEvidence } from './validate.ts';
+import { keyIdOf } from '../attestation/keys.ts';
+import { timeWindowProblem, validateEvidence } from './validate.ts';
+
+const PUBLIC_KEY = Buffer.alloc(32, 7).toString('base64url');
+const KEY_ID = keyIdOf(Buffer.alloc(32, 7));
 
 const envelope = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   schema_version: '2.0.0',
@@ -16,7 +20,7 @@ const envelope = (extra: Record<string, unknown> = {}): Record<string, unknown> 
   phase: 'request',
   generated_at: '2026-11-22T00:00:00Z',
   auditors: [],
-  attestation: { key_id: 'k', public_key: 'pk', hardware_attested: false },
+  attestation: { key_id: KEY_ID, public_key: PUBLIC_KEY, hardware_attested: false },
   signature: 'sig',
   ...extra,
 });
@@ -36,5 +40,35 @@ describe('validateEvidence: call metadata', () => {
       'user_id: 1–253 printable ASCII characters when present',
       'session_id: 1–253 printable ASCII characters when present',
     ]);
+  });
+});
+
+describe('validateEvidence: the key id', () => {
+  it('refuses a key id that is not derived from the public key, naming the field', () => {
+    const r = validateEvidence(
+      envelope({ attestation: { key_id: 'fresh-key', public_key: PUBLIC_KEY, hardware_attested: false } }),
+    );
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems).toEqual([
+      'attestation.key_id: must be the first 16 base64url characters of SHA-256 over attestation.public_key',
+    ]);
+  });
+});
+
+describe('timeWindowProblem', () => {
+  const now = Date.parse('2026-11-22T12:00:00Z');
+  const window = { maxFutureMs: 300_000, maxAgeMs: 86_400_000 };
+
+  it('accepts a time within the skew ahead and the age behind', () => {
+    expect(timeWindowProblem('2026-11-22T12:04:59Z', now, window)).toBe('');
+    expect(timeWindowProblem('2026-11-21T12:00:01Z', now, window)).toBe('');
+  });
+
+  it('refuses the year 2999 and 1970, naming generated_at', () => {
+    expect(timeWindowProblem('2999-01-01T00:00:00Z', now, window)).toBe(
+      "generated_at: more than 300 s ahead of the Verifier's clock",
+    );
+    expect(timeWindowProblem('1970-01-01T00:00:00Z', now, window)).toBe('generated_at: older than 86400 s');
   });
 });

@@ -1,5 +1,6 @@
 // Shape checks for Evidence arriving at the Verifier. Each problem names the
 // field; a malformed claim is reported as such (the API's validation error).
+import { keyIdOf } from '../attestation/keys.ts';
 import { CLAIM_TYPES, type Claim } from '../auditors/sdk/types.ts';
 import { claimTypeProblem } from '../policy/context.ts';
 import { EVIDENCE_SCHEMA_VERSION, type Evidence } from './types.ts';
@@ -62,6 +63,7 @@ const ENVELOPE_RULES: ((e: Record<string, unknown>) => string)[] = [
     attestationValid(e.attestation)
       ? ''
       : 'attestation: {provider, key_id, public_key, hardware_attested} required',
+  (e) => (attestationValid(e.attestation) ? keyIdProblem(e.attestation) : ''),
   (e) => (e.trust_tier === undefined ? '' : 'trust_tier: set by the Verifier, not the sender'),
   (e) => optionalId(e, 'model_id'),
   (e) => optionalId(e, 'user_id'),
@@ -77,7 +79,41 @@ function optionalId(e: Record<string, unknown>, field: string): string {
   return v === undefined || isPrintableId(v) ? '' : `${field}: 1–253 printable ASCII characters when present`;
 }
 
-function attestationValid(a: unknown): boolean {
+/**
+ * A key id is derived from its key, as the Gateway's key ring derives it
+ * (`keyIdOf`: the first 16 base64url characters of SHA-256 over the raw
+ * public key), so one id never names two keys.
+ */
+function keyIdProblem(a: { key_id: string; public_key: string }): string {
+  const matches = keyIdOf(Buffer.from(a.public_key, 'base64url')) === a.key_id;
+  return matches
+    ? ''
+    : 'attestation.key_id: must be the first 16 base64url characters of SHA-256 over attestation.public_key';
+}
+
+/** How far `generated_at` may lie ahead of the Verifier's clock and behind it. */
+export interface EvidenceWindow {
+  maxFutureMs: number;
+  maxAgeMs: number;
+}
+
+/** 5 minutes of clock skew ahead; a day behind (a Gateway retrying after an outage of the Verifier). */
+export const DEFAULT_EVIDENCE_WINDOW: EvidenceWindow = { maxFutureMs: 5 * 60_000, maxAgeMs: 24 * 3_600_000 };
+
+/** '' when `generatedAt` (a valid timestamp) lies within the window around `nowMs`, else the problem. */
+export function timeWindowProblem(
+  generatedAt: string,
+  nowMs: number,
+  window: EvidenceWindow = DEFAULT_EVIDENCE_WINDOW,
+): string {
+  const t = Date.parse(generatedAt);
+  if (t > nowMs + window.maxFutureMs)
+    return `generated_at: more than ${window.maxFutureMs / 1000} s ahead of the Verifier's clock`;
+  if (t < nowMs - window.maxAgeMs) return `generated_at: older than ${window.maxAgeMs / 1000} s`;
+  return '';
+}
+
+function attestationValid(a: unknown): a is { key_id: string; public_key: string } {
   return (
     isObject(a) &&
     typeof a.key_id === 'string' &&

@@ -49,6 +49,15 @@ describe('the policy table', () => {
   });
 });
 
+describe('attester keys', () => {
+  it('are revoked by org administrators only', () => {
+    expect(can(user('x', { orgAdmin: true }), 'attester.key.revoke')).toBe(true);
+    expect(can(user('w', { workspaceAdminOf: ['team-a'] }), 'attester.key.revoke')).toBe(false);
+    expect(can(user('gw', { gateway: true }), 'attester.key.revoke')).toBe(false);
+    expect(can(user('o'), 'attester.key.revoke', agent)).toBe(false);
+  });
+});
+
 describe('the gateway role', () => {
   const gateway = user('gw', { gateway: true });
   it('submits evidence, reads effective policies and registers auditors, and nothing else', () => {

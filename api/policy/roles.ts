@@ -51,6 +51,7 @@ export const POLICY = {
   'registry.notarize': { scope: 'global', roles: ['org_admin'] },
   'agent.evidence.read': { scope: 'agent', roles: SHARED },
   'evidence.submit': { scope: 'global', roles: ['gateway'] },
+  'attester.key.revoke': { scope: 'global', roles: ['org_admin'] },
   // Policies: global here; the handler re-checks the policy's namespace (see api/routes/policies.ts).
   'policy.list': { scope: 'global', roles: ADMINS },
   'policy.read': { scope: 'global', roles: ADMINS },

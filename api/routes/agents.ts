@@ -147,7 +147,10 @@ async function passport(rc: RouteCtx): Promise<unknown> {
   const a = agentOf(rc);
   const id = `${a.metadata.namespace}.${a.metadata.name}`;
   const reg = (auditorId: string) => rc.deps.auditors.get(auditorId);
-  const recent = await rc.deps.evidence.store.listByAgent(id, { limit: PASSPORT_ACCESSES });
+  // Only the current agent's Evidence: a predecessor of the same name had another uid.
+  const recent = await rc.deps.evidence.store.listByAgent(id, a.metadata.uid ?? '', {
+    limit: PASSPORT_ACCESSES,
+  });
   return buildPassport(
     a,
     reg,

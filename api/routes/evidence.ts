@@ -1,13 +1,17 @@
 // Evidence intake (Gateway → Verifier) and an agent's evidence timeline:
 //   POST /v1/evidence                    a Gateway key; 201, 409 duplicate, 413 over
-//                                        PLATFORM_EVIDENCE_MAX_BYTES, 422 malformed claim or bad signature
-//   GET  /v1/agents/{agent_id}/evidence  share roles (Viewer and above), newest first
+//                                        PLATFORM_EVIDENCE_MAX_BYTES, 422 malformed claim, bad signature,
+//                                        no such agent, a key bound to another credential, stale time
+//   GET  /v1/agents/{agent_id}/evidence  share roles (Viewer and above), newest first; the current
+//                                        agent's Evidence only (its uid)
+//   DELETE /v1/attesters/{attester_id}/keys/{key_id}  org administrators: revoke a pinned key; 204, 404
 // The checks themselves are `evidence/intake.ts`; the AttestationResult lands
 // in the evidence store and the agent's passport (status and API).
-import { intakeEvidence } from '../../evidence/intake.ts';
+import { intakeEvidence, revokeAttesterKey } from '../../evidence/intake.ts';
+import { credentialOf } from '../agents/evidence-identity.ts';
 import type { StoredEvidence } from '../../evidence/store.ts';
 import type { Principal } from '../auth/principal.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, notFound } from '../http/errors.ts';
 import { intQuery } from '../http/validate.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 
@@ -35,7 +39,7 @@ function checkGatewayScope(rc: RouteCtx): void {
 
 async function submit(rc: RouteCtx): Promise<unknown> {
   checkGatewayScope(rc);
-  const outcome = await intakeEvidence(rc.body, rc.deps.evidence);
+  const outcome = await intakeEvidence(rc.body, rc.deps.evidence, credentialOf(rc.principal));
   const id = (rc.body as { evidence_id?: unknown }).evidence_id;
   rc.audit = { resource: `evidence:${typeof id === 'string' ? id.slice(0, 128) : '?'}` };
   if (outcome.status !== 201) throw new HttpError(outcome.status, outcome.detail, outcome.code);
@@ -61,11 +65,23 @@ async function timeline(rc: RouteCtx): Promise<unknown> {
   const agentId = rc.params.agent_id!;
   const limit = intQuery(rc.query, 'limit', 50, 1, 500);
   const before = intQuery(rc.query, 'before_seq', 0, 0, Number.MAX_SAFE_INTEGER);
-  const entries = await rc.deps.evidence.store.listByAgent(agentId, {
+  const uid = rc.agent?.metadata.uid ?? '';
+  const entries = await rc.deps.evidence.store.listByAgent(agentId, uid, {
     limit,
     ...(before > 0 ? { beforeSeq: before } : {}),
   });
   return { agent_id: agentId, items: entries.map(timelineItem) };
+}
+
+/** An org administrator revokes an attester key (and so releases the attester once none is left). */
+async function revokeKey(rc: RouteCtx): Promise<unknown> {
+  const attesterId = rc.params.attester_id!;
+  const keyId = rc.params.key_id!;
+  rc.audit = { resource: `attester:${attesterId.slice(0, 253)}/${keyId.slice(0, 64)}` };
+  const outcome = await revokeAttesterKey(rc.deps.evidence.store, attesterId, keyId);
+  if (outcome === 'not_pinned') throw notFound(`no key ${keyId} pinned for attester ${attesterId}`);
+  rc.audit.details = { outcome };
+  return undefined;
 }
 
 export const EVIDENCE_ROUTES: RouteSpec[] = [
@@ -88,5 +104,14 @@ export const EVIDENCE_ROUTES: RouteSpec[] = [
     success: 200,
     query: { limit: '1–500 (default 50)', before_seq: 'page: entries before this sequence number' },
     handle: timeline,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/attesters/{attester_id}/keys/{key_id}',
+    action: 'attester.key.revoke',
+    summary:
+      "Revoke an attester's signing key (never accepted again); revoking its last key releases the attester to the next credential",
+    success: 204,
+    handle: revokeKey,
   },
 ];

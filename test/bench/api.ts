@@ -89,6 +89,7 @@ async function serve(): Promise<void> {
         keys: pinnedAttesterKeys(evidenceStore),
         passport: memoryPassport(),
         registrations: () => undefined,
+        agents: () => Promise.resolve(undefined),
         maxBytes: 256 * 1024,
       },
       policy: { policies: memoryPolicies(), vocabularies: () => [] },

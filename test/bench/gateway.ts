@@ -206,6 +206,7 @@ async function intakeBench(name: string, tag: string, store: EvidenceStore): Pro
     keys: pinnedAttesterKeys(store),
     passport: memoryPassport(),
     registrations: () => undefined,
+    agents: (id: string) => Promise.resolve({ uid: `uid-${id}` }),
   };
   const items = await Promise.all(
     Array.from({ length: 3000 }, (_, i) => sampleEvidence(`${tag}-${i}`, `ns.a${i % 10}`)),
@@ -213,7 +214,7 @@ async function intakeBench(name: string, tag: string, store: EvidenceStore): Pro
   const t = performance.now();
   let created = 0;
   for (let i = 0; i < items.length; i += 64) {
-    const out = await Promise.all(items.slice(i, i + 64).map((e) => intakeEvidence(e, deps)));
+    const out = await Promise.all(items.slice(i, i + 64).map((e) => intakeEvidence(e, deps, 'bench')));
     created += out.filter((o) => o.status === 201).length;
   }
   if (created !== items.length) throw new Error(`only ${created} of ${items.length} accepted`);

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../api/routes/index.ts';
 import { k8s } from '../../operator/kube.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
+import { createAttestationAgent } from '../../attestation/agent.ts';
+import { signEvidence } from '../../evidence/sign.ts';
 import { sampleEvidence } from '../process/fixtures/evidence.ts';
 import { defaultOwners, PERSONAS, useApi, type Persona } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
@@ -47,6 +49,7 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /v1/registry/notarizations': ['org_admin'],
   'DELETE /v1/registry/notarizations/{digest}': ['org_admin'],
   'POST /v1/evidence': ['gateway'],
+  'DELETE /v1/attesters/{attester_id}/keys/{key_id}': ['org_admin'],
   'GET /v1/agents/{agent_id}/evidence': SHARED,
   'GET /v1/policies': ADMINS,
   'POST /v1/policies': ADMINS,
@@ -118,12 +121,29 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
   }
 }
 
+/** Pins a fresh key under a fresh attester id (the Gateway key submits for it); its revocation path. */
+async function pinnedKeyPath(n: number): Promise<string> {
+  const signer = createAttestationAgent({ provider: 'MOCK' });
+  const { signature: _, ...unsigned } = await sampleEvidence(
+    `matrix-pin-${ns.name}-${n}`,
+    state.agent,
+    signer,
+  );
+  const attester = `gateway/matrix-${n}`;
+  const body = await signEvidence({ ...unsigned, attester_id: attester }, signer);
+  const r = await fx.call('POST', '/v1/evidence', { key: state.gatewayKey, body });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return `/v1/attesters/${encodeURIComponent(attester)}/keys/${signer.binding().key_id}`;
+}
+
 /** The policy, evidence and registry routes. */
 async function verifierRequestFor(route: string, who: Who, n: number): Promise<Call> {
   const policy = `/v1/policies/${state.policy}`;
   switch (route) {
     case 'POST /v1/evidence':
       return { path: '/v1/evidence', body: await sampleEvidence(`matrix-${ns.name}-${n}`, state.agent) };
+    case 'DELETE /v1/attesters/{attester_id}/keys/{key_id}':
+      return { path: await pinnedKeyPath(n) };
     case 'POST /v1/policies':
       return { path: '/v1/policies', body: { id: `${ns.name}.p-${n}`, spec: wsPolicy } };
     case 'PUT /v1/policies/{id}':

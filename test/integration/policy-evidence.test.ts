@@ -8,7 +8,9 @@
 // documented values.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditorPolicy } from '../../crds/generated/types.ts';
+import { createAttestationAgent } from '../../attestation/agent.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
+import { signEvidence } from '../../evidence/sign.ts';
 import { k8s } from '../../operator/kube.ts';
 import { storedAgent, useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
@@ -275,9 +277,10 @@ describe('evidence intake', () => {
     });
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.body.detail).toMatch(/only for workspaces some-other-ns/);
+    // Its own attester id: `gateway/policy-evidence` is bound to the first Gateway key.
     const here = await fx.call('POST', '/v1/evidence', {
       key: await mint([ns.name]),
-      body: await signedEvidence(`ev-${ns.name}-scoped-2`, scopedAgent),
+      body: await signedEvidence(`ev-${ns.name}-scoped-2`, scopedAgent, { attester_id: 'gateway/scoped' }),
     });
     expect(here.status, JSON.stringify(here.body)).toBe(201);
   });
@@ -322,6 +325,124 @@ describe('evidence intake', () => {
     const n = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: none });
     expect(n.status, JSON.stringify(n.body)).toBe(201);
     expect(n.body.attestation_result).toMatchObject({ trust_tier: 'unverified', auditors: [] });
+  });
+});
+
+describe('evidence trust boundaries (issue 13, findings 2 and 4)', () => {
+  const timeline = async (id: string) =>
+    (await fx.call('GET', `/v1/agents/${id}/evidence`, { key: fx.keys.viewer })).body.items?.map(
+      (e) => e.evidence_id,
+    );
+  const agentsApi = { group: GROUP, version: VERSION, plural: 'platformagents' };
+  /** The agent the intake tests above created. */
+  const attested = (): string => `${ns.name}.attested`;
+
+  it('refuses Evidence for an agent or namespace that does not exist; an agent created later shows none', async () => {
+    const ghost = `${ns.name}.ghost`;
+    for (const id of [ghost, 'no-such-namespace-x.bot']) {
+      const r = await fx.call('POST', '/v1/evidence', {
+        key: gatewayKey,
+        body: await signedEvidence(`ev-${ns.name}-${id}`, id),
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(422);
+      expect(r.body).toEqual({ detail: `agent_id: no agent ${id}`, code: 'unknown_agent' });
+    }
+    await fx.createAgent('ghost');
+    expect(await timeline(ghost)).toEqual([]);
+    const p = await fx.call('GET', `/v1/agents/${ghost}/passport`, { key: fx.keys.viewer });
+    expect(p.body.accesses).toEqual([]);
+    expect((p.body.attestation as { results: unknown[] }).results).toEqual([]);
+  });
+
+  it('gives an agent deleted and created again under the same name an empty timeline and passport', async () => {
+    const id = await fx.createAgent('phoenix');
+    const r = await fx.call('POST', '/v1/evidence', {
+      key: gatewayKey,
+      body: await signedEvidence(`ev-${ns.name}-phoenix-1`, id),
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(await timeline(id)).toEqual([`ev-${ns.name}-phoenix-1`]);
+    await custom().deleteNamespacedCustomObject({ ...agentsApi, namespace: ns.name, name: 'phoenix' });
+    await fx.until(`/v1/agents/${id}`, (g) => g.status === 404);
+    await fx.createAgent('phoenix');
+    expect(await timeline(id)).toEqual([]);
+    const p = await fx.call('GET', `/v1/agents/${id}/passport`, { key: fx.keys.viewer });
+    expect(p.body.accesses).toEqual([]);
+  });
+
+  it("refuses another Gateway key pinning a new key under an attester id bound to the first one's", async () => {
+    const other = String(
+      (
+        await fx.call('POST', '/v1/api-keys', {
+          key: fx.keys.org_admin,
+          body: { subject: 'gw-intruder@policy-evidence', role: 'gateway' },
+        })
+      ).body.key,
+    );
+    const intruder = createAttestationAgent({ provider: 'MOCK' });
+    const { signature: _, ...unsigned } = await signedEvidence(`ev-${ns.name}-intruder`, attested(), {
+      attestation: intruder.binding(),
+    });
+    const r = await fx.call('POST', '/v1/evidence', {
+      key: other,
+      body: await signEvidence(unsigned, intruder),
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(422);
+    expect(r.body.code).toBe('untrusted_key');
+    expect(await timeline(attested())).not.toContain(`ev-${ns.name}-intruder`);
+  });
+
+  it('refuses a key id that does not match its public key, and generated_at in 2999 or 1970', async () => {
+    const mismatch = createAttestationAgent({ provider: 'MOCK' });
+    const { signature: _, ...unsigned } = await signedEvidence(`ev-${ns.name}-kid`, attested(), {
+      attestation: { ...mismatch.binding(), key_id: 'fresh-key' },
+    });
+    const k = await fx.call('POST', '/v1/evidence', {
+      key: gatewayKey,
+      body: await signEvidence(unsigned, mismatch),
+    });
+    expect(k.status).toBe(422);
+    expect(k.body.detail).toMatch(/^attestation\.key_id: /);
+    for (const generated_at of ['2999-01-01T00:00:00.000Z', '1970-01-01T00:00:00.000Z']) {
+      const r = await fx.call('POST', '/v1/evidence', {
+        key: gatewayKey,
+        body: await signedEvidence(`ev-${ns.name}-${generated_at.slice(0, 4)}`, attested(), { generated_at }),
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(422);
+      expect(r.body.detail).toMatch(/^generated_at: /);
+    }
+    expect(await timeline(attested())).not.toContain(`ev-${ns.name}-2999`);
+  });
+
+  it('lets only an org administrator revoke an attester key, which releases the attester', async () => {
+    const signer = createAttestationAgent({ provider: 'MOCK' });
+    const attester = 'gateway/revocable';
+    const sign = async (id: string, by = signer) => {
+      const { signature: _, ...unsigned } = await signedEvidence(id, attested(), {
+        attester_id: attester,
+        attestation: by.binding(),
+      });
+      return signEvidence(unsigned, by);
+    };
+    expect(
+      (await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: await sign(`ev-${ns.name}-r1`) }))
+        .status,
+    ).toBe(201);
+    const path = `/v1/attesters/${encodeURIComponent(attester)}/keys/${signer.binding().key_id}`;
+    expect((await fx.call('DELETE', path, { key: fx.keys.workspace_admin })).status).toBe(403);
+    expect((await fx.call('DELETE', path, { key: gatewayKey })).status).toBe(403);
+    expect((await fx.call('DELETE', path, { key: fx.keys.org_admin })).status).toBe(204);
+    const missing = await fx.call('DELETE', `/v1/attesters/${encodeURIComponent(attester)}/keys/nope`, {
+      key: fx.keys.org_admin,
+    });
+    expect(missing.status).toBe(404);
+    const again = await fx.call('POST', '/v1/evidence', {
+      key: gatewayKey,
+      body: await sign(`ev-${ns.name}-r2`),
+    });
+    expect(again.body.code).toBe('untrusted_key');
+    const audit = await fx.call('GET', '/v1/audit?action=attester.key.revoke', { key: fx.keys.org_admin });
+    expect(JSON.stringify(audit.body)).toContain(`attester:${attester}/${signer.binding().key_id}`);
   });
 });
 
