@@ -132,7 +132,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const keys = new ApiKeyStore(core, s.namespace, informers.keys);
   const registry = newRegistry('api');
   const metrics = new ApiMetrics(registry);
-  const evidenceStore = o.evidenceStore ?? (await openEvidenceStore(o.env ?? {}));
+  const evidenceStore = o.evidenceStore ?? (await openEvidenceStore(o.env ?? {}, s.evidenceFile));
   const audit =
     o.audit ?? (await openAuditLog(o.env ?? {}, { path: s.auditLogPath, window: s.auditWindow, log }));
   const writer = clusterWriter(kc);

@@ -108,6 +108,13 @@ export const API_SETTINGS = {
     description:
       'largest Evidence body POST /v1/evidence accepts (413 above); the store is DATABASE_URL or PLATFORM_EVIDENCE_FILE',
   },
+  evidenceFile: {
+    env: 'PLATFORM_EVIDENCE_FILE',
+    flag: 'evidence-file',
+    type: 'string',
+    description:
+      'JSONL file of the embedded evidence store (default $XDG_STATE_HOME/agent-platform/evidence.jsonl, ~/.local/state when unset; `:memory:` keeps no file); ignored with DATABASE_URL',
+  },
   evidenceMaxSkewMs: {
     env: 'PLATFORM_EVIDENCE_MAX_SKEW',
     flag: 'evidence-max-skew',

@@ -2,10 +2,12 @@
 // appended with group commit (one write and one fdatasync per batch). The
 // file is read and its chain checked on open; an index in memory answers
 // lookups. Attester key pins are a second JSONL file beside it
-// (`<file>.pins`), one event per line. Pure JavaScript: no native addon to
-// build for Node 20 and 24.
-import { open, type FileHandle } from 'node:fs/promises';
+// (`<file>.pins`), one event per line. One process per file (`<file>.lock`).
+// Pure JavaScript: no native addon to build for Node 20 and 24.
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { lockFile } from '../operator/file-lock.ts';
 import { legacyPinEvents, type PinEvent } from './pins.ts';
 import type { AttestationResult } from './result.ts';
 import {
@@ -46,6 +48,7 @@ export class FileEvidenceStore implements EvidenceStore {
     private readonly path: string | undefined,
     private readonly sync: boolean,
     lines: string[],
+    private readonly release: () => Promise<void> = () => Promise.resolve(),
   ) {
     for (const line of lines) this.index(JSON.parse(line) as StoredEvidence);
     this.opened = checkChain(this.entries);
@@ -53,12 +56,18 @@ export class FileEvidenceStore implements EvidenceStore {
   }
 
   static async open(options: FileStoreOptions = {}): Promise<FileEvidenceStore> {
-    const lines =
-      options.path && existsSync(options.path)
-        ? readFileSync(options.path, 'utf8').split('\n').filter(Boolean)
-        : [];
-    const handle = options.path ? await open(options.path, 'a', 0o600) : undefined;
-    return new FileEvidenceStore(handle, options.path, options.sync ?? true, lines);
+    const { path, sync = true } = options;
+    if (!path) return new FileEvidenceStore(undefined, undefined, sync, []);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const release = await lockFile(path, 'PLATFORM_EVIDENCE_FILE');
+    try {
+      const lines = existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
+      const handle = await open(path, 'a', 0o600);
+      return new FileEvidenceStore(handle, path, sync, lines, release);
+    } catch (err) {
+      await release();
+      throw err;
+    }
   }
 
   private get pinsPath(): string | undefined {
@@ -180,5 +189,6 @@ export class FileEvidenceStore implements EvidenceStore {
 
   async close(): Promise<void> {
     await this.handle?.close();
+    await this.release();
   }
 }

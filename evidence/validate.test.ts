@@ -72,3 +72,37 @@ describe('timeWindowProblem', () => {
     expect(timeWindowProblem('1970-01-01T00:00:00Z', now, window)).toBe('generated_at: older than 86400 s');
   });
 });
+
+describe('validateEvidence: characters (decision 91)', () => {
+  const auditor = (extra: Record<string, unknown> = {}) => ({
+    auditor_id: 'injection',
+    deployment_mode: 'sidecar',
+    channel: 'pod_local',
+    status: 'error',
+    claims: [],
+    latency_ms: 1,
+    attempts: 1,
+    error: { code: 'x', message: 'line one\nline two \u0085 \u009f', retryable: false },
+    ...extra,
+  });
+
+  it('keeps free text as signed: claim values and auditor messages may hold any character', () => {
+    const claims = [{ name: 'model_context.model_id', type: 'string', value: 'gpt\u0085\t\u202e' }];
+    const r = validateEvidence(envelope({ claims, auditors: [auditor()], decision_reasons: ['a\nb'] }));
+    expect(r.ok ? [] : r.problems).toEqual([]);
+  });
+
+  it('refuses control characters in the identifiers, naming the field', () => {
+    const r = validateEvidence(envelope({ workspace_id: 'ws\u007f', policy_id: 'p\n' }));
+    expect(r.ok ? [] : r.problems).toEqual(['workspace_id: holds U+007F at position 2']);
+  });
+
+  it('refuses an auditor id that could not key the passport map', () => {
+    for (const id of ['inj\u0091', 'Injection', '', 'a'.repeat(64)]) {
+      const r = validateEvidence(envelope({ auditors: [auditor(), auditor({ auditor_id: id })] }));
+      expect(r.ok ? [] : r.problems, JSON.stringify(id)).toEqual([
+        'auditors[1].auditor_id: an auditor id (^[a-z0-9]([-_a-z0-9]{0,61}[a-z0-9])?$)',
+      ]);
+    }
+  });
+});

@@ -1,6 +1,8 @@
 // Shape checks for Evidence arriving at the Verifier. Each problem names the
 // field; a malformed claim is reported as such (the API's validation error).
+import { refusedCharacter } from '../api/http/hygiene.ts';
 import { keyIdOf } from '../attestation/keys.ts';
+import { ID_PATTERN } from '../crds/schema/parts.ts';
 import { CLAIM_TYPES, type Claim } from '../auditors/sdk/types.ts';
 import { claimTypeProblem } from '../policy/context.ts';
 import { EVIDENCE_SCHEMA_VERSION, type Evidence } from './types.ts';
@@ -65,10 +67,39 @@ const ENVELOPE_RULES: ((e: Record<string, unknown>) => string)[] = [
       : 'attestation: {provider, key_id, public_key, hardware_attested} required',
   (e) => (attestationValid(e.attestation) ? keyIdProblem(e.attestation) : ''),
   (e) => (e.trust_tier === undefined ? '' : 'trust_tier: set by the Verifier, not the sender'),
+  (e) => identifierProblem(e),
+  (e) => auditorIdProblem(e.auditors),
   (e) => optionalId(e, 'model_id'),
   (e) => optionalId(e, 'user_id'),
   (e) => optionalId(e, 'session_id'),
 ];
+
+/**
+ * Fields that name things (and may reach a resource, a log line or a metric
+ * label) hold no control characters, line breaks or bidi controls; the free
+ * text in claims and auditor messages is kept as signed (decision 91).
+ */
+const IDENTIFIER_FIELDS = ['attester_id', 'workspace_id', 'trace_id', 'policy_id', 'policy_version', 'phase'];
+
+function identifierProblem(e: Record<string, unknown>): string {
+  for (const field of IDENTIFIER_FIELDS) {
+    const v = e[field];
+    const what = typeof v === 'string' ? refusedCharacter(v) : undefined;
+    if (what) return `${field}: holds ${what}`;
+  }
+  return '';
+}
+
+const AUDITOR_ID = new RegExp(ID_PATTERN);
+
+/** Auditor ids become keys of the passport's `trustTiers` map: the CRD's id form. */
+function auditorIdProblem(auditors: unknown): string {
+  if (!Array.isArray(auditors)) return '';
+  const i = auditors.findIndex(
+    (a) => !isObject(a) || typeof a.auditor_id !== 'string' || !AUDITOR_ID.test(a.auditor_id),
+  );
+  return i < 0 ? '' : `auditors[${i}].auditor_id: an auditor id (${ID_PATTERN})`;
+}
 
 /** A model, user or session id as Evidence may carry it: 1–253 printable ASCII characters, no spaces. */
 export const isPrintableId = (v: unknown): v is string =>

@@ -13,7 +13,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Batcher } from '../../evidence/store.ts';
 import { ChainWalker, GENESIS_HASH, type ChainHead, matches, nextEntry, normalizeInput } from './chain.ts';
 import { parseEntry, readLines, type Line } from './lines.ts';
-import { lockAuditFile } from './lock.ts';
+import { lockFile } from '../../operator/file-lock.ts';
 import type {
   AuditEntry,
   AuditFilter,
@@ -90,7 +90,7 @@ export class FileAuditLog implements AuditLog {
   static async open(options: FileAuditLogOptions): Promise<FileAuditLog> {
     const o = { window: 2000, maxMarks: 4096, sync: true, now: Date.now, ...options };
     await mkdir(dirname(o.path), { recursive: true, mode: 0o700 });
-    const release = await lockAuditFile(o.path);
+    const release = await lockFile(o.path, 'PLATFORM_API_AUDIT_LOG');
     const handles: FileHandle[] = [];
     try {
       handles.push(await open(o.path, 'a', 0o600));

@@ -3,11 +3,10 @@
 // PLATFORM_API_AUDIT_LOG, by default `$XDG_STATE_HOME/agent-platform/audit.jsonl`
 // (`~/.local/state/…`), so the log outlives a restart. `:memory:` keeps it in
 // memory only (tests, benches).
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Logger } from '../../operator/log.ts';
 import { HashChainAuditLog } from './chain.ts';
 import { FileAuditLog } from './file.ts';
+import { stateFilePath } from '../../operator/state-dir.ts';
 import type { AuditLog } from './log.ts';
 
 export const IN_MEMORY = ':memory:';
@@ -20,10 +19,8 @@ export interface OpenAuditLogOptions {
   log?: Logger;
 }
 
-export function defaultAuditLogPath(env: NodeJS.ProcessEnv, home = homedir()): string {
-  const state = env.XDG_STATE_HOME || join(home, '.local', 'state');
-  return join(state, 'agent-platform', 'audit.jsonl');
-}
+export const defaultAuditLogPath = (env: NodeJS.ProcessEnv, home?: string): string =>
+  stateFilePath(env, 'audit.jsonl', home);
 
 export async function openAuditLog(env: NodeJS.ProcessEnv, o: OpenAuditLogOptions = {}): Promise<AuditLog> {
   if (env.DATABASE_URL) {

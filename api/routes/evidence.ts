@@ -94,6 +94,7 @@ export const EVIDENCE_ROUTES: RouteSpec[] = [
     // Shape, claims and signature are checked by the intake (422 with the reason).
     body: { type: 'object' },
     maxBodyBytes: (deps) => deps.evidence.maxBytes,
+    bodyHygiene: 'signed',
     handle: submit,
   },
   {

@@ -72,6 +72,13 @@ export interface RouteSpec {
   query?: Record<string, string>;
   /** A tighter body limit than the API's (413 above it); a function when it is configurable. */
   maxBodyBytes?: (deps: ApiDeps) => number;
+  /**
+   * `signed`: the body is a signed document whose own validator checks every
+   * identifier in it, and whose free text is kept exactly as signed (never in
+   * a resource); the generic character check would refuse it, and lose it,
+   * over a character in an auditor's message (decision 91).
+   */
+  bodyHygiene?: 'signed';
   handle(rc: RouteCtx): Promise<unknown>;
 }
 

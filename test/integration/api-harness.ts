@@ -92,6 +92,7 @@ export function useApi(ns: TestNamespace, env: () => Record<string, string> = ()
         PLATFORM_WATCH_NAMESPACE: ns.name,
         // Test files run side by side: each API its own audit file (one writer per file).
         PLATFORM_API_AUDIT_LOG: join(mkdtempSync(join(tmpdir(), 'api-audit-')), 'audit.jsonl'),
+        PLATFORM_EVIDENCE_FILE: join(mkdtempSync(join(tmpdir(), 'api-evidence-')), 'evidence.jsonl'),
         ...env(),
       },
       {},

@@ -10,6 +10,9 @@
 // log and the API's own log output must hold no 10-character piece of any
 // canary or key secret.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../api/routes/index.ts';
@@ -41,6 +44,8 @@ const keys = { admin: '', owner: '', editor: '', gateway: '' };
 const minted: string[] = [];
 const ids = { agent: '', approval: '', policy: '', apiKey: '' };
 let api: RunningApi;
+/** The audit log and evidence files of this run (scanned as they are on disk). */
+const stateDir = mkdtempSync(join(tmpdir(), 'api-leaks-'));
 
 interface Answer {
   status: number;
@@ -102,6 +107,9 @@ beforeAll(async () => {
       PLATFORM_API_HOST: '127.0.0.1',
       PLATFORM_API_NAMESPACE: ns.name,
       PLATFORM_WATCH_NAMESPACE: ns.name,
+      // Files of this run's own: the stores are scanned too, and one process writes each.
+      PLATFORM_API_AUDIT_LOG: join(stateDir, 'audit.jsonl'),
+      PLATFORM_EVIDENCE_FILE: join(stateDir, 'evidence.jsonl'),
     },
     {},
   );
@@ -259,6 +267,9 @@ async function clusterTexts(): Promise<{ what: string; text: string }[]> {
   }
   const audit = await api.deps.audit.query({ limit: 10_000 });
   out.push({ what: 'audit log', text: JSON.stringify(audit) });
+  for (const file of readdirSync(stateDir)) {
+    out.push({ what: `file ${file}`, text: readFileSync(join(stateDir, file), 'utf8') });
+  }
   return out;
 }
 

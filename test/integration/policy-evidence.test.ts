@@ -326,6 +326,24 @@ describe('evidence intake', () => {
     expect(n.status, JSON.stringify(n.body)).toBe(201);
     expect(n.body.attestation_result).toMatchObject({ trust_tier: 'unverified', auditors: [] });
   });
+
+  it('keeps free text exactly as signed, and refuses control characters in an identifier (decision 91)', async () => {
+    const text = 'gpt\u0085\t\u202e';
+    const ev = await signedEvidence(`ev-${ns.name}-text`, agentId, {
+      claims: [{ name: 'model_context.model_id', type: 'string', value: text }],
+      decision_reasons: ['line one\nline two \u009f'],
+    });
+    const r = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: ev });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const t = await fx.call('GET', `/v1/agents/${agentId}/evidence`, { key: fx.keys.owner });
+    const stored = t.body.items?.find((e) => e.evidence_id === `ev-${ns.name}-text`) as
+      { claims: { value: unknown }[] } | undefined;
+    expect(stored?.claims[0]?.value).toBe(text);
+    const bad = await signedEvidence(`ev-${ns.name}-badid`, agentId, { policy_id: 'p\u007f' });
+    const b = await fx.call('POST', '/v1/evidence', { key: gatewayKey, body: bad });
+    expect(b.status).toBe(422);
+    expect(b.body.detail).toContain('policy_id: holds U+007F');
+  });
 });
 
 describe('evidence trust boundaries (issue 13, findings 2 and 4)', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyEntries } from '../../api/audit/chain.ts';
 import { FileAuditLog, type FileAuditLogOptions } from '../../api/audit/file.ts';
-import { AuditLogBusyError } from '../../api/audit/lock.ts';
+import { FileBusyError } from '../../operator/file-lock.ts';
 import type { AuditEntry } from '../../api/audit/log.ts';
 import { auditInput } from './fixtures/audit-log-contract.ts';
 
@@ -69,7 +69,7 @@ describe('the embedded audit log file', () => {
   it('refuses a second writer on the same file and takes over a dead one’s lock', async () => {
     const path = freshPath();
     const log = await openLog(path);
-    await expect(FileAuditLog.open({ path })).rejects.toThrow(AuditLogBusyError);
+    await expect(FileAuditLog.open({ path })).rejects.toThrow(FileBusyError);
     await closeLog(log);
     // Another live process (the test runner that started this one) holds it.
     writeFileSync(`${path}.lock`, `${process.ppid}\n`);

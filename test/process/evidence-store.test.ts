@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttestationAgent } from '../../attestation/agent.ts';
 import { intakeEvidence, memoryPassport, pinnedAttesterKeys } from '../../evidence/intake.ts';
 import { assess } from '../../evidence/result.ts';
+import { IN_MEMORY, openEvidenceStore } from '../../evidence/open-store.ts';
 import { FileEvidenceStore } from '../../evidence/store-file.ts';
+import { FileBusyError } from '../../operator/file-lock.ts';
 import { PgEvidenceStore } from '../../evidence/store-pg.ts';
 import { DuplicateEvidenceError, entryHash, link, type EvidenceStore } from '../../evidence/store.ts';
 import { sampleEvidence } from './fixtures/evidence.ts';
@@ -87,6 +89,23 @@ async function pinsAcross(first: EvidenceStore, second: EvidenceStore): Promise<
 }
 
 describe('embedded evidence store (JSONL)', () => {
+  it('is a file under XDG_STATE_HOME by default that outlives a restart, one process per file', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'evs-state-'));
+    const store = await openEvidenceStore({ XDG_STATE_HOME: state });
+    const e = await sampleEvidence('kept', 'ns.a');
+    await store.append(e, await assess(e, () => undefined), 'uid-a');
+    await expect(openEvidenceStore({ XDG_STATE_HOME: state })).rejects.toBeInstanceOf(FileBusyError);
+    await store.close();
+    const path = join(state, 'agent-platform', 'evidence.jsonl');
+    expect(readFileSync(path, 'utf8')).toContain('"evidence_id":"kept"');
+    const reopened = await openEvidenceStore({ XDG_STATE_HOME: state });
+    expect((await reopened.get('kept'))?.seq).toBe(1);
+    await reopened.close();
+    const memory = await openEvidenceStore({ XDG_STATE_HOME: state }, IN_MEMORY);
+    expect(await memory.get('kept')).toBeUndefined();
+    await memory.close();
+  });
+
   it('appends, refuses duplicates, lists by agent and detects a tampered line', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'evs-')), 'evidence.jsonl');
     const store = await FileEvidenceStore.open({ path });

@@ -1,5 +1,5 @@
-// One writer per audit file: two processes appending to one chain would fork
-// it. `<file>.lock` holds the owner's pid; a lock whose process is gone (a
+// One writer per hash-chained file (the audit log, the evidence store): two
+// processes appending to one chain would fork it. `<file>.lock` holds the owner's pid; a lock whose process is gone (a
 // crash, or a restarted container whose new process has the same pid) is
 // taken over.
 import { open, readFile, rm } from 'node:fs/promises';
@@ -15,13 +15,15 @@ function alive(pid: number): boolean {
   }
 }
 
-export class AuditLogBusyError extends Error {}
+export class FileBusyError extends Error {}
 
-/** Takes the lock of `file`; the returned function releases it. */
-export async function lockAuditFile(file: string): Promise<() => Promise<void>> {
+/**
+ * Takes the lock of `file`; the returned function releases it. `setting`
+ * names the variable that gives each process its own file (for the message).
+ */
+export async function lockFile(file: string, setting: string): Promise<() => Promise<void>> {
   const lockPath = `${file}.lock`;
-  if (heldHere.has(lockPath))
-    throw new AuditLogBusyError(`audit log ${file} is already open in this process`);
+  if (heldHere.has(lockPath)) throw new FileBusyError(`${file} is already open in this process`);
   for (let attempt = 0; ; attempt++) {
     try {
       const handle = await open(lockPath, 'wx', 0o600);
@@ -36,9 +38,7 @@ export async function lockAuditFile(file: string): Promise<() => Promise<void>> 
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
       const pid = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
       if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new AuditLogBusyError(
-          `audit log ${file} is in use by process ${pid}; give each process its own PLATFORM_API_AUDIT_LOG`,
-        );
+        throw new FileBusyError(`${file} is in use by process ${pid}; give each process its own ${setting}`);
       }
       await rm(lockPath, { force: true });
     }
