@@ -3,6 +3,7 @@
 import { enumQuery, intQuery, timeQuery } from '../http/validate.ts';
 import type { AuditFilter } from '../audit/log.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
+import { AUDIT_PAGE, AUDIT_VERIFICATION } from './responses.ts';
 
 function filterOf(rc: RouteCtx): AuditFilter {
   const q = rc.query;
@@ -41,6 +42,7 @@ export const AUDIT_ROUTES: RouteSpec[] = [
     action: 'audit.query',
     summary: 'Audit entries, newest first',
     success: 200,
+    response: AUDIT_PAGE,
     query: {
       subject: '',
       action: '',
@@ -60,6 +62,7 @@ export const AUDIT_ROUTES: RouteSpec[] = [
     action: 'audit.verify',
     summary: 'Verify the hash chain',
     success: 200,
+    response: AUDIT_VERIFICATION,
     handle: verify,
   },
 ];

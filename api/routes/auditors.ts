@@ -13,6 +13,7 @@ import {
 import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
 import { trustTierOf } from '../agents/passport.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
+import { AUDITOR_LIST, AUDITOR_REGISTERED, MODEL_LIST } from './responses.ts';
 
 async function register(rc: RouteCtx): Promise<unknown> {
   const body = rc.body as RegistrationBody;
@@ -77,6 +78,7 @@ export const AUDITOR_ROUTES: RouteSpec[] = [
     action: 'auditor.register',
     summary: 'Register an auditor (self-registration, relayed by the Gateway)',
     success: 200,
+    response: AUDITOR_REGISTERED,
     body: REGISTRATION_BODY,
     handle: register,
   },
@@ -86,6 +88,7 @@ export const AUDITOR_ROUTES: RouteSpec[] = [
     action: 'auditor.list',
     summary: 'Built-in and registered auditors',
     success: 200,
+    response: AUDITOR_LIST,
     handle: listAuditors,
   },
   {
@@ -94,6 +97,7 @@ export const AUDITOR_ROUTES: RouteSpec[] = [
     action: 'model.list',
     summary: 'Registered models',
     success: 200,
+    response: MODEL_LIST,
     handle: listModels,
   },
 ];
