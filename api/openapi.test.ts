@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { errorStatuses, openApiDocument } from './openapi.ts';
+import { errorStatuses, mergePatchSchema, openApiDocument } from './openapi.ts';
 import { ROUTES } from './routes/index.ts';
 
 type Operation = {
@@ -60,5 +60,29 @@ describe('the OpenAPI document', () => {
         if (schema && !('$ref' in schema)) expect(() => ajv.compile(schema), r.path).not.toThrow();
       }
     }
+  });
+});
+
+describe('mergePatchSchema', () => {
+  it('drops required and lets every member at every depth be null, leaving array items alone', () => {
+    const patch = mergePatchSchema({
+      type: 'object',
+      required: ['a'],
+      properties: {
+        a: { type: 'object', required: ['b'], properties: { b: { type: 'string' } } },
+        list: {
+          type: 'array',
+          items: { type: 'object', required: ['k'], properties: { k: { type: 'string' } } },
+        },
+      },
+    });
+    const ajv = new Ajv2020({ strict: false });
+    const valid = ajv.compile(patch);
+    expect(valid({})).toBe(true);
+    expect(valid({ a: null })).toBe(true);
+    expect(valid({ a: { b: null } })).toBe(true);
+    expect(valid({ a: { b: 5 } })).toBe(false);
+    expect(valid({ list: null })).toBe(true);
+    expect(valid({ list: [{}] })).toBe(false);
   });
 });
