@@ -106,6 +106,7 @@ describe('answers match the documented success schemas', () => {
     expect(documented, `${method} ${route} answered an undocumented ${r.status}`).toBeDefined();
     expect(r.status, `${method} ${route}: ${JSON.stringify(r.body)}`).toBeLessThan(300);
     const schema = documented!.content?.['application/json'].schema;
+    if (r.status !== 204) expect(schema, `${method} ${route} documents no body`).toBeDefined();
     if (schema) {
       const validate = ajv.compile(schema);
       expect(validate(r.body), `${method} ${route}: ${ajv.errorsText(validate.errors)}`).toBe(true);
