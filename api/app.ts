@@ -1,17 +1,18 @@
-// The Koa app: request id → access log → error shaper → JSON body → ops
-// endpoints and the routes. Every route comes from the route table.
+// The Koa app: request id → access log → error shaper → ops endpoints and
+// the routes → 405 with `Allow`. Every route comes from the route table; the
+// route executor reads a body only after authenticating its caller.
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../operator/log.ts';
 import type { Authenticator } from './auth/principal.ts';
-import { errorShaper } from './http/errors.ts';
+import { errorShaper, HttpError } from './http/errors.ts';
 import type { ApiMetrics } from './http/metrics.ts';
-import { accessLog, jsonBody, requestId } from './http/middleware.ts';
+import { accessLog, requestId } from './http/middleware.ts';
 import { openApiDocument } from './openapi.ts';
 import { routeHandler } from './routes/execute.ts';
 import { ROUTES } from './routes/index.ts';
-import { koaPath, type ApiDeps } from './routes/route.ts';
+import { koaPath, type ApiDeps, type RouteSpec } from './routes/route.ts';
 
 export interface AppOptions {
   deps: ApiDeps;
@@ -49,11 +50,44 @@ function opsRouter(o: AppOptions): Router {
   return router;
 }
 
+/**
+ * A fixed path wins over a parameter in the same place (`/v1/agents/stale`
+ * is not agent `stale`): another method on it is 405 with the fixed path's
+ * `Allow`, not a route for a bad agent id.
+ */
+function fixedPathMethods(routes: readonly RouteSpec[]): Koa.Middleware {
+  const methods = new Map<string, Set<string>>();
+  for (const r of routes.filter((x) => !x.path.includes('{'))) {
+    const set = methods.get(r.path) ?? new Set<string>();
+    set.add(r.method);
+    if (r.method === 'GET') set.add('HEAD');
+    methods.set(r.path, set);
+  }
+  return async (ctx, next) => {
+    const allowed = methods.get(ctx.path);
+    if (!allowed || (allowed.has(ctx.method) && ctx.method !== 'OPTIONS')) return next();
+    const allow = [...allowed].join(', ');
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      ctx.set('allow', allow);
+      return;
+    }
+    throw new HttpError(405, `${ctx.method} is not allowed here; allowed: ${allow}`, 'method_not_allowed', {
+      allow,
+    });
+  };
+}
+
 export function createApp(o: AppOptions): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true;
   const router = new Router();
-  const executor = { deps: o.deps, authenticators: o.authenticators, metrics: o.metrics };
+  const executor = {
+    deps: o.deps,
+    authenticators: o.authenticators,
+    metrics: o.metrics,
+    bodyLimitBytes: o.bodyLimitBytes,
+  };
   for (const spec of ROUTES) {
     router.register(koaPath(spec.path), [spec.method], routeHandler(spec, executor));
   }
@@ -61,10 +95,11 @@ export function createApp(o: AppOptions): Koa {
   app.use(requestId);
   app.use(accessLog(o.log, o.metrics));
   app.use(errorShaper(o.log));
-  app.use(jsonBody(o.bodyLimitBytes));
+  app.use(fixedPathMethods(ROUTES));
   app.use(ops.routes());
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
-  app.use(ops.allowedMethods({ throw: true }));
+  // Both routers record their path matches on the context, so one pass sees
+  // every method of the path: 405 (and 501) with `Allow`, OPTIONS answered.
+  app.use(router.allowedMethods());
   return app;
 }

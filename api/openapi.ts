@@ -1,7 +1,10 @@
 // The OpenAPI 3.1 document, generated from the route table and, for agent
-// bodies, from the same schema the PlatformAgent CRD uses.
+// bodies, from the same schema the PlatformAgent CRD uses. Each operation
+// lists its success body and every error status its route can answer,
+// derived from facts about the route (see errorStatuses).
 import { platformAgent } from '../crds/kinds/platform-agent.ts';
 import { toCustomResourceDefinition, type JSONSchema } from '../crds/kit.ts';
+import { pathParamSchema, queryParamSchema } from './routes/parameters.ts';
 import type { RouteSpec } from './routes/route.ts';
 
 const ERROR = {
@@ -17,11 +20,82 @@ function agentSpecSchema(): JSONSchema {
   return crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec;
 }
 
-/** Agent bodies point their `spec` at the CRD's schema. */
+/** Spec fields an update may not touch (`updatedSpec`): owners via shares, suspend via its routes. */
+const RESERVED_ON_UPDATE = ['owners', 'suspend'];
+
+/**
+ * A JSON merge patch (RFC 7386) of an object schema: nothing required, and
+ * any member may be null (null removes it), at every depth. Arrays are
+ * replaced whole, so their items keep their schema.
+ */
+export function mergePatchSchema(schema: JSONSchema): JSONSchema {
+  const props = schema.properties as Record<string, JSONSchema> | undefined;
+  const extra = schema.additionalProperties as JSONSchema | boolean | undefined;
+  if (!props && (typeof extra !== 'object' || extra === null)) return schema;
+  const nullable = (s: JSONSchema): JSONSchema => ({ anyOf: [mergePatchSchema(s), { type: 'null' }] });
+  const { required: _required, ...rest } = schema;
+  return {
+    ...rest,
+    ...(props
+      ? { properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, nullable(v)])) }
+      : {}),
+    ...(typeof extra === 'object' && extra !== null ? { additionalProperties: nullable(extra) } : {}),
+  };
+}
+
+/** The update body: a merge patch of the spec without the reserved fields. */
+function agentSpecPatchSchema(spec: JSONSchema): JSONSchema {
+  const props = { ...(spec.properties as Record<string, JSONSchema>) };
+  for (const field of RESERVED_ON_UPDATE) delete props[field];
+  return {
+    ...mergePatchSchema({ type: 'object', properties: props }),
+    propertyNames: { not: { enum: RESERVED_ON_UPDATE } },
+  };
+}
+
+/** Agent bodies point their `spec` at the CRD's schema (a patch of it for updates). */
 function withAgentSpec(r: RouteSpec, body: JSONSchema): JSONSchema {
   const props = body.properties as Record<string, JSONSchema> | undefined;
   if (!props?.spec || !r.path.startsWith('/v1/agents')) return body;
-  return { ...body, properties: { ...props, spec: { $ref: '#/components/schemas/PlatformAgentSpec' } } };
+  const ref = r.method === 'PATCH' ? 'PlatformAgentSpecPatch' : 'PlatformAgentSpec';
+  return { ...body, properties: { ...props, spec: { $ref: `#/components/schemas/${ref}` } } };
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'invalid request: malformed JSON, a body or query value that fails its schema, an unexpected body',
+  401: 'missing, invalid or expired credentials',
+  403: 'not allowed for the caller',
+  404: 'the agent, approval, key, policy or registration named does not exist (or is not visible)',
+  409: 'conflicts with the current state: a duplicate, an approval already decided, a concurrent change',
+  413: 'request body too large',
+  415: 'the body is not application/json',
+  422: 'well-formed but refused: an enforcement mode, a signature, a value the cluster rejects',
+};
+
+/**
+ * The error statuses a route can answer, from what it takes: every route can
+ * be sent a bad query or an unexpected body (400); a credential can be
+ * missing or insufficient (401, 403) unless the route is public; a name in
+ * the path or body can be unknown (404); a write can meet a concurrent or
+ * duplicate one (409); a body can be too large, of the wrong type (413, 415)
+ * or well-formed and refused (422), as can any value in path or query.
+ */
+export function errorStatuses(r: RouteSpec): number[] {
+  const takesBody = r.body !== undefined;
+  const hasPathParams = r.path.includes('{');
+  const write = r.method !== 'GET';
+  const statuses = new Set([400]);
+  if (r.action !== 'public') [401, 403].forEach((s) => statuses.add(s));
+  if (hasPathParams || takesBody) statuses.add(404);
+  if (write) statuses.add(409);
+  if (takesBody) [413, 415].forEach((s) => statuses.add(s));
+  if (takesBody || write || hasPathParams || r.query) statuses.add(422);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function successResponse(r: RouteSpec): Record<string, unknown> {
+  if (!r.response) return { description: 'success (no body)' };
+  return { description: 'success', content: { 'application/json': { schema: r.response } } };
 }
 
 function operation(r: RouteSpec): Record<string, unknown> {
@@ -29,14 +103,13 @@ function operation(r: RouteSpec): Record<string, unknown> {
     name: m[1],
     in: 'path',
     required: true,
-    schema: { type: 'string' },
+    schema: pathParamSchema(r.path, m[1]!),
   }));
   const query = Object.entries(r.query ?? {}).map(([name, description]) => ({
     name,
     in: 'query',
-    required: false,
-    description,
-    schema: { type: 'string' },
+    ...queryParamSchema(r.method, r.path, name),
+    ...(description ? { description } : {}),
   }));
   const errorRef = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   return {
@@ -54,11 +127,10 @@ function operation(r: RouteSpec): Record<string, unknown> {
         }
       : {}),
     responses: {
-      [String(r.success)]: { description: 'success' },
-      '400': { description: 'invalid request', ...errorRef },
-      '401': { description: 'missing, invalid or expired credentials', ...errorRef },
-      '403': { description: 'not allowed for the caller', ...errorRef },
-      '404': { description: 'not found', ...errorRef },
+      [String(r.success)]: successResponse(r),
+      ...Object.fromEntries(
+        errorStatuses(r).map((s) => [String(s), { description: ERROR_DESCRIPTIONS[s], ...errorRef }]),
+      ),
     },
   };
 }
@@ -84,7 +156,11 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
           description: 'API key, service-account token or OIDC token',
         },
       },
-      schemas: { Error: ERROR, PlatformAgentSpec: spec },
+      schemas: {
+        Error: ERROR,
+        PlatformAgentSpec: spec,
+        PlatformAgentSpecPatch: agentSpecPatchSchema(spec),
+      },
     },
   };
 }

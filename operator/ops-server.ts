@@ -50,11 +50,14 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   const liveness: Record<string, ReadinessCheck> = { ...options.liveness };
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    const reply = (status: number, body: string, type = 'application/json'): void => {
-      res.writeHead(status, { 'content-type': type });
+    const reply = (status: number, body: string, type = 'application/json', extra = {}): void => {
+      res.writeHead(status, { 'content-type': type, ...extra });
       res.end(body);
     };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, '{"detail":"method not allowed"}');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const detail = '{"detail":"method not allowed; allowed: GET, HEAD","code":"method_not_allowed"}';
+      return reply(405, detail, 'application/json', { allow: 'GET, HEAD' });
+    }
     const answer = async (): Promise<void> => {
       if (path === '/healthz' || path === '/readyz') {
         const failures = await runChecks(path === '/healthz' ? liveness : readiness);

@@ -52,19 +52,46 @@ export interface ErrorLogger {
   error(obj: object, msg: string): void;
 }
 
+/**
+ * What the router left unanswered: no route (404), or a path whose methods do
+ * not include this one (405 with `Allow`; the router says 501 for methods it
+ * does not know at all, which is the same thing to a client).
+ */
+function unrouted(ctx: Context): HttpError | undefined {
+  if (ctx.body !== undefined && ctx.body !== null) return undefined;
+  const allow = ctx.response.get('allow');
+  if ((ctx.status === 405 || ctx.status === 501) && allow !== '') {
+    return new HttpError(405, `${ctx.method} is not allowed here; allowed: ${allow}`, 'method_not_allowed', {
+      allow,
+    });
+  }
+  if (ctx.status === 404 || ctx.status === 405 || ctx.status === 501)
+    return notFound(`no route for ${ctx.method} ${ctx.path}`);
+  return undefined;
+}
+
+/** An error answered before the body was read: close rather than drain a body nobody asked for. */
+function bodyLeftUnread(ctx: Context): boolean {
+  const req = ctx.req as { readableEnded?: boolean; complete?: boolean } | undefined;
+  const declared = ctx.get('content-length');
+  const pending = declared !== '' ? Number(declared) > 0 : ctx.get('transfer-encoding') !== '';
+  return pending && req?.complete !== true && req?.readableEnded !== true;
+}
+
 /** Outermost middleware: every thrown error becomes `{detail, code?}`. */
 export function errorShaper(log: ErrorLogger) {
   return async function shapeErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined)
-        throw notFound(`no route for ${ctx.method} ${ctx.path}`);
+      const unanswered = unrouted(ctx);
+      if (unanswered) throw unanswered;
     } catch (err) {
       const http = toHttpError(err);
       if (!http) log.error({ err, requestId: ctx.state.requestId }, 'request failed');
       const shaped = http ?? new HttpError(500, 'internal error; see the server log', 'internal');
       ctx.status = shaped.status;
       ctx.set(shaped.headers);
+      if (bodyLeftUnread(ctx)) ctx.set('connection', 'close');
       ctx.body = shaped.code ? { detail: shaped.detail, code: shaped.code } : { detail: shaped.detail };
     }
   };

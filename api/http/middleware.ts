@@ -1,5 +1,6 @@
-// Small middleware, one job each: request ids, access logs with metrics, and
-// the JSON body reader (content type → 415, size → 413, syntax → 400).
+// Small middleware, one job each: request ids and access logs with metrics;
+// and the JSON body reader the route executor calls once the caller is known
+// (content type → 415, size → 413, syntax → 400).
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../../operator/log.ts';
@@ -45,7 +46,9 @@ export function accessLog(log: Logger, metrics: ApiMetrics) {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function hasBody(ctx: Context): boolean {
+/** Whether the request carries a body the API would have to read. */
+export function hasBody(ctx: Context): boolean {
+  if (!BODY_METHODS.has(ctx.method)) return false;
   const length = ctx.get('content-length');
   if (length !== '') return Number(length) > 0;
   return ctx.get('transfer-encoding') !== '';
@@ -83,26 +86,28 @@ export function syntaxProblem(err: Error): string {
   );
 }
 
+export interface JsonBody {
+  /** undefined when the request has none. */
+  body: unknown;
+  bytes: number;
+}
+
 /**
- * Reads a JSON body into `ctx.state.body` (undefined when there is none).
- * Only `application/json` (or `+json`) is accepted.
+ * Reads a JSON body of at most `limitBytes`: content type → 415, size → 413,
+ * syntax → 400. Called by the route executor only after the caller is
+ * authenticated, so an anonymous client cannot make the API read anything.
  */
-export function jsonBody(limitBytes: number) {
-  return async function readJson(ctx: Context, next: Next): Promise<void> {
-    if (!BODY_METHODS.has(ctx.method) || !hasBody(ctx)) return next();
-    const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
-    if (type !== 'application/json' && !type.endsWith('+json')) {
-      throw new HttpError(415, 'send the body as application/json', 'unsupported_media_type');
-    }
-    const raw = await readLimited(ctx, limitBytes);
-    ctx.state.bodyBytes = raw.length;
-    if (raw.length > 0) {
-      try {
-        ctx.state.body = JSON.parse(raw.toString('utf8')) as unknown;
-      } catch (err) {
-        throw badRequest(`malformed JSON body: ${syntaxProblem(err as Error)}`, 'malformed_json');
-      }
-    }
-    await next();
-  };
+export async function readJsonBody(ctx: Context, limitBytes: number): Promise<JsonBody> {
+  if (!hasBody(ctx)) return { body: undefined, bytes: 0 };
+  const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new HttpError(415, 'send the body as application/json', 'unsupported_media_type');
+  }
+  const raw = await readLimited(ctx, limitBytes);
+  if (raw.length === 0) return { body: undefined, bytes: 0 };
+  try {
+    return { body: JSON.parse(raw.toString('utf8')) as unknown, bytes: raw.length };
+  } catch (err) {
+    throw badRequest(`malformed JSON body: ${syntaxProblem(err as Error)}`, 'malformed_json');
+  }
 }

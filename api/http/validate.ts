@@ -76,3 +76,11 @@ export function enumQuery<T extends string>(
   }
   return raw as T;
 }
+
+/** An optional query value that must match `re` (a name, a namespace); 400 naming it otherwise. */
+export function patternQuery(q: Record<string, string>, name: string, re: RegExp): string | undefined {
+  const raw = q[name];
+  if (raw === undefined) return undefined;
+  if (!re.test(raw)) throw badRequest(`query ${name}: expected to match ${re.source}`, 'invalid_query');
+  return raw;
+}

@@ -15,19 +15,28 @@ import {
 import { mutateAgent } from '../agents/mutate.ts';
 import { accessesFromEvidence, buildPassport } from '../agents/passport.ts';
 import { badRequest, conflict, forbidden, unprocessable } from '../http/errors.ts';
-import { intQuery, validateKind } from '../http/validate.ts';
+import { intQuery, patternQuery, validateKind } from '../http/validate.ts';
 import { can } from '../policy/roles.ts';
 import { page } from '../store/cache.ts';
 import { requestApproval } from './approvals.ts';
+import { NAME_PATTERN, NAMESPACE_PATTERN } from './parameters.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
+import {
+  ACCESS_REVIEW,
+  AGENT_VIEW,
+  AGENT_LIST,
+  APPROVAL_REQUESTED,
+  PASSPORT,
+  STALE_AGENTS,
+} from './responses.ts';
 
 const CREATE_BODY = {
   type: 'object',
   required: ['namespace', 'name', 'spec'],
   additionalProperties: false,
   properties: {
-    namespace: { type: 'string', minLength: 1, maxLength: 63 },
-    name: { type: 'string', minLength: 1, maxLength: 253 },
+    namespace: { type: 'string', minLength: 1, maxLength: 63, pattern: NAMESPACE_PATTERN },
+    name: { type: 'string', minLength: 1, maxLength: 253, pattern: NAME_PATTERN },
     spec: { type: 'object' },
   },
 };
@@ -66,10 +75,12 @@ async function create(rc: RouteCtx): Promise<unknown> {
   return agentView(await rc.deps.writer.createAgent(agent));
 }
 
+const NAMESPACE_QUERY = new RegExp(NAMESPACE_PATTERN);
+
 function list(rc: RouteCtx): Promise<unknown> {
   const limit = intQuery(rc.query, 'limit', 100, 1, 1000);
   const keys = rc.deps.agents.visibleKeys(rc.principal);
-  const ns = rc.query.namespace;
+  const ns = patternQuery(rc.query, 'namespace', NAMESPACE_QUERY);
   const scoped = ns ? keys.filter((k) => k.startsWith(`${ns}/`)) : keys;
   const after = rc.query.continue ? Buffer.from(rc.query.continue, 'base64url').toString('utf8') : undefined;
   const { items, next } = page(scoped, limit, after);
@@ -183,6 +194,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
     action: 'agent.stale',
     summary: 'Agents without activity for `days`',
     success: 200,
+    response: STALE_AGENTS,
     query: { days: 'integer, default 30' },
     handle: stale,
   },
@@ -192,6 +204,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
     action: 'agent.list',
     summary: 'Agents the caller may see',
     success: 200,
+    response: AGENT_LIST,
     query: { limit: 'integer 1-1000', continue: 'paging token', namespace: 'workspace namespace' },
     handle: list,
   },
@@ -201,6 +214,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
     action: 'agent.create',
     summary: 'Create an agent (needs one Owner)',
     success: 201,
+    response: AGENT_VIEW,
     body: CREATE_BODY,
     handle: create,
   },
@@ -210,6 +224,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
     action: 'agent.read',
     summary: 'One agent',
     success: 200,
+    response: AGENT_VIEW,
     handle: (rc) => Promise.resolve(agentView(agentOf(rc))),
   },
   {
@@ -219,6 +234,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
     summary:
       'Merge-patch the spec (not owners or suspend); lowering auditMode from enforce answers 202 with an ApprovalRequest instead',
     success: 200,
+    response: AGENT_VIEW,
     body: UPDATE_BODY,
     handle: update,
   },
@@ -228,6 +244,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
     action: 'agent.delete',
     summary: 'Request deletion: creates an ApprovalRequest for the Owners',
     success: 202,
+    response: APPROVAL_REQUESTED,
     handle: remove,
   },
   {
@@ -236,6 +253,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
     action: 'agent.suspend',
     summary: 'Suspend the agent',
     success: 200,
+    response: AGENT_VIEW,
     body: REASON_BODY,
     optionalBody: true,
     handle: (rc) => setSuspend(rc, true),
@@ -246,6 +264,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
     action: 'agent.reactivate',
     summary: 'Clear a requested suspension',
     success: 200,
+    response: AGENT_VIEW,
     body: REASON_BODY,
     optionalBody: true,
     handle: (rc) => setSuspend(rc, false),
@@ -256,6 +275,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
     action: 'agent.access_review',
     summary: 'Who has access and what to review',
     success: 200,
+    response: ACCESS_REVIEW,
     handle: (rc) => Promise.resolve(accessReview(agentOf(rc), rc.deps.now())),
   },
   {
@@ -264,6 +284,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
     action: 'agent.passport',
     summary: 'The agent passport',
     success: 200,
+    response: PASSPORT,
     handle: passport,
   },
 ];

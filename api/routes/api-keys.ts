@@ -6,6 +6,7 @@ import { API_KEY_ID_RE } from '../auth/api-key-format.ts';
 import { KEY_ROLES, type KeyRole, type Principal } from '../auth/principal.ts';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
+import { API_KEY_LIST, API_KEY_MINTED } from './responses.ts';
 
 const MINT_BODY = {
   type: 'object',
@@ -99,6 +100,7 @@ export const API_KEY_ROUTES: RouteSpec[] = [
     action: 'apikey.mint',
     summary: 'Mint an API key (returned once)',
     success: 201,
+    response: API_KEY_MINTED,
     body: MINT_BODY,
     optionalBody: true,
     handle: mint,
@@ -109,6 +111,7 @@ export const API_KEY_ROUTES: RouteSpec[] = [
     action: 'apikey.list',
     summary: 'Your keys (all keys for org administrators)',
     success: 200,
+    response: API_KEY_LIST,
     handle: list,
   },
   {

@@ -26,6 +26,13 @@ import { conflict } from '../http/errors.ts';
 import { enumQuery } from '../http/validate.ts';
 import { shareRoleOf } from '../policy/roles.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
+import {
+  APPROVAL_VIEW,
+  APPROVAL_DECIDED,
+  APPROVAL_LIST,
+  APPROVAL_REQUESTED,
+  NOTIFICATION_COUNT,
+} from './responses.ts';
 
 export interface ActionRequest {
   action: HighRiskAction;
@@ -186,6 +193,7 @@ export const APPROVAL_ROUTES: RouteSpec[] = [
     action: 'agent.action.request',
     summary: 'Request a high-risk action (creates an ApprovalRequest)',
     success: 202,
+    response: APPROVAL_REQUESTED,
     body: ACTION_BODY,
     handle: requestAction,
   },
@@ -195,6 +203,7 @@ export const APPROVAL_ROUTES: RouteSpec[] = [
     action: 'approval.list',
     summary: 'Approvals the caller can decide',
     success: 200,
+    response: APPROVAL_LIST,
     query: { status: 'pending (default) or all' },
     handle: list,
   },
@@ -204,6 +213,7 @@ export const APPROVAL_ROUTES: RouteSpec[] = [
     action: 'approval.read',
     summary: 'One approval request',
     success: 200,
+    response: APPROVAL_VIEW,
     handle: (rc) => Promise.resolve(approvalView(rc.approval as ApprovalRequest, rc.deps.now())),
   },
   {
@@ -212,6 +222,7 @@ export const APPROVAL_ROUTES: RouteSpec[] = [
     action: 'approval.decide',
     summary: 'Approve (an Owner other than the requester, Owner since the request); runs the action',
     success: 200,
+    response: APPROVAL_DECIDED,
     body: DECISION_BODY,
     optionalBody: true,
     handle: (rc) => decide(rc, 'approved'),
@@ -222,6 +233,7 @@ export const APPROVAL_ROUTES: RouteSpec[] = [
     action: 'approval.decide',
     summary: 'Deny (an Owner other than the requester, Owner since the request)',
     success: 200,
+    response: APPROVAL_DECIDED,
     body: DECISION_BODY,
     optionalBody: true,
     handle: (rc) => decide(rc, 'denied'),
@@ -232,6 +244,7 @@ export const APPROVAL_ROUTES: RouteSpec[] = [
     action: 'notification.count',
     summary: 'Sidebar badge: pending approvals for the caller',
     success: 200,
+    response: NOTIFICATION_COUNT,
     handle: count,
   },
 ];

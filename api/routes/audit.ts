@@ -3,6 +3,7 @@
 import { enumQuery, intQuery, timeQuery } from '../http/validate.ts';
 import type { AuditFilter } from '../audit/log.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
+import { AUDIT_PAGE, AUDIT_VERIFICATION } from './responses.ts';
 
 function filterOf(rc: RouteCtx): AuditFilter {
   const q = rc.query;
@@ -43,6 +44,7 @@ export const AUDIT_ROUTES: RouteSpec[] = [
     action: 'audit.query',
     summary: 'Audit entries, newest first',
     success: 200,
+    response: AUDIT_PAGE,
     query: {
       subject: '',
       action: '',
@@ -63,6 +65,7 @@ export const AUDIT_ROUTES: RouteSpec[] = [
     summary: 'Verify the hash chain (from the last check; full=true from the first entry)',
     success: 200,
     query: { full: 'true|false' },
+    response: AUDIT_VERIFICATION,
     handle: verify,
   },
 ];

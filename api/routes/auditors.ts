@@ -17,6 +17,7 @@ import { defaultWorkspaces, registrationVerdict } from '../registry/registration
 import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
 import { HttpError } from '../http/errors.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
+import { AUDITOR_LIST, AUDITOR_REGISTERED, MODEL_LIST } from './responses.ts';
 
 async function register(rc: RouteCtx): Promise<unknown> {
   const body = rc.body as RegistrationBody;
@@ -94,6 +95,7 @@ export const AUDITOR_ROUTES: RouteSpec[] = [
     action: 'auditor.register',
     summary: 'Register an auditor (self-registration, relayed by the Gateway)',
     success: 200,
+    response: AUDITOR_REGISTERED,
     body: REGISTRATION_BODY,
     handle: register,
   },
@@ -103,6 +105,7 @@ export const AUDITOR_ROUTES: RouteSpec[] = [
     action: 'auditor.list',
     summary: 'Built-in and registered auditors',
     success: 200,
+    response: AUDITOR_LIST,
     handle: listAuditors,
   },
   {
@@ -111,6 +114,7 @@ export const AUDITOR_ROUTES: RouteSpec[] = [
     action: 'model.list',
     summary: 'Registered models',
     success: 200,
+    response: MODEL_LIST,
     handle: listModels,
   },
 ];

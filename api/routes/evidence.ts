@@ -14,6 +14,7 @@ import type { Principal } from '../auth/principal.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import { intQuery } from '../http/validate.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
+import { EVIDENCE_ACCEPTED, EVIDENCE_TIMELINE } from './responses.ts';
 
 /**
  * Why a Gateway key may not submit Evidence for `agentId` ('' when it may): a
@@ -91,6 +92,7 @@ export const EVIDENCE_ROUTES: RouteSpec[] = [
     action: 'evidence.submit',
     summary: 'Submit signed Evidence (Gateway → Verifier)',
     success: 201,
+    response: EVIDENCE_ACCEPTED,
     // Shape, claims and signature are checked by the intake (422 with the reason).
     body: { type: 'object' },
     maxBodyBytes: (deps) => deps.evidence.maxBytes,
@@ -103,6 +105,7 @@ export const EVIDENCE_ROUTES: RouteSpec[] = [
     action: 'agent.evidence.read',
     summary: "The agent's evidence timeline, newest first",
     success: 200,
+    response: EVIDENCE_TIMELINE,
     query: { limit: '1–500 (default 50)', before_seq: 'page: entries before this sequence number' },
     handle: timeline,
   },

@@ -1,8 +1,9 @@
 // Runs one route: authenticate (unless public), refuse control characters in
 // path and query parameters, load the agent or approval the path names,
-// authorize against the policy table, validate the body (control characters
-// first), call the handler, answer, and append the audit entry (reads and
-// writes alike, allowed or denied).
+// authorize against the policy table, only then read and validate the body
+// (an unknown caller cannot make the API read one; control characters first),
+// call the handler, answer, and append the audit entry (reads and writes
+// alike, allowed or denied).
 import type { Context } from 'koa';
 import type { ApprovalRequest } from '../../crds/generated/types.ts';
 import { parseAgentId, type PlatformAgent } from '../agents/model.ts';
@@ -11,6 +12,7 @@ import type { Authenticator, Principal } from '../auth/principal.ts';
 import { badRequest, forbidden, HttpError, notFound, toHttpError, unauthorized } from '../http/errors.ts';
 import type { ApiMetrics } from '../http/metrics.ts';
 import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from '../http/hygiene.ts';
+import { hasBody, readJsonBody, type JsonBody } from '../http/middleware.ts';
 import { validateBody } from '../http/validate.ts';
 import { can, POLICY, type Action } from '../policy/roles.ts';
 import type { ApiDeps, RouteCtx, RouteSpec } from './route.ts';
@@ -26,6 +28,8 @@ export interface Executor {
   deps: ApiDeps;
   authenticators: readonly Authenticator[];
   metrics?: ApiMetrics;
+  /** The API's body limit (PLATFORM_API_BODY_LIMIT); a route's `maxBodyBytes` may be tighter. */
+  bodyLimitBytes: number;
 }
 
 function flatQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -97,6 +101,16 @@ function checkBody(spec: RouteSpec, rc: RouteCtx): void {
   rc.body = validateBody(spec.body, rc.body);
 }
 
+/** The body, read after authentication and authorization; a route without one refuses it unread. */
+function requestBody(ctx: Context, spec: RouteSpec, ex: Executor): Promise<JsonBody> {
+  if (!spec.body) {
+    if (hasBody(ctx)) throw badRequest('this endpoint takes no body', 'unexpected_body');
+    return Promise.resolve({ body: undefined, bytes: 0 });
+  }
+  const routeMax = spec.maxBodyBytes?.(ex.deps) ?? ex.bodyLimitBytes;
+  return readJsonBody(ctx, Math.min(ex.bodyLimitBytes, routeMax));
+}
+
 async function principalOf(ctx: Context, spec: RouteSpec, ex: Executor): Promise<Principal> {
   if (spec.action === 'public') return ANONYMOUS;
   const outcome = await authenticateToken(ctx.get('authorization'), ex.authenticators);
@@ -121,16 +135,19 @@ export function routeHandler(spec: RouteSpec, ex: Executor) {
       principal,
       params: (ctx as unknown as { params: Record<string, string> }).params,
       query: {},
-      body: ctx.state.body,
+      body: undefined,
       deps: ex.deps,
       audit: { resource: ctx.path },
-      bodyBytes: Number(ctx.state.bodyBytes ?? 0),
+      bodyBytes: 0,
     };
     let status = 500;
     try {
       rc.query = flatQuery(ctx.query);
       assertClean(paramsProblem('path', rc.params) ?? paramsProblem('query', rc.query));
       await authorize(spec, rc, ctx.method !== 'GET');
+      const { body, bytes } = await requestBody(ctx, spec, ex);
+      rc.body = body;
+      rc.bodyBytes = bytes;
       checkBody(spec, rc);
       const result = await spec.handle(rc);
       status = rc.status ?? spec.success;

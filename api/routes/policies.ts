@@ -23,6 +23,7 @@ import type { PolicyRecord } from '../../policy/types.ts';
 import type { Principal } from '../auth/principal.ts';
 import { forbidden, HttpError } from '../http/errors.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
+import { EFFECTIVE_POLICY, POLICY_RECORD, POLICY_LIST, PRESET_APPLIED } from './responses.ts';
 
 const namespaceOf = (id: string): string => id.slice(0, Math.max(0, id.indexOf('.')));
 
@@ -130,6 +131,7 @@ export const POLICY_ROUTES: RouteSpec[] = [
     action: 'policy.list',
     summary: 'AuditorPolicies the caller administers, and the org policies above them',
     success: 200,
+    response: POLICY_LIST,
     handle: list,
   },
   {
@@ -138,6 +140,7 @@ export const POLICY_ROUTES: RouteSpec[] = [
     action: 'policy.write',
     summary: 'Create an AuditorPolicy (enforcement modes checked: 422)',
     success: 201,
+    response: POLICY_RECORD,
     body: CREATE_BODY,
     maxBodyBytes: POLICY_BODY_LIMIT,
     handle: create,
@@ -148,6 +151,7 @@ export const POLICY_ROUTES: RouteSpec[] = [
     action: 'policy.read',
     summary: 'One AuditorPolicy',
     success: 200,
+    response: POLICY_RECORD,
     handle: readable,
   },
   {
@@ -156,6 +160,7 @@ export const POLICY_ROUTES: RouteSpec[] = [
     action: 'policy.write',
     summary: 'Replace an AuditorPolicy’s spec (enforcement modes checked: 422)',
     success: 200,
+    response: POLICY_RECORD,
     body: UPDATE_BODY,
     maxBodyBytes: POLICY_BODY_LIMIT,
     handle: update,
@@ -174,6 +179,7 @@ export const POLICY_ROUTES: RouteSpec[] = [
     action: 'policy.effective',
     summary: 'The chain a Gateway evaluates: org parents, then the policy',
     success: 200,
+    response: EFFECTIVE_POLICY,
     handle: async (rc) => {
       await readable(rc);
       return op(() => effectivePolicy(rc.deps.policy, rc.params.id!));
@@ -185,6 +191,7 @@ export const POLICY_ROUTES: RouteSpec[] = [
     action: 'policy.apply_preset',
     summary: 'Apply a preset tier ({auditor, tier}) or bundle ({bundle}) to the workspace policy',
     success: 200,
+    response: PRESET_APPLIED,
     body: PRESET_BODY,
     handle: applyPreset,
   },

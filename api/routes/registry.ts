@@ -5,6 +5,7 @@
 import type { AuditorRegistration, ModelRegistration } from '../../crds/generated/types.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { ApiDeps, RouteCtx, RouteSpec } from './route.ts';
+import { DIGEST_CHECK, NOTARIZATION } from './responses.ts';
 import type { RegistrationPlural } from '../store/cluster.ts';
 
 export const NOTARIZED_ANNOTATION = 'platform.io/notarized';
@@ -73,6 +74,7 @@ export const REGISTRY_ROUTES: RouteSpec[] = [
     action: 'public',
     summary: 'Is this image digest notarized?',
     success: 200,
+    response: DIGEST_CHECK,
     query: { digest: 'sha256:<hex>' },
     handle: check,
   },
@@ -82,6 +84,7 @@ export const REGISTRY_ROUTES: RouteSpec[] = [
     action: 'registry.notarize',
     summary: 'Mark a registered digest notarized',
     success: 200,
+    response: NOTARIZATION,
     body: NOTARIZE_BODY,
     handle: (rc) => mark(rc, true),
   },
@@ -91,6 +94,7 @@ export const REGISTRY_ROUTES: RouteSpec[] = [
     action: 'registry.notarize',
     summary: 'Withdraw a notarization',
     success: 200,
+    response: NOTARIZATION,
     handle: (rc) => mark(rc, false),
   },
 ];

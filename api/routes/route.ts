@@ -65,6 +65,8 @@ export interface RouteSpec {
   action: Action | 'public';
   summary: string;
   success: number;
+  /** The success body's schema (none for 204), for the OpenAPI document: see responses.ts. */
+  response?: JSONSchema;
   body?: JSONSchema;
   /** The body may be left out entirely. */
   optionalBody?: boolean;

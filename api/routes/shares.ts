@@ -15,6 +15,7 @@ import { badRequest, forbidden } from '../http/errors.ts';
 import { validateKind } from '../http/validate.ts';
 import { can } from '../policy/roles.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
+import { SHARE_LIST } from './responses.ts';
 
 const SHARE_BODY = {
   type: 'object',
@@ -83,6 +84,7 @@ export const SHARE_ROUTES: RouteSpec[] = [
     action: 'agent.shares.read',
     summary: 'Who the agent is shared with',
     success: 200,
+    response: SHARE_LIST,
     handle: (rc) => Promise.resolve(sharesView(rc.agent as PlatformAgent)),
   },
   {
@@ -91,6 +93,7 @@ export const SHARE_ROUTES: RouteSpec[] = [
     action: 'agent.shares.write',
     summary: 'Share with a subject or change its role',
     success: 200,
+    response: SHARE_LIST,
     body: SHARE_BODY,
     handle: add,
   },
@@ -100,6 +103,7 @@ export const SHARE_ROUTES: RouteSpec[] = [
     action: 'agent.shares.write',
     summary: 'Remove a share (the last Owner’s removal suspends the agent)',
     success: 200,
+    response: SHARE_LIST,
     handle: remove,
   },
 ];

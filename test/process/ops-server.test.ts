@@ -59,10 +59,12 @@ describe('ops endpoints', () => {
     expect(await res.text()).toMatch(/process_cpu_user_seconds_total\{role="test"\}/);
   });
 
-  it('answers unknown paths 404 and other methods 405 in the error shape', async () => {
+  it('answers unknown paths 404 and other methods 405 with Allow, in the error shape', async () => {
     expect(await (await get('/nope')).json()).toEqual({ detail: 'not found' });
     const res = await fetch(`http://127.0.0.1:${ops.port}/healthz`, { method: 'POST' });
     expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(await res.json()).toMatchObject({ code: 'method_not_allowed' });
   });
 });
 

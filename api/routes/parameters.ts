@@ -1,0 +1,75 @@
+// Schemas of the path and query parameters, for the OpenAPI document. They
+// say what the handlers accept (ids as `parseAgentId` and `POLICY_ID` read
+// them, query values as `intQuery`/`enumQuery`/`timeQuery` check them), so a
+// generated client or fuzzer that follows them gets past input checks.
+import type { JSONSchema } from '../../crds/kit.ts';
+
+const LABEL = '[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?';
+/** A DNS label: a namespace (workspace). */
+export const NAMESPACE_PATTERN = `^${LABEL}$`;
+/** A DNS subdomain (at most 253 characters): an agent's name. */
+export const NAME_PATTERN = `^${LABEL}(\\.${LABEL})*$`;
+/**
+ * `<namespace>.<name>`, split at the first dot. Documented with a name of at
+ * most three labels, so that every id the pattern admits is one
+ * `parseAgentId` accepts (a regular expression cannot bound the name's 253
+ * characters apart from the namespace's); longer names still work.
+ */
+export const AGENT_ID_PATTERN = `^${LABEL}\\.${LABEL}(\\.${LABEL}){0,2}$`;
+const DIGEST_PATTERN = '^sha256:[a-f0-9]{64}$';
+
+const agentId: JSONSchema = { type: 'string', pattern: AGENT_ID_PATTERN };
+
+/** `{id}` means different things under different prefixes. */
+const ID_BY_PREFIX: [prefix: string, schema: JSONSchema][] = [
+  ['/v1/approvals/', agentId],
+  ['/v1/policies/', agentId],
+  ['/v1/api-keys/', { type: 'string', pattern: '^[a-f0-9]{16}$' }],
+  ['/api/v1/workspaces/', { type: 'string', pattern: NAMESPACE_PATTERN }],
+];
+
+export function pathParamSchema(path: string, name: string): JSONSchema {
+  if (name === 'agent_id') return agentId;
+  if (name === 'digest') return { type: 'string', pattern: DIGEST_PATTERN };
+  if (name === 'subject') return { type: 'string', minLength: 1, maxLength: 256 };
+  const byPrefix = ID_BY_PREFIX.find(([prefix]) => path.startsWith(prefix));
+  return byPrefix?.[1] ?? { type: 'string' };
+}
+
+const integer = (minimum: number, maximum: number): JSONSchema => ({ type: 'integer', minimum, maximum });
+
+const QUERY: Record<string, JSONSchema> = {
+  limit: integer(1, 1000),
+  days: integer(0, 3650),
+  before: integer(1, 2 ** 30),
+  before_seq: integer(0, 999_999_999),
+  status: { enum: ['pending', 'all'] },
+  outcome: { enum: ['allowed', 'denied', 'failed'] },
+  since: { type: 'string', format: 'date-time' },
+  until: { type: 'string', format: 'date-time' },
+  namespace: { type: 'string', pattern: NAMESPACE_PATTERN },
+  digest: { type: 'string', pattern: DIGEST_PATTERN },
+  subject: { type: 'string', maxLength: 256 },
+  action: { type: 'string', maxLength: 256 },
+  resource: { type: 'string', maxLength: 256 },
+};
+
+/** Per-route exceptions to QUERY. */
+const QUERY_BY_ROUTE: Record<string, JSONSchema> = {
+  'GET /v1/agents/{agent_id}/evidence limit': integer(1, 500),
+};
+
+/** Query parameters a route cannot do without. */
+const REQUIRED_QUERY = new Set(['GET /registry/check digest']);
+
+export function queryParamSchema(
+  method: string,
+  path: string,
+  name: string,
+): { schema: JSONSchema; required: boolean } {
+  const key = `${method} ${path} ${name}`;
+  return {
+    schema: QUERY_BY_ROUTE[key] ?? QUERY[name] ?? { type: 'string' },
+    required: REQUIRED_QUERY.has(key),
+  };
+}

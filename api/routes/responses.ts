@@ -1,0 +1,195 @@
+// The success bodies of the routes, as JSON Schemas for the OpenAPI document
+// (each route names one in `response`). Required lists hold what a client can
+// rely on; objects stay open so a new field is not a breaking change.
+import type { JSONSchema } from '../../crds/kit.ts';
+
+const str = { type: 'string' } as const;
+const int = { type: 'integer' } as const;
+const bool = { type: 'boolean' } as const;
+const obj = { type: 'object' } as const;
+const strOrNull = { type: ['string', 'null'] } as const;
+
+function object(properties: Record<string, JSONSchema>, required = Object.keys(properties)): JSONSchema {
+  return { type: 'object', required, properties };
+}
+
+const listOf = (item: JSONSchema, extra: Record<string, JSONSchema> = {}): JSONSchema =>
+  object({ items: { type: 'array', items: item }, ...extra }, ['items']);
+
+const SHARE = object({ subject: str, role: { enum: ['Owner', 'Editor', 'Viewer'] } });
+
+export const AGENT_VIEW: JSONSchema = object(
+  { agent_id: str, namespace: str, name: str, phase: str, created_at: str, spec: obj, status: obj },
+  ['agent_id', 'namespace', 'name', 'phase', 'spec', 'status'],
+);
+export const AGENT_LIST = listOf(AGENT_VIEW, { continue: str });
+export const STALE_AGENTS = object({
+  days: int,
+  items: {
+    type: 'array',
+    items: object({ agent_id: str, last_activity: strOrNull, idle_days: int, phase: str, owners: int }),
+  },
+});
+export const ACCESS_REVIEW = object({
+  agent_id: str,
+  reviewed_at: str,
+  shares: { type: 'array', items: SHARE },
+  counts: object({ Owner: int, Editor: int, Viewer: int }),
+  findings: { type: 'array', items: str },
+});
+export const PASSPORT = object(
+  {
+    agent_id: str,
+    email: strOrNull,
+    handle: strOrNull,
+    spiffe_id: strOrNull,
+    oauth_client_id: strOrNull,
+    phase: str,
+    owners: { type: 'array', items: SHARE },
+    accountable_owners: int,
+    accesses: { type: 'array', items: obj },
+    trust_tiers: {
+      type: 'array',
+      items: object({
+        auditor_id: str,
+        deployment_mode: strOrNull,
+        trust_tier: str,
+        attested_tier: strOrNull,
+      }),
+    },
+    attestation: object(
+      {
+        trust_tier: strOrNull,
+        hardware_attested: bool,
+        last_attestation_time: strOrNull,
+        auditor_tiers: { type: 'object', additionalProperties: str },
+        results: { type: 'array', items: obj },
+      },
+      ['trust_tier', 'hardware_attested', 'results'],
+    ),
+  },
+  ['agent_id', 'phase', 'owners', 'accountable_owners', 'accesses', 'trust_tiers', 'attestation'],
+);
+export const SHARE_LIST = object({
+  agent_id: str,
+  shares: { type: 'array', items: SHARE },
+  owners: int,
+  suspended_for_owners: bool,
+});
+
+export const APPROVAL_VIEW = object(
+  {
+    id: str,
+    agent_id: str,
+    action: str,
+    target: str,
+    description: strOrNull,
+    operation: str,
+    phase: { enum: ['pending', 'approved', 'denied', 'expired'] },
+    requested_by: strOrNull,
+    requested_at: strOrNull,
+    expires_at: strOrNull,
+    decided_by: strOrNull,
+    decided_at: strOrNull,
+    reason: strOrNull,
+    details: obj,
+  },
+  ['id', 'agent_id', 'action', 'target', 'operation', 'phase'],
+);
+export const APPROVAL_REQUESTED = object({ approval: APPROVAL_VIEW, applied: bool });
+export const APPROVAL_DECIDED = object({ approval: APPROVAL_VIEW, executed: bool, result: str });
+export const APPROVAL_LIST = listOf(APPROVAL_VIEW);
+export const NOTIFICATION_COUNT = object({ count: int, approvals: int });
+
+const API_KEY_PROPS = {
+  id: str,
+  subject: str,
+  role: str,
+  workspaces: { type: 'array', items: str },
+  agents: { type: 'array', items: str },
+  description: str,
+  created_by: str,
+  created_at: str,
+  expires_at: strOrNull,
+} as const;
+export const API_KEY_LIST = listOf(object(API_KEY_PROPS));
+/** The plaintext `key` appears here once and never again. */
+export const API_KEY_MINTED = object({ ...API_KEY_PROPS, key: str });
+
+const AUDIT_ENTRY = object(
+  {
+    seq: int,
+    time: str,
+    subject: str,
+    method: str,
+    action: str,
+    resource: str,
+    namespace: str,
+    status: int,
+    outcome: { enum: ['allowed', 'denied', 'failed'] },
+    requestId: str,
+    details: obj,
+    prevHash: str,
+    hash: str,
+  },
+  ['seq', 'time', 'subject', 'action', 'resource', 'status', 'outcome', 'hash'],
+);
+export const AUDIT_PAGE = listOf(AUDIT_ENTRY, { before: int });
+export const AUDIT_VERIFICATION = object({ ok: bool, entries: int, brokenAt: int, reason: str }, [
+  'ok',
+  'entries',
+]);
+
+export const DIGEST_CHECK = object({ digest: str, notarized: bool });
+export const NOTARIZATION = object({ digest: str, notarized: bool, records: { type: 'array', items: str } });
+
+export const EVIDENCE_ACCEPTED = object({ evidence_id: str, seq: int, hash: str, attestation_result: obj });
+export const EVIDENCE_TIMELINE = object({
+  agent_id: str,
+  items: {
+    type: 'array',
+    items: object({ evidence_id: str, seq: int, hash: str, trust_tier: str, attestation_result: obj }, [
+      'seq',
+      'hash',
+      'attestation_result',
+    ]),
+  },
+});
+
+export const POLICY_RECORD = object({ id: str, version: str, spec: obj });
+export const POLICY_LIST = listOf(POLICY_RECORD);
+export const EFFECTIVE_POLICY = object({
+  policy_id: str,
+  policy_version: str,
+  chain: { type: 'array', items: obj },
+});
+export const PRESET_APPLIED = object({
+  workspace_id: str,
+  policy_id: str,
+  policy_version: str,
+  applied: obj,
+  spec: obj,
+});
+
+export const AUDITOR_REGISTERED = object({ registered: bool, auditor_id: str, vocabulary_synced: bool });
+export const AUDITOR_LIST = listOf(
+  object(
+    {
+      auditor_id: str,
+      name: str,
+      category: str,
+      phase: str,
+      builtin: bool,
+      deployment_mode: str,
+      endpoint: strOrNull,
+      trust_tier: str,
+      claims: { type: 'array', items: object({ name: str, type: str }, ['name']) },
+    },
+    ['auditor_id', 'builtin', 'trust_tier', 'claims'],
+  ),
+);
+export const MODEL_LIST = listOf(
+  object({ name: str, model_id: str, deployment_mode: str, endpoint: strOrNull, image_digest: strOrNull }, [
+    'name',
+  ]),
+);
