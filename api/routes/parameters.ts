@@ -32,6 +32,10 @@ export function pathParamSchema(path: string, name: string): JSONSchema {
   if (name === 'agent_id') return agentId;
   if (name === 'digest') return { type: 'string', pattern: DIGEST_PATTERN };
   if (name === 'subject') return { type: 'string', minLength: 1, maxLength: 256 };
+  // `gateway/<agent id>` by default: a client sends the slash percent-encoded.
+  if (name === 'attester_id') return { type: 'string', minLength: 1, maxLength: 253 };
+  // `keyIdOf`: 16 base64url characters of a SHA-256.
+  if (name === 'key_id') return { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$' };
   const byPrefix = ID_BY_PREFIX.find(([prefix]) => path.startsWith(prefix));
   return byPrefix?.[1] ?? { type: 'string' };
 }
@@ -44,6 +48,7 @@ const QUERY: Record<string, JSONSchema> = {
   before: integer(1, 2 ** 30),
   before_seq: integer(0, 999_999_999),
   status: { enum: ['pending', 'all'] },
+  full: { enum: ['true', 'false'] },
   outcome: { enum: ['allowed', 'denied', 'failed'] },
   since: { type: 'string', format: 'date-time' },
   until: { type: 'string', format: 'date-time' },
