@@ -23,10 +23,18 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents a second success answer: an update that lowers the audit mode is 202 with an approval', () => {
+    const patch = doc.paths['/v1/agents/{agent_id}']!.patch!;
+    const accepted = patch.responses['202']?.content?.['application/json'].schema as
+      { properties?: Record<string, unknown> } | undefined;
+    expect(Object.keys(accepted?.properties ?? {})).toEqual(['approval', 'applied']);
+  });
+
   it('lists the error statuses each route can answer, all in the Error shape', () => {
     for (const { r, op } of operations) {
       const what = `${r.method} ${r.path}`;
-      const listed = Object.keys(op.responses).filter((s) => s !== String(r.success));
+      const others = Object.keys(r.otherSuccess ?? {});
+      const listed = Object.keys(op.responses).filter((s) => s !== String(r.success) && !others.includes(s));
       expect(listed, what).toEqual(errorStatuses(r).map(String));
       expect(listed, what).toContain('400');
       if (r.action !== 'public') expect(listed, what).toEqual(expect.arrayContaining(['401', '403']));

@@ -2,8 +2,10 @@
 // bodies, from the same schema the PlatformAgent CRD uses. Each operation
 // lists its success body and every error status its route can answer,
 // derived from facts about the route (see errorStatuses).
+import { auditorPolicy } from '../crds/kinds/auditor-policy.ts';
 import { platformAgent } from '../crds/kinds/platform-agent.ts';
 import { toCustomResourceDefinition, type JSONSchema } from '../crds/kit.ts';
+import { CLEAN_JSON_VALUE, withCharacterRule } from './openapi-characters.ts';
 import { pathParamSchema, queryParamSchema } from './routes/parameters.ts';
 import type { RouteSpec } from './routes/route.ts';
 
@@ -13,8 +15,8 @@ const ERROR = {
   properties: { detail: { type: 'string' }, code: { type: 'string' } },
 };
 
-function agentSpecSchema(): JSONSchema {
-  const crd = toCustomResourceDefinition(platformAgent) as {
+function crdSpecSchema(kind: Parameters<typeof toCustomResourceDefinition>[0]): JSONSchema {
+  const crd = toCustomResourceDefinition(kind) as {
     spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: JSONSchema } } } }[] };
   };
   return crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec;
@@ -53,11 +55,18 @@ function agentSpecPatchSchema(spec: JSONSchema): JSONSchema {
   };
 }
 
-/** Agent bodies point their `spec` at the CRD's schema (a patch of it for updates). */
-function withAgentSpec(r: RouteSpec, body: JSONSchema): JSONSchema {
+/**
+ * Agent and policy bodies point their `spec` at their CRD's schema (a patch
+ * of it for agent updates); the API checks the spec whole against the CRD.
+ */
+function withCrdSpec(r: RouteSpec, body: JSONSchema): JSONSchema {
   const props = body.properties as Record<string, JSONSchema> | undefined;
-  if (!props?.spec || !r.path.startsWith('/v1/agents')) return body;
-  const ref = r.method === 'PATCH' ? 'PlatformAgentSpecPatch' : 'PlatformAgentSpec';
+  if (!props?.spec) return body;
+  let ref: string | undefined;
+  if (r.path.startsWith('/v1/agents'))
+    ref = r.method === 'PATCH' ? 'PlatformAgentSpecPatch' : 'PlatformAgentSpec';
+  if (r.path.startsWith('/v1/policies')) ref = 'AuditorPolicySpec';
+  if (!ref) return body;
   return { ...body, properties: { ...props, spec: { $ref: `#/components/schemas/${ref}` } } };
 }
 
@@ -98,17 +107,26 @@ function successResponse(r: RouteSpec): Record<string, unknown> {
   return { description: 'success', content: { 'application/json': { schema: r.response } } };
 }
 
+const characterRuled = (q: { schema: JSONSchema; required: boolean }) => ({
+  ...q,
+  schema: withCharacterRule(q.schema),
+});
+
+/** A signed body keeps its free text (decision 91): its own validator states what it refuses. */
+const requestSchema = (r: RouteSpec, body: JSONSchema): JSONSchema =>
+  r.bodyHygiene === 'signed' ? body : withCharacterRule(body);
+
 function operation(r: RouteSpec): Record<string, unknown> {
   const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
     in: 'path',
     required: true,
-    schema: pathParamSchema(r.path, m[1]!),
+    schema: withCharacterRule(pathParamSchema(r.path, m[1]!)),
   }));
   const query = Object.entries(r.query ?? {}).map(([name, description]) => ({
     name,
     in: 'query',
-    ...queryParamSchema(r.method, r.path, name),
+    ...characterRuled(queryParamSchema(r.method, r.path, name)),
     ...(description ? { description } : {}),
   }));
   const errorRef = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
@@ -122,12 +140,18 @@ function operation(r: RouteSpec): Record<string, unknown> {
       ? {
           requestBody: {
             required: !r.optionalBody,
-            content: { 'application/json': { schema: withAgentSpec(r, r.body) } },
+            content: { 'application/json': { schema: withCrdSpec(r, requestSchema(r, r.body)) } },
           },
         }
       : {}),
     responses: {
       [String(r.success)]: successResponse(r),
+      ...Object.fromEntries(
+        Object.entries(r.otherSuccess ?? {}).map(([status, schema]) => [
+          status,
+          { description: 'success', content: { 'application/json': { schema } } },
+        ]),
+      ),
       ...Object.fromEntries(
         errorStatuses(r).map((s) => [String(s), { description: ERROR_DESCRIPTIONS[s], ...errorRef }]),
       ),
@@ -136,7 +160,7 @@ function operation(r: RouteSpec): Record<string, unknown> {
 }
 
 export function openApiDocument(routes: readonly RouteSpec[], version: string): Record<string, unknown> {
-  const spec = agentSpecSchema();
+  const spec = crdSpecSchema(platformAgent);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     paths[r.path] ??= {};
@@ -158,8 +182,10 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
       },
       schemas: {
         Error: ERROR,
-        PlatformAgentSpec: spec,
-        PlatformAgentSpecPatch: agentSpecPatchSchema(spec),
+        PlatformAgentSpec: withCharacterRule(spec),
+        PlatformAgentSpecPatch: withCharacterRule(agentSpecPatchSchema(spec)),
+        AuditorPolicySpec: withCharacterRule(crdSpecSchema(auditorPolicy)),
+        CleanJsonValue: CLEAN_JSON_VALUE,
       },
     },
   };

@@ -11,6 +11,20 @@ import { HttpError } from './errors.ts';
 const NEVER = String.raw`\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\u{D800}-\u{DFFF}\u{FFFE}\u{FFFF}`;
 /** Also refused outside free text: TAB, LF, CR, line/paragraph separators, bidi embeddings, overrides and isolates. */
 const LAYOUT = String.raw`\t\n\r\u2028\u2029\u202A-\u202E\u2066-\u2069`;
+/**
+ * The same rule as JSON Schema patterns, for the OpenAPI document, so a
+ * client or fuzzer that follows the document is never refused for a
+ * character. `\uXXXX` escapes read alike in ECMA-262 (`u` flag), Python and
+ * Rust regex engines. Lone surrogates are left out: they are not Unicode
+ * scalar values, no pattern over code points can name them (Rust's engine
+ * refuses the range, and a validator then drops the whole pattern), and
+ * RFC 8259 text should not hold them; the API refuses them all the same.
+ */
+const NEVER_ESCAPED = String.raw`\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff`;
+const LAYOUT_ESCAPED = String.raw`\u0009\u000a\u000d\u2028\u2029\u202a-\u202e\u2066-\u2069`;
+export const FREE_TEXT_CHARACTERS = `^[^${NEVER_ESCAPED}]*$`;
+export const IDENTIFIER_CHARACTERS = `^[^${NEVER_ESCAPED}${LAYOUT_ESCAPED}]*$`;
+
 const IN_FREE_TEXT = new RegExp(`[${NEVER}]`, 'u');
 const IN_IDENTIFIER = new RegExp(`[${NEVER}${LAYOUT}]`, 'u');
 const IN_IDENTIFIER_ALL = new RegExp(`[${NEVER}${LAYOUT}]`, 'gu');

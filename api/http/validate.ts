@@ -45,7 +45,7 @@ export function intQuery(
 ): number {
   const raw = q[name];
   if (raw === undefined) return dflt;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+  if (!/^\d{1,16}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw badRequest(
       `query ${name}=${JSON.stringify(raw.slice(0, 40))}: expected an integer ${min}-${max}`,
       'invalid_query',
@@ -78,6 +78,16 @@ export function enumQuery<T extends string>(
 }
 
 /** An optional query value that must match `re` (a name, a namespace); 400 naming it otherwise. */
+/** A free string query value of at most `maxLength` characters (longer is 400, not silently cut). */
+export function stringQuery(q: Record<string, string>, name: string, maxLength: number): string | undefined {
+  const raw = q[name];
+  if (raw === undefined) return undefined;
+  if (raw.length > maxLength) {
+    throw badRequest(`query ${name}: at most ${maxLength} characters`, 'invalid_query');
+  }
+  return raw;
+}
+
 export function patternQuery(q: Record<string, string>, name: string, re: RegExp): string | undefined {
   const raw = q[name];
   if (raw === undefined) return undefined;

@@ -16,7 +16,8 @@ import {
 } from '../../auditors/sdk/types.ts';
 import { TOXICITY_VOCABULARY } from '../../auditors/toxicity/vocabulary.ts';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
-import { API_VERSION } from '../../crds/kit.ts';
+import { auditorRegistration } from '../../crds/kinds/registrations.ts';
+import { API_VERSION, type JSONSchema } from '../../crds/kit.ts';
 import { lowerTier, registrationCeiling, type RegistrationFacts } from '../../evidence/trust.ts';
 import type { TrustTier } from '../../evidence/types.ts';
 
@@ -112,12 +113,13 @@ export const REGISTRATION_BODY = {
   required: ['auditor_id', 'endpoint'],
   properties: {
     auditor_id: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' },
-    endpoint: { type: 'string', maxLength: 2048, pattern: '^https?://' },
-    vocabulary_url: { type: 'string', maxLength: 2048 },
+    endpoint: { type: 'string', maxLength: 2048, format: 'uri', pattern: '^https?://' },
+    vocabulary_url: { type: 'string', maxLength: 2048, format: 'uri' },
     health_check_interval: { type: 'integer', minimum: 1, maximum: 3600 },
     supported_phases: {
       type: 'array',
       maxItems: 4,
+      uniqueItems: true,
       items: { enum: ['request', 'response', 'artifact', 'execution'] },
     },
     deployment_mode: { enum: ['sidecar', 'in-cluster', 'external'] },
@@ -125,7 +127,8 @@ export const REGISTRATION_BODY = {
     phase: { enum: [...CATALOG_PHASES] },
     version: { type: 'string', maxLength: 63 },
     auth: { type: 'object' },
-    claims: { type: 'array', maxItems: 128 },
+    // The CRD's own claim list (names, types, settings), so a bad claim is a 400 naming it.
+    claims: (auditorRegistration.spec.properties as Record<string, JSONSchema>).claims,
     workspaces: {
       type: 'array',
       maxItems: 64,

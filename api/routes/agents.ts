@@ -235,6 +235,7 @@ export const AGENT_ROUTES: RouteSpec[] = [
       'Merge-patch the spec (not owners or suspend); lowering auditMode from enforce answers 202 with an ApprovalRequest instead',
     success: 200,
     response: AGENT_VIEW,
+    otherSuccess: { 202: APPROVAL_REQUESTED },
     body: UPDATE_BODY,
     handle: update,
   },

@@ -1,6 +1,7 @@
 // /v1/audit: the audit log for administrators. Org administrators see every
 // entry; workspace administrators the entries of their namespaces.
-import { enumQuery, intQuery, timeQuery } from '../http/validate.ts';
+import { enumQuery, intQuery, patternQuery, stringQuery, timeQuery } from '../http/validate.ts';
+import { NAMESPACE_PATTERN } from './parameters.ts';
 import type { AuditFilter } from '../audit/log.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 import { AUDIT_PAGE, AUDIT_VERIFICATION } from './responses.ts';
@@ -8,9 +9,12 @@ import { AUDIT_PAGE, AUDIT_VERIFICATION } from './responses.ts';
 function filterOf(rc: RouteCtx): AuditFilter {
   const q = rc.query;
   const filter: AuditFilter = { limit: intQuery(q, 'limit', 100, 1, 1000) };
-  for (const key of ['subject', 'action', 'resource', 'namespace'] as const) {
-    if (q[key] !== undefined) filter[key] = q[key].slice(0, 256);
+  for (const key of ['subject', 'action', 'resource'] as const) {
+    const value = stringQuery(q, key, 256);
+    if (value !== undefined) filter[key] = value;
   }
+  const namespace = patternQuery(q, 'namespace', new RegExp(NAMESPACE_PATTERN));
+  if (namespace !== undefined) filter.namespace = namespace;
   const outcome = enumQuery(q, 'outcome', ['allowed', 'denied', 'failed'] as const);
   if (outcome) filter.outcome = outcome;
   const since = timeQuery(q, 'since');

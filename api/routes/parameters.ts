@@ -46,7 +46,7 @@ const QUERY: Record<string, JSONSchema> = {
   limit: integer(1, 1000),
   days: integer(0, 3650),
   before: integer(1, 2 ** 30),
-  before_seq: integer(0, 999_999_999),
+  before_seq: integer(0, Number.MAX_SAFE_INTEGER),
   status: { enum: ['pending', 'all'] },
   full: { enum: ['true', 'false'] },
   outcome: { enum: ['allowed', 'denied', 'failed'] },

@@ -19,6 +19,7 @@ import {
   updatePolicy,
   type PresetRequest,
 } from '../../policy/service.ts';
+import { BUNDLES, PRESET_TIERS, PRESETS } from '../../policy/presets.ts';
 import type { PolicyRecord } from '../../policy/types.ts';
 import type { Principal } from '../auth/principal.ts';
 import { forbidden, HttpError } from '../http/errors.ts';
@@ -100,26 +101,36 @@ async function applyPreset(rc: RouteCtx): Promise<unknown> {
 }
 
 const SPEC = { type: 'object' };
+/** `<namespace>.<name>`, as the policy service reads it (the OpenAPI document points `spec` at the CRD's schema). */
+const POLICY_ID_SCHEMA = { type: 'string', maxLength: 317, pattern: POLICY_ID.source };
 const CREATE_BODY = {
   type: 'object',
   required: ['id', 'spec'],
   additionalProperties: false,
-  properties: { id: { type: 'string', maxLength: 317 }, spec: SPEC },
+  properties: { id: POLICY_ID_SCHEMA, spec: SPEC },
 };
 const UPDATE_BODY = {
   type: 'object',
   required: ['spec'],
   additionalProperties: false,
-  properties: { id: { type: 'string', maxLength: 317 }, spec: SPEC },
+  properties: { id: POLICY_ID_SCHEMA, spec: SPEC },
 };
+/** `{auditor, tier}` for one auditor with presets, or `{bundle}`: never both, never neither. */
 const PRESET_BODY = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    auditor: { type: 'string', maxLength: 63 },
-    tier: { enum: ['Starter', 'Balanced', 'Strict'] },
-    bundle: { enum: ['solo_builder', 'production_team', 'regulated_enterprise'] },
-  },
+  oneOf: [
+    {
+      type: 'object',
+      required: ['auditor', 'tier'],
+      additionalProperties: false,
+      properties: { auditor: { enum: Object.keys(PRESETS) }, tier: { enum: [...PRESET_TIERS] } },
+    },
+    {
+      type: 'object',
+      required: ['bundle'],
+      additionalProperties: false,
+      properties: { bundle: { enum: [...BUNDLES] } },
+    },
+  ],
 };
 const POLICY_BODY_LIMIT = (): number => 256 * 1024;
 const POLICY = '/v1/policies/{id}';

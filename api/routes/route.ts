@@ -67,6 +67,8 @@ export interface RouteSpec {
   success: number;
   /** The success body's schema (none for 204), for the OpenAPI document: see responses.ts. */
   response?: JSONSchema;
+  /** Other success answers a handler may give (`rc.status`), by status, with their body's schema. */
+  otherSuccess?: Record<number, JSONSchema>;
   body?: JSONSchema;
   /** The body may be left out entirely. */
   optionalBody?: boolean;
