@@ -69,33 +69,40 @@ const isObjectType = (s: JSONSchema): boolean =>
 const mapValues = (o: Record<string, JSONSchema>, f: (k: string, v: JSONSchema) => JSONSchema) =>
   Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(k, v)]));
 
-/** `schema` with the character rule on every open string and map key; `freeText` from the field's name. */
-export function withCharacterRule(schema: JSONSchema, freeText = false): JSONSchema {
-  if (typeof schema !== 'object' || schema === null || schema.$ref !== undefined) return schema;
-  if (isOpen(schema)) return { ...schema, ...ref };
-  const out: JSONSchema = isStringType(schema.type) ? stringRule(schema, freeText) : { ...schema };
+/** The members' schemas (by name: free text or not), extra members, and keys. */
+function objectRule(schema: JSONSchema): JSONSchema {
+  const out: JSONSchema = {};
   if (schema.properties) {
     out.properties = mapValues(schema.properties as Record<string, JSONSchema>, (k, v) =>
       withCharacterRule(v, FREE_TEXT_FIELDS.has(k)),
     );
   }
-  if (schema.items && typeof schema.items === 'object') {
-    out.items = withCharacterRule(schema.items as JSONSchema, freeText);
-  } else if (schema.type === 'array' && schema.items === undefined) {
-    out.items = ref;
-  }
-  if (typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null) {
-    out.additionalProperties = withCharacterRule(schema.additionalProperties as JSONSchema);
-  } else if (
-    isObjectType(schema) &&
-    (schema.additionalProperties ?? true) === true &&
-    !schema.patternProperties
-  ) {
-    out.additionalProperties = ref;
-  }
-  if (isObjectType(schema) && schema.propertyNames === undefined && schema.additionalProperties !== false) {
+  const extra = schema.additionalProperties;
+  if (typeof extra === 'object' && extra !== null)
+    out.additionalProperties = withCharacterRule(extra as JSONSchema);
+  else if ((extra ?? true) === true && !schema.patternProperties) out.additionalProperties = ref;
+  if (schema.propertyNames === undefined && extra !== false) {
     out.propertyNames = { pattern: IDENTIFIER_CHARACTERS };
   }
+  return out;
+}
+
+function arrayRule(schema: JSONSchema, freeText: boolean): JSONSchema {
+  if (schema.items && typeof schema.items === 'object') {
+    return { items: withCharacterRule(schema.items as JSONSchema, freeText) };
+  }
+  return schema.type === 'array' && schema.items === undefined ? { items: ref } : {};
+}
+
+/** `schema` with the character rule on every open string and map key; `freeText` from the field's name. */
+export function withCharacterRule(schema: JSONSchema, freeText = false): JSONSchema {
+  if (typeof schema !== 'object' || schema === null || schema.$ref !== undefined) return schema;
+  if (isOpen(schema)) return { ...schema, ...ref };
+  const out: JSONSchema = {
+    ...(isStringType(schema.type) ? stringRule(schema, freeText) : schema),
+    ...(isObjectType(schema) ? objectRule(schema) : {}),
+    ...arrayRule(schema, freeText),
+  };
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const list = schema[key] as JSONSchema[] | undefined;
     if (list) out[key] = list.map((s) => withCharacterRule(s, freeText));
