@@ -30,11 +30,27 @@ function unverifiedIssuer(token: string): string | undefined {
   }
 }
 
-async function discoverJwks(issuer: string): Promise<string> {
-  const res = await fetch(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, {
-    signal: AbortSignal.timeout(5000),
-  });
-  const doc = (await res.json()) as { jwks_uri?: unknown };
+/**
+ * The JWKS URL of the issuer's discovery document, which must be a 2xx answer
+ * naming the configured issuer exactly (OIDC Discovery 1.0 §4.3, RFC 8414
+ * §3.3): otherwise a document served at that address could direct us to
+ * another issuer's keys.
+ */
+export async function discoverJwks(issuer: string): Promise<string> {
+  const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+  const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new Error(`OIDC discovery at ${url} answered HTTP ${res.status}`);
+  }
+  const doc = (await res.json().catch(() => undefined)) as
+    { issuer?: unknown; jwks_uri?: unknown } | undefined;
+  if (typeof doc !== 'object' || doc === null)
+    throw new Error(`OIDC discovery at ${url} is not a JSON object`);
+  if (doc.issuer !== issuer) {
+    const named = typeof doc.issuer === 'string' ? JSON.stringify(doc.issuer) : 'no issuer';
+    throw new Error(`OIDC discovery at ${url} names ${named}, not the configured issuer "${issuer}"`);
+  }
   if (typeof doc.jwks_uri !== 'string') throw new Error(`${issuer} publishes no jwks_uri`);
   return doc.jwks_uri;
 }

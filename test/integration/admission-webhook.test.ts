@@ -5,7 +5,7 @@ import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k8s } from '../../operator/kube.ts';
 import { startWebhookApp, type WebhookApp } from '../../webhooks/app.ts';
-import { inspect } from '../../webhooks/tls/certs.ts';
+import { inspect } from '../../webhooks/tls/x509.ts';
 import { httpNotary } from '../../webhooks/validate/notary.ts';
 import { DIGEST_A, quietLogger, testMutateOptions } from '../../webhooks/testing/fixtures.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';

@@ -1,8 +1,7 @@
-// The webhook's own certificates: a CA and a serving certificate signed by it
-// (node-forge builds and signs X.509; keys come from node:crypto, which is
-// fast and native), plus the inspection the rotation needs: validity, names,
-// issuer, key match.
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+// Issuing the webhook's own certificates: a CA and a serving certificate
+// signed by it (node-forge builds and signs X.509; keys come from node:crypto,
+// which is fast and native). Reading them is x509.ts, with Node's own X.509.
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
 
 export interface KeyPair {
@@ -13,14 +12,6 @@ export interface KeyPair {
 export interface Names {
   dnsNames: string[];
   ipAddresses: string[];
-}
-
-export interface CertInfo extends Names {
-  commonName: string;
-  notBefore: Date;
-  notAfter: Date;
-  isCA: boolean;
-  serial: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -83,58 +74,4 @@ export function issueServing(ca: KeyPair, names: Names, now: Date, validDays: nu
     },
     ca,
   );
-}
-
-/** Parses a PEM certificate; throws with a short reason when it is not one. */
-export function inspect(certPem: string): CertInfo {
-  const cert = forge.pki.certificateFromPem(certPem);
-  const san = cert.getExtension('subjectAltName') as {
-    altNames?: { type: number; value?: string; ip?: string }[];
-  } | null;
-  const alt = san?.altNames ?? [];
-  const basic = cert.getExtension('basicConstraints') as { cA?: boolean } | null;
-  return {
-    commonName: String(cert.subject.getField('CN')?.value ?? ''),
-    notBefore: cert.validity.notBefore,
-    notAfter: cert.validity.notAfter,
-    isCA: basic?.cA === true,
-    serial: cert.serialNumber,
-    dnsNames: alt.filter((a) => a.type === 2).map((a) => String(a.value)),
-    ipAddresses: alt.filter((a) => a.type === 7).map((a) => String(a.ip)),
-  };
-}
-
-/** True when `certPem` carries a valid signature of `caPem`'s key. */
-export function signedBy(certPem: string, caPem: string): boolean {
-  try {
-    return forge.pki.certificateFromPem(caPem).verify(forge.pki.certificateFromPem(certPem));
-  } catch {
-    return false;
-  }
-}
-
-/** True when the private key belongs to the certificate. */
-export function keyMatches(pair: KeyPair): boolean {
-  try {
-    const fromKey = createPublicKey(createPrivateKey(pair.keyPem)).export({ type: 'spki', format: 'pem' });
-    const fromCert = forge.pki.publicKeyToPem(forge.pki.certificateFromPem(pair.certPem).publicKey);
-    return (
-      createPublicKey(fromCert).export({ type: 'spki', format: 'pem' }).toString() === fromKey.toString()
-    );
-  } catch {
-    return false;
-  }
-}
-
-/** The required names the certificate does not cover, as `DNS:x` / `IP:y`. */
-export function missingNames(info: Names, required: Names): string[] {
-  return [
-    ...required.dnsNames.filter((n) => !info.dnsNames.includes(n)).map((n) => `DNS:${n}`),
-    ...required.ipAddresses.filter((n) => !info.ipAddresses.includes(n)).map((n) => `IP:${n}`),
-  ];
-}
-
-export function describeNames(n: Names): string {
-  const all = [...n.dnsNames.map((d) => `DNS:${d}`), ...n.ipAddresses.map((i) => `IP:${i}`)];
-  return all.length ? all.join(', ') : '(no names)';
 }

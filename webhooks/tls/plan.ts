@@ -1,16 +1,8 @@
 // Pure decisions of the certificate rotation: what the Secret holds, whether
 // the CA or the serving certificate must be renewed (and why, in words an
 // operator understands), and the CA bundle the webhook configurations carry.
-import {
-  describeNames,
-  inspect,
-  keyMatches,
-  missingNames,
-  signedBy,
-  type CertInfo,
-  type KeyPair,
-  type Names,
-} from './certs.ts';
+import type { KeyPair, Names } from './certs.ts';
+import { describeNames, inspect, keyMatches, missingNames, signedBy, type CertInfo } from './x509.ts';
 
 export const SECRET_KEYS = {
   caCert: 'ca.crt',

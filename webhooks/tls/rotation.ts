@@ -10,7 +10,8 @@ import type * as k8s from '@kubernetes/client-node';
 import { apiMessage, apiStatus } from '../../operator/kube.ts';
 import type { Logger } from '../../operator/log.ts';
 import type { WebhookMetrics } from '../metrics.ts';
-import { inspect, issueCa, issueServing, type KeyPair, type Names } from './certs.ts';
+import { issueCa, issueServing, type KeyPair, type Names } from './certs.ts';
+import { inspect } from './x509.ts';
 import {
   bundleFromSecretData,
   caBundlePem,
