@@ -58,6 +58,8 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
     log,
     readiness: {
       certificate: () => holder.app?.certificateReadiness() ?? 'the admission server is starting',
+      // Set once the caches synced (or the start-up wait ran out); until then `certificate` says it is starting.
+      caches: () => holder.app?.cacheReadiness() ?? '',
     },
   });
   lifecycle.onStop('ops server', () => ops.close());
