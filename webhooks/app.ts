@@ -48,7 +48,16 @@ export interface WebhookAppOptions {
   clusterCacheTtlMs: number;
   /** How long start-up waits for the caches before serving with live reads; default 10 s. */
   cacheSyncTimeoutMs?: number;
+  /** Given the readiness checks as soon as they exist, before the certificate is loaded and the caches sync. */
+  onReadiness?: (checks: ReadinessChecks) => void;
   tls: Omit<CertRotatorOptions, 'core' | 'admission' | 'onServingCertificate' | 'log' | 'metrics'>;
+}
+
+export interface ReadinessChecks {
+  /** '' when a valid serving certificate is served, else why not. */
+  certificate(): string;
+  /** '' when every informer cache has synced and is fresh, else why not. */
+  caches(): string;
 }
 
 export interface WebhookApp {
@@ -90,6 +99,7 @@ export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
     log: o.log,
     metrics: o.metrics,
   });
+  o.onReadiness?.({ certificate: () => rotator.readiness(), caches: () => cacheReadiness(informers) });
   await rotator.start();
   watchCertificates(watches, rotator);
   for (const informer of informers) informer.start();
