@@ -1,11 +1,12 @@
 // What the webhook reads from and writes to the cluster on the request path:
-// namespace labels, the chain ConfigMap (both with a short cache) and Events.
-// Interfaces first, so handlers and tests use plain objects.
+// namespace labels and the chain ConfigMap, answered from informer caches
+// (decision 96) with a live read only where the cache cannot settle the
+// answer, and Events. Interfaces first, so handlers and tests use plain objects.
 import { randomBytes } from 'node:crypto';
 import * as k8s from '@kubernetes/client-node';
 import { orUndefinedOn404 } from '../operator/kube.ts';
 import type { Logger } from '../operator/log.ts';
-import { CHAIN_CONFIGMAP } from './constants.ts';
+import { CHAIN_CONFIGMAP, LABEL } from './constants.ts';
 
 export interface ClusterView {
   /** Labels of a namespace; undefined when it does not exist. Throws when unreadable. */
@@ -19,38 +20,98 @@ export interface PodEventSink {
   invalidAnnotations(namespace: string, podName: string, note: string): void;
 }
 
-interface Cached<T> {
+/** What the cache-first view needs of an informer. */
+export interface CacheSource<T> {
+  isSynced(): boolean;
+  get(key: string): T | undefined;
+  on(handler: (type: 'add' | 'update' | 'delete', obj: T) => void): void;
+}
+
+interface Remembered<T> {
   value: T;
   expiresAtMs: number;
 }
 
-/** A tiny TTL cache; `ttlMs` 0 disables it (tests read their own writes at once). */
-export function cached<T>(ttlMs: number, load: (key: string) => Promise<T>): (key: string) => Promise<T> {
-  const entries = new Map<string, Cached<T>>();
-  return async (key) => {
-    const hit = entries.get(key);
-    const now = Date.now();
-    if (hit && hit.expiresAtMs > now) return hit.value;
-    const value = await load(key);
-    if (ttlMs > 0) {
-      if (entries.size > 5000) entries.clear();
-      entries.set(key, { value, expiresAtMs: now + ttlMs });
-    }
-    return value;
+/** Live answers kept for `ttlMs` (0: not kept) or until `forget(key)`; one read in flight per key. */
+export function rememberedLive<T>(
+  ttlMs: number,
+  load: (key: string) => Promise<T>,
+): { read(key: string): Promise<T>; forget(key: string): void } {
+  const entries = new Map<string, Remembered<T>>();
+  const inFlight = new Map<string, Promise<T>>();
+  const loadOnce = (key: string): Promise<T> => {
+    const running = inFlight.get(key);
+    if (running) return running;
+    const started = load(key).finally(() => inFlight.delete(key));
+    inFlight.set(key, started);
+    return started;
+  };
+  return {
+    async read(key) {
+      const hit = entries.get(key);
+      if (hit && hit.expiresAtMs > Date.now()) return hit.value;
+      const value = await loadOnce(key);
+      if (ttlMs > 0) {
+        if (entries.size > 5000) entries.clear();
+        entries.set(key, { value, expiresAtMs: Date.now() + ttlMs });
+      }
+      return value;
+    },
+    forget: (key) => void entries.delete(key),
   };
 }
 
-export function kubeClusterView(kc: k8s.KubeConfig, cacheTtlMs: number): ClusterView {
+/** Live reads, one GET each (the fallback of the cache-first view). */
+export function kubeClusterView(kc: k8s.KubeConfig): ClusterView {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   return {
-    namespaceLabels: cached(cacheTtlMs, async (name) => {
+    namespaceLabels: async (name) => {
       const ns = await orUndefinedOn404(core.readNamespace({ name }));
       return ns ? (ns.metadata?.labels ?? {}) : undefined;
-    }),
-    chainConfig: cached(cacheTtlMs, async (namespace) => {
+    },
+    chainConfig: async (namespace) => {
       const cm = await orUndefinedOn404(core.readNamespacedConfigMap({ namespace, name: CHAIN_CONFIGMAP }));
       return cm?.data;
-    }),
+    },
+  };
+}
+
+export interface ClusterCaches {
+  namespaces: CacheSource<k8s.V1Namespace>;
+  /** ConfigMaps named `platform-auditor-chain` only. */
+  chainConfigs: CacheSource<k8s.V1ConfigMap>;
+}
+
+/**
+ * Answers from the caches. The cache settles an enabled namespace and a
+ * present chain ConfigMap; a namespace missing or not enabled there, or a
+ * ConfigMap missing there, may have been created or labelled a moment ago
+ * (an agent's namespace is labelled just before its pod): those are read
+ * live, and a live answer is kept for `liveAnswerTtlMs` or until a watch
+ * event about that object arrives.
+ */
+export function cacheFirstClusterView(
+  caches: ClusterCaches,
+  live: ClusterView,
+  liveAnswerTtlMs: number,
+): ClusterView {
+  const labels = rememberedLive(liveAnswerTtlMs, (ns) => live.namespaceLabels(ns));
+  const chain = rememberedLive(liveAnswerTtlMs, (ns) => live.chainConfig(ns));
+  caches.namespaces.on((_, ns) => labels.forget(ns.metadata?.name ?? ''));
+  caches.chainConfigs.on((_, cm) => chain.forget(cm.metadata?.namespace ?? ''));
+  return {
+    namespaceLabels: async (namespace) => {
+      const cached = caches.namespaces.isSynced() ? caches.namespaces.get(namespace) : undefined;
+      const found = cached?.metadata?.labels;
+      if (found?.[LABEL.namespaceEnabled] === 'true') return found;
+      return labels.read(namespace);
+    },
+    chainConfig: async (namespace) => {
+      const synced = caches.chainConfigs.isSynced();
+      const cached = synced ? caches.chainConfigs.get(`${namespace}/${CHAIN_CONFIGMAP}`) : undefined;
+      if (cached) return cached.data;
+      return chain.read(namespace);
+    },
   };
 }
 

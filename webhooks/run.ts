@@ -10,7 +10,7 @@ import type { Logger } from '../operator/log.ts';
 import { newRegistry, startOpsServer } from '../operator/ops-server.ts';
 import type { RoleRunner } from '../operator/roles.ts';
 import { LeaderElector } from '../controllers/runtime/leader-election.ts';
-import { startWebhookApp, type WebhookApp } from './app.ts';
+import { startWebhookApp, type ReadinessChecks, type WebhookApp } from './app.ts';
 import { WebhookMetrics } from './metrics.ts';
 import { buildDirectory } from './mutate/directory.ts';
 import type { MutateOptions } from './mutate/inject.ts';
@@ -51,13 +51,15 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
   const registry = newRegistry('webhook');
   const metrics = new WebhookMetrics(registry);
   const identity = `${hostname()}_${process.pid}`;
-  const holder: { app?: WebhookApp } = {};
+  const holder: { app?: WebhookApp; checks?: ReadinessChecks } = {};
   const ops = await startOpsServer({
     port: s.metricsPort,
     registry,
     log,
     readiness: {
-      certificate: () => holder.app?.certificateReadiness() ?? 'the admission server is starting',
+      certificate: () => holder.checks?.certificate() ?? 'the admission server is starting',
+      // The first thing missing, once: the caches are reported while a certificate is served.
+      caches: () => (holder.checks?.certificate() === '' ? holder.checks.caches() : ''),
     },
   });
   lifecycle.onStop('ops server', () => ops.close());
@@ -98,6 +100,7 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
       negativeCacheTtlMs: 30_000,
     },
     clusterCacheTtlMs: s.clusterCacheTtlMs,
+    onReadiness: (checks) => (holder.checks = checks),
     tls: {
       secret: { namespace: s.namespace, name: s.tlsSecret },
       names: certificateNames(s),

@@ -121,7 +121,8 @@ export const WEBHOOK_SETTINGS = {
     flag: 'cluster-cache-ttl',
     type: 'duration',
     default: '2s',
-    description: 'reuse of namespace labels and the chain ConfigMap',
+    description:
+      'reuse of a live read of namespace labels or the chain ConfigMap, made when the informer cache does not settle it (decision 96)',
   },
   platformImage: {
     env: 'PLATFORM_IMAGE',

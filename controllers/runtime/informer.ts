@@ -30,14 +30,19 @@ export interface ResilientInformerOptions<T extends k8s.KubernetesObject> {
   restartMaxDelayMs?: number;
 }
 
-/** Builds client-node informers for a list function and watch path. */
+/** Builds client-node informers for a list function and watch path (the list applies the same selectors). */
 export function informerFactory<T extends k8s.KubernetesObject>(
   kubeConfig: k8s.KubeConfig,
   watchPath: string,
   list: k8s.ListPromise<T>,
   labelSelector?: string,
+  fieldSelector?: string,
 ): InformerFactory<T> {
-  return () => k8s.makeInformer<T>(kubeConfig, watchPath, list, labelSelector);
+  if (fieldSelector === undefined)
+    return () => k8s.makeInformer<T>(kubeConfig, watchPath, list, labelSelector);
+  // `makeInformer` has no field selector; it is this ListWatch without one.
+  return () =>
+    new k8s.ListWatch<T>(watchPath, new k8s.Watch(kubeConfig), list, false, labelSelector, fieldSelector);
 }
 
 export class ResilientInformer<T extends k8s.KubernetesObject> implements InformerSource {

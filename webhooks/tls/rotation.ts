@@ -1,17 +1,24 @@
 // Certificate rotation, top-down (after OPA's cert-controller): constants,
 // options, the start loop, reload, refresh, injection of the CA bundle into
 // the webhook configurations, reporting. Only the leader writes; every
-// replica polls the Secret and hot-reloads its serving certificate, so a
-// replica that starts before any certificate exists waits (not ready) and
-// serves as soon as the leader has issued one. Nothing here ever stops the
+// replica hot-reloads its serving certificate when the Secret changes (watch
+// events: `secretChanged`, `configChanged`), so a replica that starts before
+// any certificate exists waits (not ready) and serves as soon as the leader
+// has issued one, and a Secret or caBundle changed by someone else is
+// repaired within about a second (decision 96). Nothing here ever stops the
 // process. With `manage: false` (cert-manager fills the Secret) nothing is
 // issued, the certificate is only loaded, checked and reported.
 import type * as k8s from '@kubernetes/client-node';
 import { apiMessage, apiStatus } from '../../operator/kube.ts';
 import type { Logger } from '../../operator/log.ts';
 import type { WebhookMetrics } from '../metrics.ts';
+<<<<<<< HEAD
 import { issueCa, issueServing, type KeyPair, type Names } from './certs.ts';
 import { inspect } from './x509.ts';
+=======
+import { inspect, issueCa, issueServing, type KeyPair, type Names } from './certs.ts';
+import { coalesced, type Coalesced } from './coalesced.ts';
+>>>>>>> h/webhookcache
 import {
   bundleFromSecretData,
   caBundlePem,
@@ -27,9 +34,12 @@ import {
 export const VALIDITY_DAYS = 365;
 export const CHECK_INTERVAL_MS = 24 * 3_600_000;
 export const RENEW_BEFORE_MS = 30 * 86_400_000;
-export const DRIFT_CHECK_INTERVAL_MS = 60_000;
-/** How often every replica reads the Secret (one GET): a new certificate or a rotation is served within this. */
+/** Safety net behind the watches: the Secret reloaded and the caBundles checked this often. */
+export const DRIFT_CHECK_INTERVAL_MS = 10 * 60_000;
+/** While no valid certificate is served or the last check failed, the Secret is read again this often. */
 export const RELOAD_INTERVAL_MS = 5_000;
+/** Watch events closer than this are one repair (a leader's own writes come back as events too). */
+export const WATCH_DEBOUNCE_MS = 1_000;
 
 // ---- options --------------------------------------------------------------------
 export interface CertRotatorOptions {
@@ -55,6 +65,7 @@ export interface CertRotatorOptions {
   checkIntervalMs?: number;
   driftCheckIntervalMs?: number;
   reloadIntervalMs?: number;
+  watchDebounceMs?: number;
 }
 
 export interface RefreshResult {
@@ -80,15 +91,24 @@ export class CertRotator {
   };
   private timers: NodeJS.Timeout[] = [];
   private readonly now: () => Date;
+  private readonly onSecretEvent: Coalesced;
+  private readonly onConfigEvent: Coalesced;
 
   constructor(private readonly options: CertRotatorOptions) {
     this.now = options.now ?? (() => new Date());
+    const debounceMs = options.watchDebounceMs ?? WATCH_DEBOUNCE_MS;
+    // A leader repairs a changed or deleted Secret (refresh); a follower serves what it holds now.
+    const secretWork = (): Promise<unknown> =>
+      this.options.manage && this.options.isLeader() ? this.refresh() : this.reload();
+    this.onSecretEvent = coalesced(() => this.guarded(secretWork), debounceMs);
+    this.onConfigEvent = coalesced(() => this.guarded(() => this.repairDrift()), debounceMs);
   }
 
   /**
-   * First refresh now, then a reload every few seconds, a full check every
-   * 24 h and caBundle drift every minute. Never throws: a Secret that is
-   * missing, empty or unreadable is reported by `condition()` and `readiness()`.
+   * First refresh now; then the watches drive reloads and repairs, a full
+   * check runs every 24 h, a resync every 10 min, and the Secret is read every
+   * few seconds only while nothing valid is served. Never throws: a Secret that
+   * is missing, empty or unreadable is reported by `condition()` and `readiness()`.
    */
   async start(): Promise<void> {
     await this.guarded(() => this.refresh());
@@ -97,14 +117,35 @@ export class CertRotator {
       t.unref();
       this.timers.push(t);
     };
-    loop(() => this.reload(), this.options.reloadIntervalMs ?? RELOAD_INTERVAL_MS);
+    loop(() => this.retryWhileInvalid(), this.options.reloadIntervalMs ?? RELOAD_INTERVAL_MS);
     loop(() => this.refresh(), this.options.checkIntervalMs ?? CHECK_INTERVAL_MS);
-    loop(() => this.repairDrift(), this.options.driftCheckIntervalMs ?? DRIFT_CHECK_INTERVAL_MS);
+    loop(() => this.resync(), this.options.driftCheckIntervalMs ?? DRIFT_CHECK_INTERVAL_MS);
   }
 
   stop(): void {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    this.onSecretEvent.cancel();
+    this.onConfigEvent.cancel();
+  }
+
+  /** A watch event about the Secret (added, changed, deleted). */
+  secretChanged(): void {
+    this.onSecretEvent.trigger();
+  }
+
+  /** A watch event about one of the webhook configurations. */
+  configChanged(): void {
+    this.onConfigEvent.trigger();
+  }
+
+  private async retryWhileInvalid(): Promise<void> {
+    if (this.lastCondition.status !== 'True' || this.lastError) await this.reload();
+  }
+
+  private async resync(): Promise<void> {
+    await this.reload();
+    await this.repairDrift();
   }
 
   condition(): CertCondition {
