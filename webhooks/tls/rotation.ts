@@ -12,13 +12,9 @@ import type * as k8s from '@kubernetes/client-node';
 import { apiMessage, apiStatus } from '../../operator/kube.ts';
 import type { Logger } from '../../operator/log.ts';
 import type { WebhookMetrics } from '../metrics.ts';
-<<<<<<< HEAD
 import { issueCa, issueServing, type KeyPair, type Names } from './certs.ts';
-import { inspect } from './x509.ts';
-=======
-import { inspect, issueCa, issueServing, type KeyPair, type Names } from './certs.ts';
 import { coalesced, type Coalesced } from './coalesced.ts';
->>>>>>> h/webhookcache
+import { inspect } from './x509.ts';
 import {
   bundleFromSecretData,
   caBundlePem,
