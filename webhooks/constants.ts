@@ -1,5 +1,6 @@
 // Names the webhook, the controllers and the gateway agree on (spec: Cluster
 // webhooks; CLARIFICATIONS: Pod wiring). One place, so a rename is one line.
+import { DEFAULT_CHAIN_IDS, SYSTEM_AUDITOR_IDS } from '../auditors/builtin.ts';
 
 export const ANNOTATION = {
   auditors: 'platform.computing/auditors',
@@ -33,8 +34,9 @@ export const LABEL = {
 export const CHAIN_CONFIGMAP = 'platform-auditor-chain';
 export const CHAIN_CONFIGMAP_KEYS = ['preRequest', 'postResponse'] as const;
 
-export const SYSTEM_AUDITORS = ['model-context', 'llm-judge'] as const;
-export const DEFAULT_CHAIN = ['injection', 'toxicity'] as const;
+/** From the built-in auditor table (`auditors/builtin.ts`). */
+export const SYSTEM_AUDITORS = SYSTEM_AUDITOR_IDS;
+export const DEFAULT_CHAIN = DEFAULT_CHAIN_IDS;
 
 export const PORT = {
   gateway: 8099,

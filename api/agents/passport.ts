@@ -2,6 +2,7 @@
 // accountable humans), the agent's own accesses (rendered from its signed
 // Evidence), the trust tier per auditor in
 // its chain and the attestation results recorded so far.
+import { DEFAULT_CHAIN_IDS, SYSTEM_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import type { AttestationResult } from '../../evidence/result.ts';
 import type { StoredEvidence } from '../../evidence/store.ts';
@@ -40,7 +41,7 @@ export function accessesFromEvidence(entries: readonly StoredEvidence[]): Access
 }
 
 /** CLARIFICATIONS: the built-in default chain when an agent names none. */
-export const DEFAULT_CHAIN = ['injection', 'toxicity', 'model-context', 'llm-judge'];
+export const DEFAULT_CHAIN = [...DEFAULT_CHAIN_IDS, ...SYSTEM_AUDITOR_IDS];
 
 export type TrustTier = 'tee_attested' | 'mtls_verified' | 'key_authenticated' | 'unverified';
 

@@ -3,18 +3,13 @@
 // validated against), as registration facts (for trust tiers), and the
 // self-registration body (spec "auditor self-registration", relayed by the
 // Gateway) as an AuditorRegistration.
-import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
-import { INJECTION_VOCABULARY } from '../../auditors/injection/vocabulary.ts';
-import { LLM_JUDGE_VOCABULARY } from '../../auditors/llm-judge/vocabulary.ts';
-import { MODEL_CONTEXT_VOCABULARY } from '../../auditors/model-context/vocabulary.ts';
+import { BUILTIN_AUDITOR_TABLE, isBuiltinAuditor } from '../../auditors/builtin.ts';
 import {
   AUDITOR_CATEGORIES,
   CATALOG_PHASES,
   type RequestPhase,
   type Vocabulary,
-  type VocabularyEntry,
 } from '../../auditors/sdk/types.ts';
-import { TOXICITY_VOCABULARY } from '../../auditors/toxicity/vocabulary.ts';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import { auditorRegistration } from '../../crds/kinds/registrations.ts';
 import { API_VERSION, type JSONSchema } from '../../crds/kit.ts';
@@ -23,19 +18,9 @@ import type { TrustTier } from '../../evidence/types.ts';
 
 const DEFAULT_PHASES: RequestPhase[] = ['request', 'response'];
 
-/** The built-in auditors' own vocabularies (what their `/vocabulary` serves). */
-const BUILTIN_VOCABULARIES: Record<string, VocabularyEntry[]> = {
-  injection: INJECTION_VOCABULARY,
-  toxicity: TOXICITY_VOCABULARY,
-  'model-context': MODEL_CONTEXT_VOCABULARY,
-  'llm-judge': LLM_JUDGE_VOCABULARY,
-};
-
-export const isBuiltinAuditor = (id: string): boolean => BUILTIN_CATALOG_ENTRIES.some((e) => e.id === id);
-
-/** Built-in vocabularies (from the catalog) and those of registered auditors that declare claims. */
+/** Built-in vocabularies (what their `/vocabulary` serves) and those of registered auditors that declare claims. */
 export function vocabulariesOf(registrations: readonly AuditorRegistration[]): Vocabulary[] {
-  const builtin = Object.entries(BUILTIN_VOCABULARIES).map(([id, vocabulary]) => ({
+  const builtin = BUILTIN_AUDITOR_TABLE.map(({ id, vocabulary }) => ({
     auditor_id: id,
     version: '1',
     phases: DEFAULT_PHASES,

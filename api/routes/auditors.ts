@@ -6,8 +6,8 @@
 //   GET  /v1/models             ModelRegistrations
 // A registration becomes (or updates) the cluster-scoped AuditorRegistration;
 // built-in auditors are known already and are acknowledged without a write.
+import { isBuiltinAuditor } from '../../auditors/builtin.ts';
 import {
-  isBuiltinAuditor,
   REGISTRATION_BODY,
   registeredTier,
   registrationFrom,

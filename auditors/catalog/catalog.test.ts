@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { BUILTIN_AUDITOR_TABLE } from '../builtin.ts';
 import { BUILTIN_AUDITORS } from '../registry.ts';
 import { definitionProblems } from '../sdk/definition.ts';
 import { settingValueMatches } from '../sdk/setting-names.ts';
 import { AUDITOR_CATEGORIES, CATALOG_PHASES, CLAIM_TYPES, type AuditorDefinition } from '../sdk/types.ts';
-import { BUILTIN_CATALOG_ENTRIES, builtinCatalog } from './index.ts';
+import { BUILTIN_CATALOG_ENTRIES } from './index.ts';
 
 describe('built-in auditor catalog', () => {
-  it('has an entry for injection (8090), toxicity (8093) and both system auditors', async () => {
-    const catalog = await builtinCatalog();
+  it('has an entry for injection (8090), toxicity (8093) and both system auditors', () => {
+    const catalog = BUILTIN_CATALOG_ENTRIES;
     const ports = Object.fromEntries(catalog.map((e) => [e.id, e.defaultPort]));
     expect(ports).toMatchObject({ injection: 8090, toxicity: 8093 });
     expect(Object.keys(ports)).toEqual(expect.arrayContaining(['model-context', 'llm-judge']));
@@ -15,8 +16,8 @@ describe('built-in auditor catalog', () => {
     expect(new Set(Object.values(ports)).size).toBe(catalog.length);
   });
 
-  it('fills every field the spec lists, with legal enum values', async () => {
-    for (const e of [...BUILTIN_CATALOG_ENTRIES, ...(await builtinCatalog())]) {
+  it('fills every field the spec lists, with legal enum values', () => {
+    for (const e of BUILTIN_CATALOG_ENTRIES) {
       expect(e.name && e.description && e.icon && e.color, e.id).toBeTruthy();
       expect(AUDITOR_CATEGORIES).toContain(e.category);
       expect(CATALOG_PHASES).toContain(e.phase);
@@ -32,7 +33,7 @@ describe('built-in auditor catalog', () => {
     }
   });
 
-  it('lists the required standard variables in the static entries', () => {
+  it('lists the required standard variables in every entry', () => {
     for (const e of BUILTIN_CATALOG_ENTRIES) {
       expect(e.envVariables.filter((v) => v.required).map((v) => v.name)).toEqual([
         'PLATFORM_GATEWAY_URL',
@@ -62,6 +63,15 @@ describe('built-in auditor catalog', () => {
       identity_attack_threshold: 0.5,
       replacement_message: 'Content filtered for safety',
     });
+  });
+
+  it.each(BUILTIN_AUDITOR_TABLE.map((a) => a.id))('has the facts the definition of %s serves', async (id) => {
+    const row = BUILTIN_AUDITOR_TABLE.find((a) => a.id === id)!;
+    const def = await row.load();
+    expect([def.id, def.catalog.id, def.defaultPort]).toEqual([id, id, row.catalog.defaultPort]);
+    expect(def.catalog).toEqual(row.catalog);
+    expect(def.vocabulary).toEqual(row.vocabulary);
+    expect(def.configuration ?? {}).toEqual(row.configuration);
   });
 
   it.each(Object.keys(BUILTIN_AUDITORS))(

@@ -4,9 +4,7 @@
 // vocabularies' settings and their configuration) give each key its type, so
 // a value an auditor would refuse at start-up is refused here instead. Pure;
 // shared by the agent controller (before it writes the pod) and the webhook.
-import { INJECTION_VOCABULARY } from '../injection/vocabulary.ts';
-import { LLM_JUDGE_CONFIGURATION, LLM_JUDGE_VOCABULARY } from '../llm-judge/vocabulary.ts';
-import { MODEL_CONTEXT_CONFIGURATION, MODEL_CONTEXT_VOCABULARY } from '../model-context/vocabulary.ts';
+import { BUILTIN_AUDITOR_TABLE } from '../builtin.ts';
 import {
   CAMEL_KEY_RE,
   camelToSnake,
@@ -16,7 +14,6 @@ import {
   SNAKE_KEY_RE,
 } from '../sdk/setting-names.ts';
 import type { SettingType, SettingValue, Vocabulary, VocabularyEntry } from '../sdk/types.ts';
-import { TOXICITY_VOCABULARY } from '../toxicity/vocabulary.ts';
 
 /** `<auditor_id>` → `<settingName>` (camelCase or snake_case) → value. */
 export type AuditorSettingValues = Record<string, Record<string, unknown>>;
@@ -46,12 +43,9 @@ function declaredTypes(
 }
 
 /** Built-in auditor → snake_case setting key → type. */
-export const BUILTIN_SETTING_TYPES: ReadonlyMap<string, ReadonlyMap<string, SettingType>> = new Map([
-  ['injection', declaredTypes(INJECTION_VOCABULARY)],
-  ['toxicity', declaredTypes(TOXICITY_VOCABULARY)],
-  ['model-context', declaredTypes(MODEL_CONTEXT_VOCABULARY, MODEL_CONTEXT_CONFIGURATION)],
-  ['llm-judge', declaredTypes(LLM_JUDGE_VOCABULARY, LLM_JUDGE_CONFIGURATION)],
-]);
+export const BUILTIN_SETTING_TYPES: ReadonlyMap<string, ReadonlyMap<string, SettingType>> = new Map(
+  BUILTIN_AUDITOR_TABLE.map((a) => [a.id, declaredTypes(a.vocabulary, a.configuration)]),
+);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

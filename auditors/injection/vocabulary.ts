@@ -1,6 +1,7 @@
 // The injection auditor's vocabulary (claims and their settings, with the
 // spec's defaults) and its catalog entry.
 import { vocabularyClaims } from '../catalog/build.ts';
+import { standardEnvVariables } from '../catalog/standard-env.ts';
 import type { AuditorCatalogEntry, SettingDeclaration, VocabularyEntry } from '../sdk/types.ts';
 import { vocabularyEntry as entry } from '../sdk/vocabulary.ts';
 import { DEFAULT_BAN_SUBSTRINGS } from './detect.ts';
@@ -129,11 +130,14 @@ export const INJECTION_CATALOG: AuditorCatalogEntry = {
   icon: 'shield-alert',
   color: '#d9480f',
   defaultPort: 8090,
-  envVariables: Object.values(S).map((s) => ({
-    name: `INJECTION_${s.key.toUpperCase()}`,
-    description: ENV_DOC[s.key]!,
-    default: Array.isArray(s.default) ? s.default.join(',') : String(s.default),
-  })),
+  envVariables: [
+    ...standardEnvVariables(),
+    ...Object.values(S).map((s) => ({
+      name: `INJECTION_${s.key.toUpperCase()}`,
+      description: ENV_DOC[s.key]!,
+      default: Array.isArray(s.default) ? s.default.join(',') : String(s.default),
+    })),
+  ],
   policyOptions: [
     {
       key: 'block_on_injection',

@@ -3,7 +3,6 @@
 // one is configured (LLM_JUDGE_ENDPOINT, LLM_JUDGE_MODEL, LLM_JUDGE_API_KEY),
 // otherwise from a local heuristic scorer whose claims say that no judge
 // model was used.
-import { LLM_JUDGE_CATALOG } from '../catalog/llm-judge.ts';
 import { resolveConfiguration } from '../sdk/settings.ts';
 import type {
   AuditContext,
@@ -16,6 +15,7 @@ import type {
 import { localScores, type JudgeScores } from './local-scorer.ts';
 import { judgeRemotely, type JudgeEndpoint } from './openai-judge.ts';
 import {
+  LLM_JUDGE_CATALOG,
   LLM_JUDGE_CONFIGURATION,
   LLM_JUDGE_ID,
   LLM_JUDGE_VERSION,

@@ -1,7 +1,9 @@
 // What the llm-judge system auditor observes: a judge's risk score for the
 // content, whether it reached the threshold, and (response phase) how relevant
 // the response is to the prompt. Claims name the judge that produced them.
-import type { Vocabulary, VocabularyEntry } from '../sdk/types.ts';
+import { catalogClaims } from '../catalog/build.ts';
+import { standardEnvVariables } from '../catalog/standard-env.ts';
+import type { AuditorCatalogEntry, Vocabulary, VocabularyEntry } from '../sdk/types.ts';
 
 export const LLM_JUDGE_ID = 'llm-judge';
 export const LLM_JUDGE_VERSION = '1.0.0';
@@ -45,4 +47,42 @@ export const LLM_JUDGE_CONFIGURATION: NonNullable<Vocabulary['configuration']> =
       'Base URL of an OpenAI-compatible API (e.g. http://judge:8000/v1); unset uses the local scorer.',
   },
   model: { type: 'string', default: null, description: 'Judge model name sent to the endpoint.' },
+};
+
+/** Its catalog entry (spec: Auditor catalog entry): the claims are the vocabulary above. */
+export const LLM_JUDGE_CATALOG: AuditorCatalogEntry = {
+  id: LLM_JUDGE_ID,
+  name: 'LLM judge',
+  description:
+    'Scores risk and relevance with a judge model on an OpenAI-compatible endpoint, or with a local heuristic scorer when none is configured.',
+  category: 'evaluation',
+  phase: 'output_policy',
+  icon: 'scale',
+  color: '#8b5cf6',
+  defaultPort: 8095,
+  envVariables: [
+    ...standardEnvVariables(),
+    {
+      name: 'LLM_JUDGE_ENDPOINT',
+      description: 'OpenAI-compatible base URL, e.g. http://judge:8000/v1; unset uses the local scorer',
+    },
+    { name: 'LLM_JUDGE_MODEL', description: 'Judge model name' },
+    { name: 'LLM_JUDGE_API_KEY', description: 'Bearer token for the judge endpoint (from a Secret)' },
+    {
+      name: 'LLM_JUDGE_THRESHOLD',
+      description: 'Risk score at which judge_risk_detected turns true',
+      default: '0.7',
+    },
+  ],
+  policyOptions: [
+    {
+      key: 'threshold',
+      label: 'Risk threshold',
+      description: 'Score at which judge_risk_detected turns true',
+    },
+  ],
+  defaultPolicy: { rules: [], enforcementMode: 'observe' },
+  claims: catalogClaims(LLM_JUDGE_VOCABULARY, {
+    threshold: { label: 'Risk threshold', min: 0, max: 1, step: 0.05 },
+  }),
 };

@@ -1,10 +1,10 @@
 // The model-context system auditor (always in the chain, cannot be removed):
 // model id, real BPE token counts and context-window use.
-import { MODEL_CONTEXT_CATALOG } from '../catalog/model-context.ts';
 import { AuditorError } from '../sdk/errors.ts';
 import type { AuditContext, AuditorDefinition, Claim, ClaimsRequest } from '../sdk/types.ts';
 import { modelInfo, Tokenizers, type ModelInfo } from './tokenizer.ts';
 import {
+  MODEL_CONTEXT_CATALOG,
   MODEL_CONTEXT_CONFIGURATION,
   MODEL_CONTEXT_ID,
   MODEL_CONTEXT_VERSION,

@@ -1,7 +1,9 @@
 // What the model-context system auditor observes: which model a request is
 // for, how many tokens it carries (real BPE counts) and how much of the
 // model's context window it uses.
-import type { Vocabulary, VocabularyEntry } from '../sdk/types.ts';
+import { catalogClaims } from '../catalog/build.ts';
+import { standardEnvVariables } from '../catalog/standard-env.ts';
+import type { AuditorCatalogEntry, Vocabulary, VocabularyEntry } from '../sdk/types.ts';
 
 export const MODEL_CONTEXT_ID = 'model-context';
 export const MODEL_CONTEXT_VERSION = '1.0.0';
@@ -72,4 +74,54 @@ export const MODEL_CONTEXT_CONFIGURATION: NonNullable<Vocabulary['configuration'
     description:
       'Answer UNSUPPORTED_MODEL for a model id the tokenizer does not know instead of approximating.',
   },
+};
+
+/** Its catalog entry (spec: Auditor catalog entry): the claims are the vocabulary above. */
+export const MODEL_CONTEXT_CATALOG: AuditorCatalogEntry = {
+  id: MODEL_CONTEXT_ID,
+  name: 'Model context',
+  description:
+    'Records the model, real BPE token counts and context-window use of every request and response.',
+  category: 'observability',
+  phase: 'input_guarding',
+  icon: 'gauge',
+  color: '#0ea5e9',
+  defaultPort: 8094,
+  envVariables: [
+    ...standardEnvVariables(),
+    {
+      name: 'MODEL_CONTEXT_DEFAULT_CONTEXT_WINDOW',
+      description: 'Context window for models the tokenizer does not know',
+      default: '128000',
+    },
+    {
+      name: 'MODEL_CONTEXT_NEAR_LIMIT_RATIO',
+      description: 'Usage ratio at which context_window_near_limit turns true',
+      default: '0.9',
+    },
+    {
+      name: 'MODEL_CONTEXT_REQUIRE_KNOWN_MODEL',
+      description: 'Answer UNSUPPORTED_MODEL for unknown models',
+      default: 'false',
+    },
+  ],
+  policyOptions: [
+    {
+      key: 'near_limit_ratio',
+      label: 'Near-limit ratio',
+      description: 'When a request counts as close to the context window',
+    },
+  ],
+  defaultPolicy: { rules: [], enforcementMode: 'observe' },
+  claims: catalogClaims(MODEL_CONTEXT_VOCABULARY, {
+    default_context_window: {
+      label: 'Default context window',
+      min: 1024,
+      max: 2_000_000,
+      step: 1024,
+      unit: 'tokens',
+      control: 'number',
+    },
+    near_limit_ratio: { label: 'Near-limit ratio', min: 0.5, max: 1, step: 0.01, unit: 'ratio' },
+  }),
 };

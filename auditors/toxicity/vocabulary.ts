@@ -1,6 +1,7 @@
 // The toxicity auditor's vocabulary (claims and settings with the spec's
 // defaults) and its catalog entry.
 import { vocabularyClaims } from '../catalog/build.ts';
+import { standardEnvVariables } from '../catalog/standard-env.ts';
 import type { AuditorCatalogEntry, SettingDeclaration, VocabularyEntry } from '../sdk/types.ts';
 import { vocabularyEntry as entry } from '../sdk/vocabulary.ts';
 
@@ -84,11 +85,14 @@ export const TOXICITY_CATALOG: AuditorCatalogEntry = {
   icon: 'message-alert',
   color: '#c2255c',
   defaultPort: 8093,
-  envVariables: ALL.map((s) => ({
-    name: `TOXICITY_${s.key.toUpperCase()}`,
-    description: ENV_DOC[s.key]!,
-    default: String(s.default),
-  })),
+  envVariables: [
+    ...standardEnvVariables(),
+    ...ALL.map((s) => ({
+      name: `TOXICITY_${s.key.toUpperCase()}`,
+      description: ENV_DOC[s.key]!,
+      default: String(s.default),
+    })),
+  ],
   policyOptions: [
     {
       key: 'block_on_toxicity',

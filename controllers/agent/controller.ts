@@ -6,7 +6,7 @@
 import * as k8s from '@kubernetes/client-node';
 import type { AuditorPolicy } from '../../crds/generated/types.ts';
 import type { Keyring } from '../../operator/crypto/envelope.ts';
-import { BUILTIN_AUDITOR_IDS } from '../../crds/definitions/rules.ts';
+import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { inNamespace, type Caches } from '../common/caches.ts';
 import { AGENT_LABEL, ENVIRONMENT_LABEL } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';

@@ -3,7 +3,7 @@
 // + user-selected. Scopes merge and never subtract; order is kept and the
 // first occurrence of an auditor wins; only user-selected auditors can be
 // removed, and removing any other is refused with the scope that requires it.
-import { DEFAULT_CHAIN_IDS, SYSTEM_AUDITOR_IDS } from '../../auditors/catalog/index.ts';
+import { DEFAULT_CHAIN_IDS, SYSTEM_AUDITOR_IDS } from '../../auditors/builtin.ts';
 
 export const SYSTEM_AUDITORS: readonly string[] = SYSTEM_AUDITOR_IDS;
 /** The built-in default chain's own auditors (`injection`, `toxicity`); user-selected, so removable. */

@@ -6,7 +6,7 @@
 // organizations whose home namespace is that namespace are reconciled.
 import * as k8s from '@kubernetes/client-node';
 import type { Organization } from '../../crds/generated/types.ts';
-import { BUILTIN_AUDITOR_IDS } from '../../crds/definitions/rules.ts';
+import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { API_VERSION } from '../../crds/kit.ts';
 import { apiStatus } from '../../operator/kube.ts';
 import { conditionEvents } from '../agent/condition-events.ts';

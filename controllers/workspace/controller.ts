@@ -2,7 +2,7 @@
 // by its agents, its ConfigMap, organizations and registered auditors.
 import * as k8s from '@kubernetes/client-node';
 import { WORKSPACE_LABEL } from '../../crds/definitions/convert.ts';
-import { BUILTIN_AUDITOR_IDS } from '../../crds/definitions/rules.ts';
+import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { inNamespace } from '../common/caches.ts';
 import { RESOURCES, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';

@@ -6,8 +6,6 @@ import { DEFINITION_KINDS } from './convert.ts';
 import type { DefinitionError } from './errors.ts';
 import { errorAt, type Path, type SourceDocument } from './source.ts';
 
-/** Auditors known before any registration: the system auditors and the built-in detectors. */
-export const BUILTIN_AUDITOR_IDS = ['model-context', 'llm-judge', 'injection', 'toxicity'] as const;
 const NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LEGACY_FIELDS = ['policyRef', 'policies'];
 const CASCADE_HINT =

@@ -1,10 +1,11 @@
 // Whole-file validation of a definition file: YAML syntax, the rule table,
 // then every resource the file converts to against its kind's schema. Every
 // error is returned at once; resources are returned only when there is none.
+import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { validateResource, type SchemaIssue } from '../validators.ts';
 import { KNOWN_SECTIONS, fileFieldPath, toResources, type ConvertedResource } from './convert.ts';
 import { DefinitionFileError, type DefinitionError } from './errors.ts';
-import { BUILTIN_AUDITOR_IDS, runRules } from './rules.ts';
+import { runRules } from './rules.ts';
 import { errorAt, parseSource, type Path, type SourceDocument } from './source.ts';
 
 export interface LoadOptions {
