@@ -2,27 +2,29 @@
 // the custom-resource coordinates of the kinds the operator reconciles.
 import type * as k8s from '@kubernetes/client-node';
 import { API_VERSION, GROUP, VERSION } from '../../crds/kit.ts';
+import { ANNOTATION, CHAIN_CONFIGMAP, LABEL } from '../../webhooks/constants.ts';
 import type { CustomResourceRef } from '../runtime/status-writer.ts';
 
 export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
 export const MANAGED_BY = 'platform-operator';
 /** Selects every object the operator made (informers list only these). */
 export const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY}`;
-export const AGENT_LABEL = 'platform.io/agent';
+// The names the webhook also reads are defined once, in webhooks/constants.ts.
+export const AGENT_LABEL = LABEL.agent;
 export const ENVIRONMENT_LABEL = 'platform.io/environment';
-export const SECURED_LABEL = 'platform.io/secured';
-export const ENABLED_LABEL = 'platform.computing/enabled';
-export const CHAIN_ANNOTATION = 'platform.computing/auditor-chain';
-export const AUDIT_MODE_ANNOTATION = 'platform.computing/audit-mode';
-/** What the agent's Gateway needs, read by the webhook (webhooks/constants.ts `ANNOTATION`). */
-export const POLICY_ID_ANNOTATION = 'platform.computing/policy-id';
-export const MODEL_URL_ANNOTATION = 'platform.computing/model-url';
-export const API_KEY_SECRET_ANNOTATION = 'platform.computing/api-key-secret';
-export const AUDITOR_SETTINGS_ANNOTATION = 'platform.computing/auditor-settings';
-export const WORKSPACE_ID_ANNOTATION = 'platform.computing/workspace-id';
+export const SECURED_LABEL = LABEL.secured;
+export const ENABLED_LABEL = LABEL.namespaceEnabled;
+export const CHAIN_ANNOTATION = ANNOTATION.auditorChain;
+export const AUDIT_MODE_ANNOTATION = ANNOTATION.auditMode;
+/** What the agent's Gateway needs, read by the webhook. */
+export const POLICY_ID_ANNOTATION = ANNOTATION.policyId;
+export const MODEL_URL_ANNOTATION = ANNOTATION.modelUrl;
+export const API_KEY_SECRET_ANNOTATION = ANNOTATION.apiKeySecret;
+export const AUDITOR_SETTINGS_ANNOTATION = ANNOTATION.auditorSettings;
+export const WORKSPACE_ID_ANNOTATION = ANNOTATION.workspaceId;
 /** Hash of what the operator last wrote into an object it manages; equal hash, no write. */
 export const SPEC_HASH_ANNOTATION = 'platform.io/spec-hash';
-export const CHAIN_CONFIGMAP = 'platform-auditor-chain';
+export { CHAIN_CONFIGMAP };
 
 export const ref = (plural: string): CustomResourceRef => ({ group: GROUP, version: VERSION, plural });
 export const RESOURCES = {
