@@ -1,9 +1,9 @@
 // The policy operations behind the REST routes, transport-free: create,
 // update, delete, the effective chain and applying a preset. Failures are
-// RouteErrors (status, detail, code); both the Verifier API's route table and
-// the small Koa router in `policy/http.ts` map them to `{detail, code}`.
+// HttpErrors (status, detail, code), which the API's error shaper answers as
+// `{detail, code}`.
 import type { Vocabulary } from '../auditors/sdk/types.ts';
-import { RouteError } from '../evidence/http-util.ts';
+import { HttpError } from '../operator/http-error.ts';
 import { applyPreset } from './apply-preset.ts';
 import { indexVocabularies } from './cedar-schema.ts';
 import { bundlePreset, presetFor } from './presets.ts';
@@ -41,7 +41,7 @@ export async function savePolicy(
   previous?: PolicyRecord,
 ): Promise<PolicyRecord> {
   const check = checkPolicySave(id, spec, await deps.policies.list(), await deps.vocabularies());
-  if (!check.ok) throw new RouteError(422, check.detail, check.code);
+  if (!check.ok) throw new HttpError(422, check.detail, check.code);
   const version = String(Number(previous?.version ?? 0) + 1);
   return deps.policies.put({ id, version, spec: { ...spec, version } });
 }
@@ -49,21 +49,21 @@ export async function savePolicy(
 export function specOf(body: unknown): AuditorPolicySpec {
   const spec = (body as { spec?: unknown } | null)?.spec;
   if (!spec || typeof spec !== 'object' || Array.isArray(spec))
-    throw new RouteError(400, 'body is {id, spec}', 'invalid_request');
+    throw new HttpError(400, 'body is {id, spec}', 'invalid_request');
   return spec as AuditorPolicySpec;
 }
 
 export async function existingPolicy(deps: PolicyServiceDeps, id: string): Promise<PolicyRecord> {
   const found = POLICY_ID.test(id) ? await deps.policies.get(id) : undefined;
-  if (!found) throw new RouteError(404, `PolicyNotFound: no policy '${id}'`, 'not_found');
+  if (!found) throw new HttpError(404, `PolicyNotFound: no policy '${id}'`, 'not_found');
   return found;
 }
 
 export async function createPolicy(deps: PolicyServiceDeps, body: unknown): Promise<PolicyRecord> {
   const id = String((body as { id?: unknown } | null)?.id ?? '');
-  if (!POLICY_ID.test(id)) throw new RouteError(400, 'id is <namespace>.<name>', 'invalid_request');
+  if (!POLICY_ID.test(id)) throw new HttpError(400, 'id is <namespace>.<name>', 'invalid_request');
   const spec = specOf(body);
-  if (await deps.policies.get(id)) throw new RouteError(409, `policy ${id} exists`, 'conflict');
+  if (await deps.policies.get(id)) throw new HttpError(409, `policy ${id} exists`, 'conflict');
   return savePolicy(deps, id, spec);
 }
 
@@ -108,7 +108,7 @@ export async function applyPresetTo(
 ): Promise<PresetOutcome> {
   const preset = body.bundle ? bundlePreset(body.bundle) : presetFor(body.auditor ?? '', body.tier ?? '');
   if (!preset)
-    throw new RouteError(
+    throw new HttpError(
       400,
       'send {auditor, tier} (Starter, Balanced, Strict) or {bundle} (solo_builder, production_team, regulated_enterprise)',
       'unknown_preset',
@@ -120,7 +120,7 @@ export async function applyPresetTo(
   try {
     spec = applyPreset(base, preset, claims);
   } catch (err) {
-    throw new RouteError(
+    throw new HttpError(
       422,
       `preset does not fit the registered auditors: ${(err as Error).message}`,
       'invalid_policy',

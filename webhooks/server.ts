@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorBody, HttpError } from '../operator/http-error.ts';
 import type { Logger } from '../operator/log.ts';
 import {
   BadRequestError,
@@ -57,17 +58,6 @@ export interface WebhookServer {
 export const CLIENT_CLOSED = 'client_closed';
 /** How long in-flight reviews may finish after `close()` before their connections are cut. */
 const CLOSE_GRACE_MS = 10_000;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
 
 /** The client hung up: nothing to answer, and no fault of the server. */
 class ClientClosedError extends Error {}
@@ -143,18 +133,11 @@ async function answer(req: IncomingMessage, options: WebhookServerOptions): Prom
   return reviewBody(await withDeadline(handler(request), options.handlerTimeoutMs));
 }
 
-/** The status, `{detail, code}` and headers of a failed request; the detail of an unexpected error is not echoed. */
-function refusal(err: unknown): {
-  status: number;
-  detail: string;
-  code: string;
-  headers: Record<string, string>;
-} {
-  if (err instanceof HttpError)
-    return { status: err.status, detail: err.message, code: err.code, headers: err.headers };
-  if (err instanceof BadRequestError)
-    return { status: 400, detail: err.message, code: 'invalid_review', headers: {} };
-  return { status: 500, detail: 'internal error', code: 'internal', headers: {} };
+/** A failed request as the one HttpError; the detail of an unexpected error is not echoed. */
+function refusal(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof BadRequestError) return new HttpError(400, err.message, 'invalid_review');
+  return new HttpError(500, 'internal error', 'internal');
 }
 
 interface Exchange {
@@ -182,10 +165,11 @@ function fail(x: Exchange, err: unknown, log: Logger): void {
     log.debug({ path: x.path }, 'admission request abandoned by the client');
     return;
   }
-  const { status, detail, code, headers } = refusal(err);
+  const refused = refusal(err);
+  const { status, detail } = refused;
   if (status === 500) log.error({ err: String(err), path: x.path }, 'admission request failed');
   else log.warn({ status, path: x.path, detail }, 'admission request refused');
-  send(x, status, JSON.stringify({ detail, code }), headers);
+  send(x, status, JSON.stringify(errorBody(refused)), refused.headers);
   if (status === 413) x.res.once('finish', () => x.req.destroy());
 }
 

@@ -3,7 +3,7 @@
 // conflict the whole step repeats on fresh data (authorization included).
 import type { PlatformAgent } from '../../crds/generated/types.ts';
 import { apiStatus } from '../../operator/kube.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../../operator/http-error.ts';
 import type { ClusterWriter } from '../store/cluster.ts';
 
 export type AgentEdit = (fresh: PlatformAgent) => PlatformAgent | undefined;

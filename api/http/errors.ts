@@ -1,30 +1,11 @@
-// Typed HTTP errors and the one place that shapes every error response as
-// `{detail, code?}`. Handlers throw; this middleware answers. Anything that is
-// not an HttpError is a bug or an upstream failure: logged, never echoed.
+// The API's error answers: what a thrown error means to a client
+// (`toHttpError`) and the outermost middleware that answers it as
+// `{detail, code?}` (`errorBody`). Handlers throw the one HttpError type
+// (operator/http-error.ts); anything else is a bug or an upstream failure:
+// logged, never echoed.
 import type { Context, Next } from 'koa';
+import { errorBody, HttpError, notFound } from '../../operator/http-error.ts';
 import { apiMessage, apiStatus } from '../../operator/kube.ts';
-
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-    readonly code?: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(detail);
-    this.name = 'HttpError';
-  }
-}
-
-export const badRequest = (detail: string, code = 'invalid_request'): HttpError =>
-  new HttpError(400, detail, code);
-export const unauthorized = (detail: string): HttpError =>
-  new HttpError(401, detail, 'unauthenticated', { 'www-authenticate': 'Bearer' });
-export const forbidden = (detail: string): HttpError => new HttpError(403, detail, 'forbidden');
-export const notFound = (detail: string): HttpError => new HttpError(404, detail, 'not_found');
-export const conflict = (detail: string, code = 'conflict'): HttpError => new HttpError(409, detail, code);
-export const unprocessable = (detail: string, code = 'unprocessable'): HttpError =>
-  new HttpError(422, detail, code);
 
 /** Kubernetes API statuses a client can act on, passed through with the apiserver's message. */
 const PASS_THROUGH: Record<number, string> = {
@@ -92,7 +73,7 @@ export function errorShaper(log: ErrorLogger) {
       ctx.status = shaped.status;
       ctx.set(shaped.headers);
       if (bodyLeftUnread(ctx)) ctx.set('connection', 'close');
-      ctx.body = shaped.code ? { detail: shaped.detail, code: shaped.code } : { detail: shaped.detail };
+      ctx.body = errorBody(shaped);
     }
   };
 }

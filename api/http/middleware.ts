@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../../operator/log.ts';
 import type { ApiMetrics } from './metrics.ts';
-import { HttpError, badRequest } from './errors.ts';
+import { HttpError, badRequest } from '../../operator/http-error.ts';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 

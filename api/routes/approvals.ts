@@ -22,7 +22,7 @@ import {
   type HighRiskAction,
   type Operation,
 } from '../approvals/model.ts';
-import { conflict } from '../http/errors.ts';
+import { conflict } from '../../operator/http-error.ts';
 import { enumQuery } from '../http/validate.ts';
 import { shareRoleOf } from '../policy/roles.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';

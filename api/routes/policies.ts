@@ -8,7 +8,6 @@
 // in the namespaces it administers and reads org policies (they constrain it).
 // Saving checks enforcement modes: 422 `{detail}` with the same message the
 // AuditorPolicy admission webhook gives.
-import { RouteError } from '../../evidence/http-util.ts';
 import {
   applyPresetTo,
   createPolicy,
@@ -22,7 +21,7 @@ import {
 import { BUNDLES, PRESET_TIERS, PRESETS } from '../../policy/presets.ts';
 import type { PolicyRecord } from '../../policy/types.ts';
 import type { Principal } from '../auth/principal.ts';
-import { forbidden, HttpError } from '../http/errors.ts';
+import { forbidden } from '../../operator/http-error.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 import { EFFECTIVE_POLICY, POLICY_RECORD, POLICY_LIST, PRESET_APPLIED } from './responses.ts';
 
@@ -45,20 +44,10 @@ function requireWrite(rc: RouteCtx, id: string, scope: string | undefined): void
   if (!p.workspaceAdminOf.includes(ns)) throw forbidden(`${p.subject} does not administer namespace ${ns}`);
 }
 
-/** Runs a policy operation; its RouteErrors become the API's HttpErrors. */
-async function op<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof RouteError) throw new HttpError(err.status, err.detail, err.code);
-    throw err;
-  }
-}
-
 async function readable(rc: RouteCtx): Promise<PolicyRecord> {
   const id = rc.params.id!;
   rc.audit = { resource: `policy:${id}`, namespace: namespaceOf(id) };
-  const found = await op(() => existingPolicy(rc.deps.policy, id));
+  const found = await existingPolicy(rc.deps.policy, id);
   if (!mayRead(rc.principal, found)) throw forbidden(`${rc.principal.subject} may not read policy ${id}`);
   return found;
 }
@@ -74,20 +63,20 @@ async function create(rc: RouteCtx): Promise<unknown> {
   const id = String(body.id ?? '');
   rc.audit = { resource: `policy:${id}`, namespace: namespaceOf(id) };
   if (POLICY_ID.test(id)) requireWrite(rc, id, body.spec?.scope);
-  return op(() => createPolicy(rc.deps.policy, body));
+  return createPolicy(rc.deps.policy, body);
 }
 
 async function update(rc: RouteCtx): Promise<unknown> {
   const current = await readable(rc);
   requireWrite(rc, current.id, current.spec.scope);
   requireWrite(rc, current.id, (rc.body as { spec?: { scope?: string } }).spec?.scope);
-  return op(() => updatePolicy(rc.deps.policy, current.id, rc.body));
+  return updatePolicy(rc.deps.policy, current.id, rc.body);
 }
 
 async function remove(rc: RouteCtx): Promise<unknown> {
   const current = await readable(rc);
   requireWrite(rc, current.id, current.spec.scope);
-  await op(() => deletePolicy(rc.deps.policy, current.id));
+  await deletePolicy(rc.deps.policy, current.id);
   return undefined;
 }
 
@@ -97,7 +86,7 @@ async function applyPreset(rc: RouteCtx): Promise<unknown> {
   requireWrite(rc, `${workspace}.workspace-policy`, 'workspace');
   const body = rc.body as PresetRequest;
   rc.audit.details = { ...body };
-  return op(() => applyPresetTo(rc.deps.policy, workspace, body));
+  return applyPresetTo(rc.deps.policy, workspace, body);
 }
 
 const SPEC = { type: 'object' };
@@ -193,7 +182,7 @@ export const POLICY_ROUTES: RouteSpec[] = [
     response: EFFECTIVE_POLICY,
     handle: async (rc) => {
       await readable(rc);
-      return op(() => effectivePolicy(rc.deps.policy, rc.params.id!));
+      return effectivePolicy(rc.deps.policy, rc.params.id!);
     },
   },
   {

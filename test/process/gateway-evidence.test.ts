@@ -16,7 +16,6 @@ import { freePort, spawnAuditor, type AuditorChild } from './fixtures/loopback.t
 import { mtlsMaterial, startMtlsAuditor } from './fixtures/mtls-auditor.ts';
 import { startTestVerifier, type TestVerifier } from './fixtures/verifier.ts';
 
-const KEY = 'test-api-key-0123456789';
 const AUDITORS = ['injection', 'toxicity', 'model-context'];
 const BENIGN = { data: { input: 'What is the capital of France?' }, phase: 'request' };
 const ATTACK = {
@@ -37,7 +36,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
   const tls = mtlsMaterial();
 
   beforeAll(async () => {
-    verifier = await startTestVerifier(KEY);
+    verifier = await startTestVerifier(['ws1.agent-a', 'ws1.agent-b', 'ws1.agent-c']);
     const ports = await Promise.all(AUDITORS.map(() => freePort()));
     auditors = AUDITORS.map((name, i) =>
       spawnAuditor(
@@ -82,7 +81,9 @@ describe('gateway, auditors and Verifier on loopback', () => {
       },
     };
     for (const p of [org, ws])
-      expect((await json(`${verifier.url}/v1/policies`, { body: p, key: KEY })).status).toBe(201);
+      expect((await json(`${verifier.url}/v1/policies`, { body: p, key: verifier.adminKey })).status).toBe(
+        201,
+      );
     model = createServer((req, res) => {
       modelPaths.push(req.url ?? '');
       req.resume();
@@ -102,7 +103,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
       PLATFORM_POLICY_REFRESH: '500ms',
       PLATFORM_CHAIN: AUDITORS.map((n, i) => `${n}=${auditors[i]!.url}`).join(','),
       PLATFORM_VERIFIER_URL: verifier.url,
-      PLATFORM_API_KEY: KEY,
+      PLATFORM_API_KEY: verifier.gatewayKey,
       TEE_PROVIDER: 'MOCK',
       PLATFORM_MODEL_URL: modelUrl,
       PLATFORM_GATEWAY_TLS_CERT: join(dir, 'client.crt'),
@@ -153,7 +154,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
     expect(ev.auditors.map((a) => a.status)).toEqual(['ok', 'ok', 'ok']);
     expect(verifyEvidenceSignature(ev)).toEqual({ valid: true });
     await stored(ev.evidence_id);
-    const timeline = await json(`${verifier.url}/v1/agents/ws1.agent-a/evidence`, { key: KEY });
+    const timeline = await json(`${verifier.url}/v1/agents/ws1.agent-a/evidence`, { key: verifier.adminKey });
     expect(timeline.body.items.map((e: Evidence) => e.evidence_id)).toContain(ev.evidence_id);
   });
 
@@ -178,7 +179,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
     expect(r.body.choices[0].message.content).toBe('Paris.');
     const timeline = await until(
       async () => {
-        const t = await json(`${verifier.url}/v1/agents/ws1.agent-b/evidence`, { key: KEY });
+        const t = await json(`${verifier.url}/v1/agents/ws1.agent-b/evidence`, { key: verifier.adminKey });
         return t.body.items.some((e: Evidence) => e.phase === 'request' && e.decision === 'deny')
           ? t.body.items
           : undefined;
@@ -222,22 +223,26 @@ describe('gateway, auditors and Verifier on loopback', () => {
     );
     expect(tampered.length).toBe(text.length);
     expect(verifyEvidenceSignature(JSON.parse(tampered) as Evidence).valid).toBe(false);
-    const t = await json(`${verifier.url}/v1/evidence`, { raw: tampered, key: KEY });
+    const t = await json(`${verifier.url}/v1/evidence`, { raw: tampered, key: verifier.gatewayKey });
     expect(t.status).toBe(422);
     expect(t.body.code).toBe('invalid_signature');
-    expect((await json(`${verifier.url}/v1/evidence`, { raw: text, key: KEY })).status).toBe(409);
+    expect((await json(`${verifier.url}/v1/evidence`, { raw: text, key: verifier.gatewayKey })).status).toBe(
+      409,
+    );
     const big = {
       ...ev,
       evidence_id: 'big-one',
       claims: [{ name: 'x', type: 'string', value: 'a'.repeat(70_000) }],
     };
-    expect((await json(`${verifier.url}/v1/evidence`, { body: big, key: KEY })).status).toBe(413);
+    expect((await json(`${verifier.url}/v1/evidence`, { body: big, key: verifier.gatewayKey })).status).toBe(
+      413,
+    );
     const bad = {
       ...ev,
       evidence_id: 'bad-claim',
       claims: [{ name: 'injection_score', type: 'score_normalized', value: 'high' }],
     };
-    const v = await json(`${verifier.url}/v1/evidence`, { body: bad, key: KEY });
+    const v = await json(`${verifier.url}/v1/evidence`, { body: bad, key: verifier.gatewayKey });
     expect(v.status).toBe(422);
     expect(v.body.code).toBe('invalid_claim');
     expect((await json(`${verifier.url}/v1/evidence`, { body: ev })).status).toBe(401);
@@ -247,7 +252,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
   it('answers an enforcement violation with 422 naming field, mode, constraint and value', async () => {
     const r = await json(`${verifier.url}/v1/policies/ws1.workspace-policy`, {
       method: 'PUT',
-      key: KEY,
+      key: verifier.adminKey,
       body: {
         spec: {
           scope: 'workspace',
@@ -265,7 +270,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
   it('denies with KeyError when a forbid reads a claim no auditor produced', async () => {
     const put = await json(`${verifier.url}/v1/policies/ws1.workspace-policy`, {
       method: 'PUT',
-      key: KEY,
+      key: verifier.adminKey,
       body: {
         spec: {
           scope: 'workspace',
@@ -292,7 +297,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
     const ext = await startMtlsAuditor(tls);
     try {
       const reg = await json(`${gateway.url}/v1/auditors/register`, {
-        key: KEY,
+        key: verifier.gatewayKey,
         body: {
           auditor_id: 'ext-auditor',
           endpoint: ext.url,
