@@ -6,8 +6,8 @@
 // for a bad body and 413 for an oversized one. Reaching any URL on request is
 // the point here: this is a test agent inside a sandboxed pod, not a service.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from '../auditors/sdk/body.ts';
-import { discardRest, pathOf, sendJson, type Handler } from '../operator/http-service.ts';
+import { readBodyResult } from '../operator/body.ts';
+import { pathOf, sendJson, type Handler } from '../operator/http-service.ts';
 import type { AgentClient } from './calls.ts';
 import { parseAsk, parseTool, type Checked } from './input.ts';
 
@@ -28,9 +28,8 @@ async function readChecked<T>(
   maxBytes: number,
   parse: (raw: Buffer) => Checked<T>,
 ): Promise<T | undefined> {
-  const body = await readBody(req, maxBytes);
+  const body = await readBodyResult(req, maxBytes);
   if (!body.ok && body.reason === 'too_large') {
-    discardRest(req);
     sendJson(res, 413, { detail: `the body is larger than ${maxBytes} bytes` });
     return undefined;
   }

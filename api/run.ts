@@ -6,7 +6,7 @@
 // SIGTERM: stop accepting, let in-flight requests finish (bounded), then stop
 // the informers.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../operator/listen.ts';
 import * as k8s from '@kubernetes/client-node';
 import { loadKubeConfig } from '../operator/kube.ts';
 import type { Logger } from '../operator/log.ts';
@@ -104,13 +104,6 @@ function authenticators(s: ApiSettings, kc: k8s.KubeConfig, keys: ApiKeyStore): 
     }),
   );
   return list;
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
-  });
 }
 
 function closeServer(server: Server, graceMs: number): Promise<void> {

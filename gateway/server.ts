@@ -5,6 +5,8 @@
 //   anything else                  the in-pod request path: evaluate the
 //                                  request, forward to the model when
 //                                  allowed, evaluate the response
+import { BodyAbortedError, readBoundedBody } from '../operator/body.ts';
+import { HttpError } from '../operator/http-error.ts';
 import { listenDualStack } from '../operator/listen.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Counter, Histogram, type Registry } from 'prom-client';
@@ -28,26 +30,6 @@ export interface GatewayServerOptions {
   modelUrl?: string;
   maxBodyBytes: number;
   readiness: () => string;
-}
-
-class BodyError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > limit) throw new BodyError(413, `body over ${limit} bytes`);
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 function send(
@@ -167,7 +149,7 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
 
   const handleEvaluate = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = JSON.parse(
-      (await readBody(req, o.maxBodyBytes)).toString('utf8') || '{}',
+      (await readBoundedBody(req, o.maxBodyBytes)).toString('utf8') || '{}',
     ) as Partial<EvaluateInput>;
     if (
       !REQUEST_PHASES.includes(body.phase as RequestPhase) ||
@@ -195,7 +177,7 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
     });
 
   const handleModelPath = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const raw = await readBody(req, o.maxBodyBytes);
+    const raw = await readBoundedBody(req, o.maxBodyBytes);
     const meta = metadataOf(raw, req.headers);
     const before = await evaluate({ data: { input: inputOf(raw), metadata: meta }, phase: 'request' });
     if (before.blocked) return blocked(res, before);
@@ -229,7 +211,7 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
       return send(res, 200, await o.metrics.metrics(), { 'content-type': o.metrics.contentType });
     if (req.method === 'POST' && path === '/v1/evaluate') return handleEvaluate(req, res);
     if (req.method === 'POST' && path === '/v1/auditors/register') {
-      const body = JSON.parse((await readBody(req, 64 * 1024)).toString('utf8') || '{}') as object;
+      const body = JSON.parse((await readBoundedBody(req, 64 * 1024)).toString('utf8') || '{}') as object;
       const [status, answer] = await o.registry.register(body, authorized(req));
       return send(res, status, answer);
     }
@@ -239,8 +221,9 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
   const server = createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
       if (res.headersSent) return res.destroy();
-      if (err instanceof BodyError)
-        return send(res, err.status, { detail: err.message, code: 'payload_too_large' });
+      if (err instanceof BodyAbortedError) return res.destroy();
+      if (err instanceof HttpError)
+        return send(res, err.status, { detail: err.detail, code: 'payload_too_large' }, err.headers);
       if (err instanceof SyntaxError)
         return send(res, 400, { detail: `malformed JSON: ${err.message}`, code: 'malformed_json' });
       o.log.error({ err }, 'gateway request failed');

@@ -4,8 +4,8 @@
 // Every failure is answered in OpenAI's error shape; bad input is a 4xx, never a 500.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, type Registry } from 'prom-client';
-import { readBody } from '../auditors/sdk/body.ts';
-import { discardRest, pathOf, sendJson, type Handler } from '../operator/http-service.ts';
+import { readBodyResult } from '../operator/body.ts';
+import { pathOf, sendJson, type Handler } from '../operator/http-service.ts';
 import { complete, completionBody, sseFrames, streamChunks, type Completion } from './completion.ts';
 import { apiError, modelNotFound, parseChatRequest, type ApiError } from './request.ts';
 
@@ -85,9 +85,8 @@ export function modelHandler(o: ModelServerOptions): Handler {
   });
 
   const chat = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readBody(req, o.maxBodyBytes);
+    const body = await readBodyResult(req, o.maxBodyBytes);
     if (!body.ok && body.reason === 'too_large') {
-      discardRest(req);
       return sendError(
         res,
         apiError(413, `The request body is larger than ${o.maxBodyBytes} bytes.`, null, 'request_too_large'),

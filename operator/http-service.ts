@@ -43,23 +43,6 @@ export function sendJson(
   res.end(JSON.stringify(body));
 }
 
-/** After refusing an oversized body: how long the rest may still arrive (and be dropped) before the socket is cut. */
-const LINGER_MS = 5_000;
-
-/**
- * Reads and drops what the client still sends after an early answer (a 413),
- * so it can finish sending and read the answer: closing a socket with unread
- * data resets it and the answer is lost. A client that keeps sending past
- * LINGER_MS is cut off.
- */
-export function discardRest(req: IncomingMessage): void {
-  const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
-  timer.unref();
-  req.once('end', () => clearTimeout(timer));
-  req.once('close', () => clearTimeout(timer));
-  req.resume();
-}
-
 export function pathOf(req: IncomingMessage): string {
   return (req.url ?? '/').split('?')[0] || '/';
 }

@@ -2,7 +2,7 @@
 // process is alive), /readyz (it can do its job: every readiness check passes)
 // and Prometheus /metrics.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from './listen.ts';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from './log.ts';
 
@@ -75,11 +75,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       if (!res.headersSent) reply(500, '{"detail":"internal error"}');
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port, options.host ?? '0.0.0.0');
   options.log.info({ port }, 'ops endpoints listening (/healthz, /readyz, /metrics)');
   return {
     server,

@@ -8,7 +8,9 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BodyAbortedError, readBoundedBody } from '../operator/body.ts';
 import { errorBody, HttpError } from '../operator/http-error.ts';
+import { listen } from '../operator/listen.ts';
 import type { Logger } from '../operator/log.ts';
 import {
   BadRequestError,
@@ -59,40 +61,6 @@ export const CLIENT_CLOSED = 'client_closed';
 /** How long in-flight reviews may finish after `close()` before their connections are cut. */
 const CLOSE_GRACE_MS = 10_000;
 
-/** The client hung up: nothing to answer, and no fault of the server. */
-class ClientClosedError extends Error {}
-
-function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
-  const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > limitBytes)
-    return Promise.reject(
-      new HttpError(
-        413,
-        `body of ${declared} bytes exceeds the limit of ${limitBytes} bytes`,
-        'body_too_large',
-      ),
-    );
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limitBytes) {
-        req.removeAllListeners('data');
-        reject(new HttpError(413, `body exceeds the limit of ${limitBytes} bytes`, 'body_too_large'));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    // An aborted upload ends in 'error' (ECONNRESET) or a 'close' before the body is complete.
-    req.on('error', () => reject(new ClientClosedError('the client closed the connection')));
-    req.on('close', () => {
-      if (!req.complete) reject(new ClientClosedError('the client closed the connection'));
-    });
-  });
-}
-
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -129,7 +97,7 @@ async function answer(req: IncomingMessage, options: WebhookServerOptions): Prom
       `content-type ${JSON.stringify(type)}; expected application/json`,
       'unsupported_media_type',
     );
-  const request = parseReview(await readBody(req, options.bodyLimitBytes));
+  const request = parseReview((await readBoundedBody(req, options.bodyLimitBytes)).toString('utf8'));
   return reviewBody(await withDeadline(handler(request), options.handlerTimeoutMs));
 }
 
@@ -161,7 +129,7 @@ function send(x: Exchange, status: number, body: string, headers: Record<string,
 }
 
 function fail(x: Exchange, err: unknown, log: Logger): void {
-  if (err instanceof ClientClosedError) {
+  if (err instanceof BodyAbortedError) {
     log.debug({ path: x.path }, 'admission request abandoned by the client');
     return;
   }
@@ -207,11 +175,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 60_000;
   server.on('tlsClientError', (err) => options.log.debug({ err: String(err) }, 'TLS handshake failed'));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? DEFAULT_HOST, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port, options.host ?? DEFAULT_HOST);
   const host = (server.address() as AddressInfo).address;
   options.log.info(
     { host, port, routes: Object.keys(options.routes) },

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../../operator/log.ts';
 import type { ApiMetrics } from './metrics.ts';
+import { readBoundedBody } from '../../operator/body.ts';
 import { HttpError, badRequest } from '../../operator/http-error.ts';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
@@ -54,25 +55,6 @@ export function hasBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '';
 }
 
-async function readLimited(ctx: Context, limitBytes: number): Promise<Buffer> {
-  const declared = Number(ctx.get('content-length') || '0');
-  if (declared > limitBytes) throw tooLarge(limitBytes);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limitBytes) throw tooLarge(limitBytes);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-function tooLarge(limitBytes: number): HttpError {
-  return new HttpError(413, `request body larger than ${limitBytes} bytes`, 'body_too_large', {
-    connection: 'close',
-  });
-}
-
 /**
  * The parser's complaint without the excerpt of the body V8 quotes in it
  * (`Unexpected token 'x', "{"key": x…"... is not valid JSON`): a body may hold a
@@ -103,7 +85,7 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<Js
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new HttpError(415, 'send the body as application/json', 'unsupported_media_type');
   }
-  const raw = await readLimited(ctx, limitBytes);
+  const raw = await readBoundedBody(ctx.req, limitBytes);
   if (raw.length === 0) return { body: undefined, bytes: 0 };
   try {
     return { body: JSON.parse(raw.toString('utf8')) as unknown, bytes: raw.length };

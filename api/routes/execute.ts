@@ -10,7 +10,8 @@ import { parseAgentId, type PlatformAgent } from '../agents/model.ts';
 import { authenticateToken } from '../auth/authenticate.ts';
 import type { Authenticator, Principal } from '../auth/principal.ts';
 import { toHttpError } from '../http/errors.ts';
-import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../operator/http-error.ts';
+import { bodyTooLarge } from '../../operator/body.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../operator/http-error.ts';
 import type { ApiMetrics } from '../http/metrics.ts';
 import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from '../http/hygiene.ts';
 import { hasBody, readJsonBody, type JsonBody } from '../http/middleware.ts';
@@ -91,7 +92,7 @@ async function authorize(spec: RouteSpec, rc: RouteCtx, fresh: boolean): Promise
 function checkBody(spec: RouteSpec, rc: RouteCtx): void {
   const max = spec.maxBodyBytes?.(rc.deps);
   if (max !== undefined && rc.bodyBytes > max) {
-    throw new HttpError(413, `request body larger than ${max} bytes`, 'body_too_large');
+    throw bodyTooLarge(max);
   }
   if (!spec.body) {
     if (rc.body !== undefined) throw badRequest('this endpoint takes no body', 'unexpected_body');

@@ -2,7 +2,7 @@
 // /vocabulary, /batch, /metrics) and the operational ones (/healthz, /readyz)
 // on one port. `/claims` and `/batch` always answer HTTP 200 with an envelope.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { readBody } from './body.ts';
+import { readBodyResult } from '../../operator/body.ts';
 import type { Engine } from './engine.ts';
 import { errorEnvelope, invalidInput, type ErrorEnvelope } from './errors.ts';
 import type { AuditorMetrics } from './metrics.ts';
@@ -35,31 +35,13 @@ function replier(res: ServerResponse): Reply {
   };
 }
 
-/** After refusing an oversized body: discard (never buffer) what the client still sends, for a bounded time. */
-const LINGER_MS = 5_000;
-
-/**
- * Lingering close: the answer goes out at once, the rest of the body is read
- * and dropped so the client can finish sending and read the answer (closing a
- * socket with unread data resets it and loses the answer), and the socket is
- * destroyed if the client keeps sending past LINGER_MS.
- */
-function linger(req: IncomingMessage): void {
-  const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
-  timer.unref();
-  req.once('end', () => clearTimeout(timer));
-  req.once('close', () => clearTimeout(timer));
-  req.resume();
-}
-
 /** Reads and parses a JSON body; an envelope when it cannot. */
 async function readJson(
   req: IncomingMessage,
   options: HttpOptions,
 ): Promise<{ ok: true; value: unknown } | { ok: false; envelope: ErrorEnvelope }> {
-  const body = await readBody(req, options.maxBodyBytes);
+  const body = await readBodyResult(req, options.maxBodyBytes);
   if (!body.ok && body.reason === 'too_large') {
-    linger(req);
     const envelope = invalidInput(`the body is larger than ${body.maxBytes} bytes`, {
       max_bytes: body.maxBytes,
     });

@@ -2,8 +2,8 @@
 // listens, loads models in the background (`ready` turns true when done),
 // self-registers with the gateway without waiting for it, and registers its
 // stop steps on the role lifecycle for a graceful SIGTERM.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { listen } from '../../operator/listen.ts';
 import { hostname } from 'node:os';
 import { ConfigError } from '../../operator/config.ts';
 import type { Logger } from '../../operator/log.ts';
@@ -46,16 +46,6 @@ function prepare(def: AuditorDefinition, env: NodeJS.ProcessEnv, flags: Record<s
   const config = resolveConfiguration(def, env);
   if (problems.length + config.problems.length > 0) throw new ConfigError([...problems, ...config.problems]);
   return { auditorEnv, table, configuration: config.values };
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }
 
 function endpointOf(auditorEnv: AuditorEnv, port: number): string {
