@@ -5,7 +5,7 @@
 //   anything else                  the in-pod request path: evaluate the
 //                                  request, forward to the model when
 //                                  allowed, evaluate the response
-import { BodyAbortedError, readBoundedBody } from '../operator/body.ts';
+import { BodyAbortedError, readBoundedBody, syntaxProblem } from '../operator/body.ts';
 import { HttpError } from '../operator/http-error.ts';
 import { listenDualStack } from '../operator/listen.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -225,7 +225,7 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
       if (err instanceof HttpError)
         return send(res, err.status, { detail: err.detail, code: 'payload_too_large' }, err.headers);
       if (err instanceof SyntaxError)
-        return send(res, 400, { detail: `malformed JSON: ${err.message}`, code: 'malformed_json' });
+        return send(res, 400, { detail: `malformed JSON: ${syntaxProblem(err)}`, code: 'malformed_json' });
       o.log.error({ err }, 'gateway request failed');
       send(res, 500, { detail: 'internal error', code: 'internal' });
     });

@@ -89,3 +89,16 @@ export function readBodyResult(req: IncomingMessage, maxBytes: number): Promise<
         : { ok: false, reason: 'too_large', maxBytes },
   );
 }
+
+/**
+ * The parser's complaint without the excerpt of the body V8 quotes in it
+ * (`Unexpected token 'x', "{"key": x…"... is not valid JSON`): a body may hold a
+ * secret, and an error answer or log line must not repeat it.
+ */
+export function syntaxProblem(err: Error): string {
+  const message = err.message.replace(/, (\.\.\.)?".*$/s, '');
+  return message.replace(
+    /[^\x20-\x7e]/g,
+    (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
+}

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../../operator/log.ts';
 import type { ApiMetrics } from './metrics.ts';
-import { readBoundedBody } from '../../operator/body.ts';
+import { readBoundedBody, syntaxProblem } from '../../operator/body.ts';
 import { HttpError, badRequest } from '../../operator/http-error.ts';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
@@ -53,19 +53,6 @@ export function hasBody(ctx: Context): boolean {
   const length = ctx.get('content-length');
   if (length !== '') return Number(length) > 0;
   return ctx.get('transfer-encoding') !== '';
-}
-
-/**
- * The parser's complaint without the excerpt of the body V8 quotes in it
- * (`Unexpected token 'x', "{"key": x…"... is not valid JSON`): a body may hold a
- * secret, and an error answer or log line must not repeat it.
- */
-export function syntaxProblem(err: Error): string {
-  const message = err.message.replace(/, (\.\.\.)?".*$/s, '');
-  return message.replace(
-    /[^\x20-\x7e]/g,
-    (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
-  );
 }
 
 export interface JsonBody {

@@ -217,3 +217,14 @@ describe('every server cuts an oversized body at its limit', () => {
     expect(await get(`${t.url}${t.alive}`)).toBeLessThan(500);
   });
 });
+
+describe('a malformed body is named, never quoted', () => {
+  it('gateway: 400 malformed_json without the body in the detail', async () => {
+    const t = targets.find((x) => x.name === 'gateway')!;
+    const canary = 'sk-canary-0123456789abcdef';
+    const answer = await post(`${t.url}${t.path}`, [Buffer.from(`{"token": "${canary}", oops}`)]);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'malformed_json' });
+    expect(JSON.stringify(answer.body)).not.toContain(canary.slice(0, 10));
+  });
+});

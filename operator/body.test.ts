@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { syntaxProblem } from './middleware.ts';
+import { syntaxProblem } from './body.ts';
 
 const complaint = (raw: string): string => {
   try {
