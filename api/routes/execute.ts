@@ -10,7 +10,6 @@ import { parseAgentId, type PlatformAgent } from '../agents/model.ts';
 import { authenticateToken } from '../auth/authenticate.ts';
 import type { Authenticator, Principal } from '../auth/principal.ts';
 import { toHttpError } from '../http/errors.ts';
-import { bodyTooLarge } from '../../operator/body.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../operator/http-error.ts';
 import type { ApiMetrics } from '../http/metrics.ts';
 import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from '../http/hygiene.ts';
@@ -89,16 +88,9 @@ async function authorize(spec: RouteSpec, rc: RouteCtx, fresh: boolean): Promise
   }
 }
 
+/** Characters, then the schema. Size and presence were settled when the body was read (`requestBody`). */
 function checkBody(spec: RouteSpec, rc: RouteCtx): void {
-  const max = spec.maxBodyBytes?.(rc.deps);
-  if (max !== undefined && rc.bodyBytes > max) {
-    throw bodyTooLarge(max);
-  }
-  if (!spec.body) {
-    if (rc.body !== undefined) throw badRequest('this endpoint takes no body', 'unexpected_body');
-    return;
-  }
-  if (rc.body === undefined && spec.optionalBody) return;
+  if (!spec.body || (rc.body === undefined && spec.optionalBody)) return;
   if (spec.bodyHygiene !== 'signed') assertClean(bodyProblem(rc.body));
   rc.body = validateBody(spec.body, rc.body);
 }
