@@ -3,7 +3,7 @@
 // The API key goes only into the Authorization header; no log line holds
 // it, a header, a prompt or a query string.
 import { Counter, type Registry } from 'prom-client';
-import type { Logger } from '../operator/log.ts';
+import type { Logger } from '../base/log.ts';
 import { CallFailed, httpCall, type HttpCall } from './http-call.ts';
 import { loggedUrl } from './input.ts';
 import { classifyModelAnswer, type ModelOutcome } from './outcome.ts';

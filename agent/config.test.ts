@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../operator/config.ts';
+import { ConfigError } from '../base/config.ts';
 import { DEFAULT_PROMPT, loadAgentSettings, resolveModelBase } from './config.ts';
 
 describe('resolveModelBase', () => {

@@ -3,7 +3,7 @@
 // (PLATFORM_MODEL_URL, PLATFORM_MODEL_ID); the rest tune its start-up calls
 // and its trigger endpoints.
 import { isPrintableId } from '../evidence/validate.ts';
-import { loadCheckedSettings, type SettingSpec, type Settings } from '../operator/config.ts';
+import { loadCheckedSettings, type SettingSpec, type Settings } from '../base/config.ts';
 
 export const DEFAULT_PROMPT = 'In one sentence, what is a good habit for writing clear code?';
 

@@ -3,9 +3,9 @@
 // it serves /v1/ask and /v1/tool so a test can make it call again, and the ops
 // endpoints on the same port. It is ready once the start-up calls are done,
 // whatever they came to: a failed call is logged, never fatal.
-import { newRegistry } from '../operator/ops-server.ts';
-import { startHttpService } from '../operator/http-service.ts';
-import type { RoleRunner } from '../operator/roles.ts';
+import { newRegistry } from '../base/ops-server.ts';
+import { startHttpService } from '../base/http-service.ts';
+import type { RoleRunner } from '../base/role.ts';
 import { createAgentClient } from './calls.ts';
 import { loadAgentSettings } from './config.ts';
 import { loggedUrl } from './input.ts';

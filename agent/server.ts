@@ -6,8 +6,8 @@
 // for a bad body and 413 for an oversized one. Reaching any URL on request is
 // the point here: this is a test agent inside a sandboxed pod, not a service.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBodyResult } from '../operator/body.ts';
-import { pathOf, sendJson, type Handler } from '../operator/http-service.ts';
+import { readBodyResult } from '../base/body.ts';
+import { pathOf, sendJson, type Handler } from '../base/http-service.ts';
 import type { AgentClient } from './calls.ts';
 import { parseAsk, parseTool, type Checked } from './input.ts';
 

@@ -3,7 +3,7 @@
 // still be starting) and, when a tool URL is set, one GET of it. Failures are
 // logged by the client and never end the process.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../operator/log.ts';
+import type { Logger } from '../base/log.ts';
 import type { AgentClient } from './calls.ts';
 import { backoffDelaysMs, isRetryable } from './retry.ts';
 

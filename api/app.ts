@@ -4,10 +4,10 @@
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
-import type { Logger } from '../operator/log.ts';
+import type { Logger } from '../base/log.ts';
 import type { Authenticator } from './auth/principal.ts';
 import { errorShaper } from './http/errors.ts';
-import { HttpError } from '../operator/http-error.ts';
+import { HttpError } from '../base/http-error.ts';
 import type { ApiMetrics } from './http/metrics.ts';
 import { accessLog, requestId } from './http/middleware.ts';
 import { openApiDocument } from './openapi.ts';

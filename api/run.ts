@@ -6,12 +6,12 @@
 // SIGTERM: stop accepting, let in-flight requests finish (bounded), then stop
 // the informers.
 import { createServer, type Server } from 'node:http';
-import { listen } from '../operator/listen.ts';
+import { listen } from '../base/listen.ts';
 import * as k8s from '@kubernetes/client-node';
-import { loadKubeConfig } from '../operator/kube.ts';
-import type { Logger } from '../operator/log.ts';
-import { newRegistry } from '../operator/ops-server.ts';
-import type { RoleRunner } from '../operator/roles.ts';
+import { loadKubeConfig } from '../base/kube.ts';
+import type { Logger } from '../base/log.ts';
+import { newRegistry } from '../base/ops-server.ts';
+import type { RoleRunner } from '../base/role.ts';
 import { openEvidenceStore } from '../evidence/open-store.ts';
 import { pinnedAttesterKeys } from '../evidence/intake.ts';
 import type { EvidenceStore } from '../evidence/store.ts';

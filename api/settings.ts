@@ -1,6 +1,6 @@
 // Settings of the API role (`platform run api`): environment variables, each
 // also a `--set name=value` flag.
-import { ConfigError, KUBECONFIG_SETTING, loadSettings, type Settings } from '../operator/config.ts';
+import { ConfigError, KUBECONFIG_SETTING, loadSettings, type Settings } from '../base/config.ts';
 
 export const API_SETTINGS = {
   port: {

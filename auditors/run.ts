@@ -1,7 +1,7 @@
 // `platform run auditor <name>`: looks the auditor up in the built-in registry
 // and serves it with the SDK.
-import { ConfigError } from '../operator/config.ts';
-import type { RoleRunner } from '../operator/roles.ts';
+import { ConfigError } from '../base/config.ts';
+import type { RoleRunner } from '../base/role.ts';
 import { BUILTIN_AUDITORS } from './registry.ts';
 
 export const runAuditor: RoleRunner = async (context) => {

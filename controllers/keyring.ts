@@ -2,9 +2,9 @@
 // an unreachable keyring Secret delays OAuth client records (condition
 // CredentialsReady=False, KeyringUnavailable) but never stops the operator.
 import type * as k8s from '@kubernetes/client-node';
-import type { Keyring } from '../operator/crypto/envelope.ts';
-import { loadKeyring } from '../operator/crypto/keyring-source.ts';
-import type { Logger } from '../operator/log.ts';
+import type { Keyring } from '../base/crypto/envelope.ts';
+import { loadKeyring } from '../base/crypto/keyring-source.ts';
+import type { Logger } from '../base/log.ts';
 
 export interface KeyringHolder {
   /** `loading` until the first attempt ends (then either a keyring or an error). */

@@ -4,24 +4,24 @@
 // controllers (in-flight reconciles finish), releases the lease, stops the
 // informers and closes the ops server, in that order.
 import * as k8s from '@kubernetes/client-node';
-import type { Lifecycle } from '../operator/lifecycle.ts';
-import type { Logger } from '../operator/log.ts';
-import { newRegistry, startOpsServer } from '../operator/ops-server.ts';
-import { loadKubeConfig } from '../operator/kube.ts';
-import type { RoleRunner } from '../operator/roles.ts';
+import type { Lifecycle } from '../base/lifecycle.ts';
+import type { Logger } from '../base/log.ts';
+import { newRegistry, startOpsServer } from '../base/ops-server.ts';
+import { loadKubeConfig } from '../base/kube.ts';
+import type { RoleRunner } from '../base/role.ts';
 import { createAgentController } from './agent/controller.ts';
 import { allInformers, buildCaches } from './common/caches.ts';
-import { reuseConnections } from './common/connection-reuse.ts';
-import { countApiRequests } from './common/request-counter.ts';
+import { reuseConnections } from '../base/controller/connection-reuse.ts';
+import { countApiRequests } from '../base/controller/request-counter.ts';
 import type { ControllerContext } from './common/toolkit.ts';
 import { createConsentController, createGrantController } from './delegation/controller.ts';
 import { createEnvironmentController } from './environment/controller.ts';
 import { holdKeyring, type KeyringHolder } from './keyring.ts';
 import { createOrganizationController } from './organization/controller.ts';
-import type { Controller } from './runtime/controller.ts';
-import type { ResilientInformer } from './runtime/informer.ts';
-import { LeaderElector } from './runtime/leader-election.ts';
-import { ControllerMetrics } from './runtime/metrics.ts';
+import type { Controller } from '../base/controller/controller.ts';
+import type { ResilientInformer } from '../base/controller/informer.ts';
+import { LeaderElector } from '../base/controller/leader-election.ts';
+import { ControllerMetrics } from '../base/controller/metrics.ts';
 import { loadOperatorSettings, type OperatorSettings } from './settings.ts';
 import { createWorkspaceController } from './workspace/controller.ts';
 

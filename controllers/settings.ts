@@ -2,8 +2,8 @@
 // variables, each also a `--set name=value` flag.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { ConfigError, loadSettings, type Settings } from '../operator/config.ts';
-import { validateLeaseTimings } from './runtime/lease-decision.ts';
+import { ConfigError, loadSettings, type Settings } from '../base/config.ts';
+import { validateLeaseTimings } from '../base/controller/lease-decision.ts';
 
 export const OPERATOR_SETTINGS = {
   metricsPort: {

@@ -3,7 +3,7 @@
 // `$XDG_STATE_HOME/agent-platform/evidence.jsonl` (`~/.local/state/…`), so
 // Evidence outlives a restart as the audit log does. `:memory:` keeps it in
 // memory only (tests, benches).
-import { stateFilePath } from '../operator/state-dir.ts';
+import { stateFilePath } from '../base/state-dir.ts';
 import { FileEvidenceStore } from './store-file.ts';
 import type { EvidenceStore } from './store.ts';
 

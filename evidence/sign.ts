@@ -6,7 +6,7 @@
 import { verify } from 'node:crypto';
 import type { AttestationAgent } from '../attestation/agent.ts';
 import { publicKeyFromRaw } from '../attestation/keys.ts';
-import { canonicalBytes } from './canonical.ts';
+import { canonicalBytes } from '../base/canonical.ts';
 import type { Evidence, UnsignedEvidence } from './types.ts';
 
 const UNSIGNED_FIELDS = new Set(['signature', 'trust_tier', 'tee_evidence']);

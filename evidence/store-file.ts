@@ -5,13 +5,13 @@
 // (`<file>.pins`), one event per line. One process per file (`<file>.lock`).
 // Pure JavaScript: no native addon to build for Node 20 and 24.
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { Batcher } from '../base/hash-chain/batcher.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { lockFile } from '../operator/file-lock.ts';
+import { lockFile } from '../base/file-lock.ts';
 import { legacyPinEvents, type PinEvent } from './pins.ts';
 import type { AttestationResult } from './result.ts';
 import {
-  Batcher,
   checkChain,
   DuplicateEvidenceError,
   link,

@@ -4,11 +4,11 @@
 // the table append-only: UPDATE, DELETE and TRUNCATE raise. Attester key
 // pins are append-only events too (`platform_attester_pins`).
 import type pg from 'pg';
-import { appendOnlyDdl, appendUnderLock, migrate, openPool, rowsBySeq } from './pg-chain.ts';
+import { Batcher } from '../base/hash-chain/batcher.ts';
+import { appendOnlyDdl, appendUnderLock, migrate, openPool, rowsBySeq } from '../base/hash-chain/pg.ts';
 import type { PinEvent } from './pins.ts';
 import type { AttestationResult } from './result.ts';
 import {
-  Batcher,
   checkChainStream,
   DuplicateEvidenceError,
   link,

@@ -3,13 +3,17 @@
 // removing or reordering any stored Evidence breaks the chain from there on.
 // Two implementations behind this interface: an embedded JSONL file (default)
 // and PostgreSQL (when DATABASE_URL is set).
-import { createHash } from 'node:crypto';
-import { canonicalize } from './canonical.ts';
+import { canonicalize } from '../base/canonical.ts';
+import {
+  ChainWalker,
+  GENESIS_HASH,
+  linkHash,
+  type ChainBreak,
+  type ChainLinks,
+} from '../base/hash-chain/chain.ts';
 import type { Evidence } from './types.ts';
 import type { PinEvent } from './pins.ts';
 import type { AttestationResult } from './result.ts';
-
-export const GENESIS_HASH = '0'.repeat(64);
 
 export interface StoredEvidence {
   seq: number;
@@ -65,7 +69,7 @@ type Linked = Omit<StoredEvidence, 'hash'>;
 
 export function entryHash(entry: Linked): string {
   const { prev_hash, ...rest } = entry;
-  return createHash('sha256').update(prev_hash).update('\n').update(canonicalize(rest)).digest('hex');
+  return linkHash(prev_hash, canonicalize(rest));
 }
 
 export function link(
@@ -88,81 +92,38 @@ export function link(
   return { ...linked, hash: entryHash(linked) };
 }
 
-/** Walks a chain in order, keeping only the previous entry; the first bad link or hash is reported. */
-class ChainWalker {
-  private prev: StoredEvidence | undefined;
-  private count = 0;
+const EVIDENCE_LINKS: ChainLinks<StoredEvidence> = {
+  seq: (e) => e.seq,
+  prevHash: (e) => e.prev_hash,
+  hash: (e) => e.hash,
+  expectedHash: ({ hash: _hash, ...linked }) => entryHash(linked),
+};
 
-  /** A failed check when `e` does not extend the chain so far, else undefined. */
-  step(e: StoredEvidence): ChainCheck | undefined {
-    const { hash, ...linked } = e;
-    const prev = this.prev;
-    const fail = (reason: string): ChainCheck => ({ ok: false, seq: e.seq, reason });
-    if (e.seq !== (prev?.seq ?? 0) + 1) return fail(`sequence gap after ${prev?.seq ?? 0}`);
-    if (e.prev_hash !== (prev?.hash ?? GENESIS_HASH)) return fail('previous hash does not match');
-    if (entryHash(linked) !== hash) return fail('entry hash does not match its content');
-    this.prev = e;
-    this.count++;
-    return undefined;
-  }
-
-  get result(): ChainCheck {
-    return { ok: true, count: this.count };
-  }
+/** The evidence store's wording of a chain break (served by `GET /v1/evidence/verify`). */
+function evidenceBreak(reason: ChainBreak, walker: ChainWalker<StoredEvidence>, seq: number): ChainCheck {
+  const wording: Record<ChainBreak, string> = {
+    'sequence gap': `sequence gap after ${walker.verifiedSeq}`,
+    'link broken': 'previous hash does not match',
+    'content changed': 'entry hash does not match its content',
+  };
+  return { ok: false, seq, reason: wording[reason] };
 }
 
 export function checkChain(entries: Iterable<StoredEvidence>): ChainCheck {
-  const walker = new ChainWalker();
+  const walker = new ChainWalker(EVIDENCE_LINKS);
   for (const e of entries) {
-    const failed = walker.step(e);
-    if (failed) return failed;
+    const reason = walker.next(e);
+    if (reason) return evidenceBreak(reason, walker, e.seq);
   }
-  return walker.result;
+  return { ok: true, count: walker.count };
 }
 
 /** The same check over entries read page by page (a store larger than memory). */
 export async function checkChainStream(entries: AsyncIterable<StoredEvidence>): Promise<ChainCheck> {
-  const walker = new ChainWalker();
+  const walker = new ChainWalker(EVIDENCE_LINKS);
   for await (const e of entries) {
-    const failed = walker.step(e);
-    if (failed) return failed;
+    const reason = walker.next(e);
+    if (reason) return evidenceBreak(reason, walker, e.seq);
   }
-  return walker.result;
-}
-
-/**
- * Group commit: appends queued while a batch is being written go into the
- * next batch, so one write (and one fsync or transaction) serves many.
- */
-export class Batcher<T, R> {
-  private queue: { item: T; resolve: (r: R) => void; reject: (e: unknown) => void }[] = [];
-  private running = false;
-
-  constructor(private readonly write: (items: T[]) => Promise<(R | Error)[]>) {}
-
-  push(item: T): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      if (!this.running) void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.running = true;
-    while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
-      try {
-        const results = await this.write(batch.map((b) => b.item));
-        batch.forEach((b, i) => {
-          const r = results[i];
-          if (r instanceof Error) b.reject(r);
-          else b.resolve(r as R);
-        });
-      } catch (err) {
-        for (const b of batch) b.reject(err);
-      }
-    }
-    this.running = false;
-  }
+  return { ok: true, count: walker.count };
 }

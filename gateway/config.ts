@@ -1,5 +1,5 @@
 // The Gateway's configuration (CLARIFICATIONS "gateway configuration").
-import { ConfigError, loadSettings, type SettingSpec } from '../operator/config.ts';
+import { ConfigError, loadSettings, type SettingSpec } from '../base/config.ts';
 import type { DeploymentMode } from '../evidence/types.ts';
 
 export const GATEWAY_SETTINGS = {

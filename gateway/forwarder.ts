@@ -1,7 +1,7 @@
 // Sends signed Evidence to the Verifier's `POST /v1/evidence` off the request
 // path: a bounded queue, a few senders, retries with backoff on network
 // errors and 5xx. 409 means it is already there. Drained on shutdown.
-import type { Logger } from '../operator/log.ts';
+import type { Logger } from '../base/log.ts';
 import type { Evidence } from '../evidence/types.ts';
 import { callJson } from './http-client.ts';
 

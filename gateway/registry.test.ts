@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../operator/log.ts';
+import { createLogger } from '../base/log.ts';
 import { AuditorRegistry } from './registry.ts';
 
 const REFUSAL = {

@@ -5,7 +5,7 @@
 // acknowledged and nothing moves. A keyed registration is relayed to the
 // Verifier: one it refuses (4xx, e.g. a change only an org administrator may
 // make) is answered as refused and not applied here.
-import type { Logger } from '../operator/log.ts';
+import type { Logger } from '../base/log.ts';
 import type { DeploymentMode } from '../evidence/types.ts';
 import {
   fetchVocabulary,

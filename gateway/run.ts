@@ -4,8 +4,8 @@
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createAttestationAgent } from '../attestation/agent.ts';
-import { newRegistry } from '../operator/ops-server.ts';
-import type { RoleRunner } from '../operator/roles.ts';
+import { newRegistry } from '../base/ops-server.ts';
+import type { RoleRunner } from '../base/role.ts';
 import { loadGatewaySettings, parseChain } from './config.ts';
 import { EvidenceForwarder } from './forwarder.ts';
 import { Pipeline } from './pipeline.ts';

@@ -5,13 +5,13 @@
 //   anything else                  the in-pod request path: evaluate the
 //                                  request, forward to the model when
 //                                  allowed, evaluate the response
-import { BodyAbortedError, readBoundedBody, syntaxProblem } from '../operator/body.ts';
-import { HttpError } from '../operator/http-error.ts';
-import { listenDualStack } from '../operator/listen.ts';
+import { BodyAbortedError, readBoundedBody, syntaxProblem } from '../base/body.ts';
+import { HttpError } from '../base/http-error.ts';
+import { listenDualStack } from '../base/listen.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Logger } from '../operator/log.ts';
+import type { Logger } from '../base/log.ts';
 import { isPrintableId } from '../evidence/validate.ts';
 import { REQUEST_PHASES, type RequestPhase } from '../auditors/sdk/types.ts';
 import type { EvidenceForwarder } from './forwarder.ts';

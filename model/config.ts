@@ -1,6 +1,6 @@
 // The local model server's configuration: where it listens, which model ids
 // it answers for and how large a request may be.
-import { loadCheckedSettings, type SettingSpec, type Settings } from '../operator/config.ts';
+import { loadCheckedSettings, type SettingSpec, type Settings } from '../base/config.ts';
 import { isPrintableId } from '../evidence/validate.ts';
 
 export const MODEL_SETTINGS = {

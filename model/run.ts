@@ -1,9 +1,9 @@
 // `platform run model`: a local OpenAI-compatible model server that answers
 // deterministically, for tests, demos and sample agents that need a model
 // without a network or an API key. The API and the ops endpoints share one port.
-import { newRegistry } from '../operator/ops-server.ts';
-import { startHttpService } from '../operator/http-service.ts';
-import type { RoleRunner } from '../operator/roles.ts';
+import { newRegistry } from '../base/ops-server.ts';
+import { startHttpService } from '../base/http-service.ts';
+import type { RoleRunner } from '../base/role.ts';
 import { loadModelSettings } from './config.ts';
 import { internalError, modelHandler, routeOf } from './server.ts';
 

@@ -4,8 +4,8 @@
 // Every failure is answered in OpenAI's error shape; bad input is a 4xx, never a 500.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, type Registry } from 'prom-client';
-import { readBodyResult } from '../operator/body.ts';
-import { pathOf, sendJson, type Handler } from '../operator/http-service.ts';
+import { readBodyResult } from '../base/body.ts';
+import { pathOf, sendJson, type Handler } from '../base/http-service.ts';
 import { complete, completionBody, sseFrames, streamChunks, type Completion } from './completion.ts';
 import { apiError, modelNotFound, parseChatRequest, type ApiError } from './request.ts';
 

@@ -1,10 +1,10 @@
 // The `platform` command: `platform run <role> [name]` for the long-running
 // roles; user commands (apply, auditor, model, policy) join here.
 import { Command, CommanderError } from 'commander';
-import { addAskCommand } from '../agent/ask-command.ts';
-import { ConfigError } from './config.ts';
-import { createLifecycle } from './lifecycle.ts';
-import { createLogger } from './log.ts';
+import { addAskCommand } from './ask-command.ts';
+import { ConfigError } from '../base/config.ts';
+import { createLifecycle } from '../base/lifecycle.ts';
+import { createLogger } from '../base/log.ts';
 import { PLANNED_ROLES, ROLES } from './roles.ts';
 
 function parseFlagPairs(values: string[]): Record<string, string> {

@@ -1,20 +1,7 @@
 // The long-running roles of the one `platform` binary. Each role module
 // exports `run(context)`; it starts its servers, registers its stop steps on
 // the lifecycle and returns.
-import type { Lifecycle } from './lifecycle.ts';
-import type { Logger } from './log.ts';
-
-export interface RoleContext {
-  log: Logger;
-  lifecycle: Lifecycle;
-  /** Flags given on the command line, by name without dashes. */
-  flags: Record<string, string | undefined>;
-  env: NodeJS.ProcessEnv;
-  /** Positional argument after the role (the auditor name for `auditor`). */
-  name?: string;
-}
-
-export type RoleRunner = (context: RoleContext) => Promise<void>;
+import type { RoleRunner } from '../base/role.ts';
 
 export interface RoleEntry {
   description: string;

@@ -5,7 +5,7 @@
 // decision's reasons name the rule that fired.
 import { policySetTextToParts } from '@cedar-policy/cedar-wasm/nodejs';
 import type { ClaimType } from '../auditors/sdk/types.ts';
-import { parseDurationMs } from '../operator/config.ts';
+import { parseDurationMs } from '../base/config.ts';
 import { ACTION_ID, ACTION_TYPE, type ClaimInfo } from './cedar-schema.ts';
 import { scaleDecimal } from './scale.ts';
 import type { PolicyRecord, ResponseRule } from './types.ts';

@@ -3,7 +3,7 @@
 // HttpErrors (status, detail, code), which the API's error shaper answers as
 // `{detail, code}`.
 import type { Vocabulary } from '../auditors/sdk/types.ts';
-import { HttpError } from '../operator/http-error.ts';
+import { HttpError } from '../base/http-error.ts';
 import { applyPreset } from './apply-preset.ts';
 import { indexVocabularies } from './cedar-schema.ts';
 import { bundlePreset, presetFor } from './presets.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../operator/config.ts';
+import { ConfigError } from '../base/config.ts';
 import { loadProxySettings } from './config.ts';
 
 describe('loadProxySettings', () => {

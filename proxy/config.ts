@@ -2,7 +2,7 @@
 // PLATFORM_AGENT_ID, PLATFORM_WORKSPACE_ID, PLATFORM_VERIFIER_URL and
 // PLATFORM_API_KEY on the sidecar; the rest have defaults that suit a pod.
 import { modelBlockList } from './guard.ts';
-import { ConfigError, loadSettings, type SettingSpec, type Settings } from '../operator/config.ts';
+import { ConfigError, loadSettings, type SettingSpec, type Settings } from '../base/config.ts';
 
 export const PROXY_SETTINGS = {
   port: { env: 'PORT', flag: 'port', type: 'port', default: '8088', description: 'listen port' },

@@ -5,7 +5,7 @@
 // or header, which may carry secrets.
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { Logger } from '../operator/log.ts';
+import type { Logger } from '../base/log.ts';
 import type { RequestHead } from './http-head.ts';
 import type { MetricKind, Outcome, ProxyMetrics } from './metrics.ts';
 import { errorResponse, opsResponse, type OpsState } from './ops.ts';

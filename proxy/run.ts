@@ -3,8 +3,8 @@
 // CONNECT and transparent HTTP (by Host), serves its own /healthz, /readyz
 // and /metrics there, and on SIGTERM drains open tunnels before it exits.
 import { networkInterfaces } from 'node:os';
-import { newRegistry } from '../operator/ops-server.ts';
-import type { RoleRunner } from '../operator/roles.ts';
+import { newRegistry } from '../base/ops-server.ts';
+import type { RoleRunner } from '../base/role.ts';
 import { loadProxySettings } from './config.ts';
 import { proxyMetrics } from './metrics.ts';
 import { modelGuard } from './guard.ts';

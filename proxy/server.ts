@@ -1,7 +1,7 @@
 // The proxy's one listener (8088 in a pod). Accepts up to `maxConnections`
 // clients, hands each to `handleConnection`, and stops in two steps: stop
 // accepting at once, then give open tunnels the drain time before closing them.
-import { listenDualStack } from '../operator/listen.ts';
+import { listenDualStack } from '../base/listen.ts';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';

@@ -7,7 +7,7 @@
 // caches once they have synced (live reads before that), so an answer never
 // waits for them (decision 96).
 import * as k8s from '@kubernetes/client-node';
-import type { Logger } from '../operator/log.ts';
+import type { Logger } from '../base/log.ts';
 import { cacheFirstClusterView, kubeClusterView, kubeEventSink } from './cluster.ts';
 import {
   admissionCaches,
@@ -26,7 +26,7 @@ import { handleValidate, type ValidateDeps } from './validate/handler.ts';
 import { httpNotary, type HttpNotaryOptions } from './validate/notary.ts';
 import { handleValidatePolicy, type PolicyValidateDeps } from './validate/policy.ts';
 import { listAuditorPolicies } from '../policy/kube-repository.ts';
-import type { ResilientInformer } from '../controllers/runtime/informer.ts';
+import type { ResilientInformer } from '../base/controller/informer.ts';
 
 type CacheLifecycle = Pick<
   ResilientInformer<k8s.KubernetesObject>,

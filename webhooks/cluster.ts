@@ -4,8 +4,8 @@
 // answer, and Events. Interfaces first, so handlers and tests use plain objects.
 import { randomBytes } from 'node:crypto';
 import * as k8s from '@kubernetes/client-node';
-import { orUndefinedOn404 } from '../operator/kube.ts';
-import type { Logger } from '../operator/log.ts';
+import { orUndefinedOn404 } from '../base/kube.ts';
+import type { Logger } from '../base/log.ts';
 import { CHAIN_CONFIGMAP, LABEL } from './constants.ts';
 
 export interface ClusterView {

@@ -6,8 +6,8 @@
 import * as k8s from '@kubernetes/client-node';
 import type { AuditorPolicy } from '../crds/generated/types.ts';
 import { GROUP, VERSION } from '../crds/kit.ts';
-import { informerFactory, ResilientInformer } from '../controllers/runtime/informer.ts';
-import type { Logger } from '../operator/log.ts';
+import { informerFactory, ResilientInformer } from '../base/controller/informer.ts';
+import type { Logger } from '../base/log.ts';
 import { CHAIN_CONFIGMAP } from './constants.ts';
 
 /** Relist period of the webhook's caches (a fresh list also repairs a missed event). */

@@ -5,11 +5,11 @@
 // once the Secret holds one.
 import { hostname } from 'node:os';
 import * as k8s from '@kubernetes/client-node';
-import { loadKubeConfig, serverVersion } from '../operator/kube.ts';
-import type { Logger } from '../operator/log.ts';
-import { newRegistry, startOpsServer } from '../operator/ops-server.ts';
-import type { RoleRunner } from '../operator/roles.ts';
-import { LeaderElector } from '../controllers/runtime/leader-election.ts';
+import { loadKubeConfig, serverVersion } from '../base/kube.ts';
+import type { Logger } from '../base/log.ts';
+import { newRegistry, startOpsServer } from '../base/ops-server.ts';
+import type { RoleRunner } from '../base/role.ts';
+import { LeaderElector } from '../base/controller/leader-election.ts';
 import { startWebhookApp, type ReadinessChecks, type WebhookApp } from './app.ts';
 import { WebhookMetrics } from './metrics.ts';
 import { buildDirectory } from './mutate/directory.ts';

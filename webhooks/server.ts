@@ -8,10 +8,10 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BodyAbortedError, readBoundedBody } from '../operator/body.ts';
-import { errorBody, HttpError } from '../operator/http-error.ts';
-import { listen } from '../operator/listen.ts';
-import type { Logger } from '../operator/log.ts';
+import { BodyAbortedError, readBoundedBody } from '../base/body.ts';
+import { errorBody, HttpError } from '../base/http-error.ts';
+import { listen } from '../base/listen.ts';
+import type { Logger } from '../base/log.ts';
 import {
   BadRequestError,
   parseReview,

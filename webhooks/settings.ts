@@ -2,7 +2,7 @@
 // variables, each also a `--set name=value` flag.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { ConfigError, KUBECONFIG_SETTING, loadSettings, type Settings } from '../operator/config.ts';
+import { ConfigError, KUBECONFIG_SETTING, loadSettings, type Settings } from '../base/config.ts';
 import { SIDECAR_RESOURCES } from './constants.ts';
 import { sidecarResourceProblems, type SidecarResources } from './mutate/annotations.ts';
 import { parseThirdParty, type ThirdPartyAuditor } from './mutate/directory.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../operator/http-error.ts';
+import { HttpError } from '../../base/http-error.ts';
 import {
   accessReview,
   mergePatch,

@@ -1,7 +1,7 @@
 // Pure agent logic: ids, the API view, the share dialog's edits, the stale
 // list and the access review. Handlers fetch, call these and write.
 import type { PlatformAgent, PlatformAgentSpec } from '../../crds/generated/types.ts';
-import { badRequest, notFound, unprocessable } from '../../operator/http-error.ts';
+import { badRequest, notFound, unprocessable } from '../../base/http-error.ts';
 import type { Owner } from '../policy/roles.ts';
 
 export type { PlatformAgent };

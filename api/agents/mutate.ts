@@ -2,8 +2,8 @@
 // object is checked and changed, then replaced with its resourceVersion; on a
 // conflict the whole step repeats on fresh data (authorization included).
 import type { PlatformAgent } from '../../crds/generated/types.ts';
-import { apiStatus } from '../../operator/kube.ts';
-import { conflict, notFound } from '../../operator/http-error.ts';
+import { apiStatus } from '../../base/kube.ts';
+import { conflict, notFound } from '../../base/http-error.ts';
 import type { ClusterWriter } from '../store/cluster.ts';
 
 export type AgentEdit = (fresh: PlatformAgent) => PlatformAgent | undefined;

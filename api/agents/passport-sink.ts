@@ -7,8 +7,8 @@
 // Evidence is stored, and the API's passport also reads the evidence store.
 import type { AttestationResult } from '../../evidence/result.ts';
 import type { PassportSink } from '../../evidence/intake.ts';
-import type { Logger } from '../../operator/log.ts';
-import { apiStatus } from '../../operator/kube.ts';
+import type { Logger } from '../../base/log.ts';
+import { apiStatus } from '../../base/kube.ts';
 import type { ClusterWriter } from '../store/cluster.ts';
 import { parseAgentId } from './model.ts';
 

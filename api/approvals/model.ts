@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ApprovalRequest } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
-import { conflict, HttpError } from '../../operator/http-error.ts';
+import { conflict, HttpError } from '../../base/http-error.ts';
 import type { Owner } from '../policy/roles.ts';
 
 export type HighRiskAction = ApprovalRequest['spec']['action'];

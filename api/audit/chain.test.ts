@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { auditInput as input } from '../../test/process/fixtures/audit-log-contract.ts';
-import { canonicalJson, ChainWalker, HashChainAuditLog } from './chain.ts';
+import { auditChainWalker, canonicalJson, HashChainAuditLog } from './chain.ts';
 import type { AuditEntry } from './log.ts';
 
 describe('the hash-chained audit log', () => {
@@ -36,12 +36,12 @@ describe('the hash-chained audit log', () => {
     const log = new HashChainAuditLog();
     for (const s of ['a', 'b', 'c']) await log.append(input(s));
     const [a, b, c] = log.unsafeEntries() as [AuditEntry, AuditEntry, AuditEntry];
-    const walker = new ChainWalker(a.seq, a.hash);
+    const walker = auditChainWalker(a);
     expect(walker.next(b)).toBeUndefined();
     expect(walker.next(c)).toBeUndefined();
     expect(walker.verifiedSeq).toBe(3);
-    expect(new ChainWalker(a.seq, b.hash).next(b)).toBe('link broken');
-    expect(new ChainWalker(2, b.hash).next(b)).toBe('sequence gap');
+    expect(auditChainWalker({ seq: a.seq, hash: b.hash }).next(b)).toBe('link broken');
+    expect(auditChainWalker({ seq: 2, hash: b.hash }).next(b)).toBe('sequence gap');
   });
 
   it('canonical JSON sorts keys at every level', () => {

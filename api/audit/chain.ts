@@ -1,53 +1,37 @@
 // The hash chain every AuditLog shares (canonical JSON, SHA-256 links, the
 // walker that checks them), and the in-memory AuditLog for tests and benches
 // (`PLATFORM_API_AUDIT_LOG=:memory:`). The default embedded log is `file.ts`.
-import { createHash } from 'node:crypto';
+import { canonicalize } from '../../base/canonical.ts';
+import {
+  ChainWalker,
+  GENESIS_HASH,
+  linkHash,
+  type ChainHead,
+  type ChainLinks,
+} from '../../base/hash-chain/chain.ts';
 import type { AuditEntry, AuditFilter, AuditInput, AuditLog, ChainVerification } from './log.ts';
 
-export const GENESIS_HASH = '0'.repeat(64);
-
-/** JSON with object keys sorted at every level and undefined members left out. */
+/** Canonical JSON (RFC 8785) keeping a lone surrogate escaped: the log records what callers sent. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  return canonicalize(value, { loneSurrogates: 'escape' });
 }
 
 /** The hash of an entry: over its previous hash and its canonical content. */
 export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
   const { prevHash, ...content } = entry;
-  const canonical = canonicalJson(content);
-  return createHash('sha256').update(prevHash).update('\n').update(canonical).digest('hex');
+  return linkHash(prevHash, canonicalJson(content));
 }
 
-/**
- * Checks entries one at a time, in seq order from the first: the reason the
- * next entry breaks the chain, or undefined. Both implementations verify with it.
- */
-export class ChainWalker {
-  /** Starts after a verified entry (`seq`, `prevHash`), or at the genesis. */
-  constructor(
-    private seq = 0,
-    private prevHash = GENESIS_HASH,
-  ) {}
+const AUDIT_LINKS: ChainLinks<AuditEntry> = {
+  seq: (e) => e.seq,
+  prevHash: (e) => e.prevHash,
+  hash: (e) => e.hash,
+  expectedHash: ({ hash: _hash, ...rest }) => entryHash(rest),
+};
 
-  /** The seq of the last entry that checked out. */
-  get verifiedSeq(): number {
-    return this.seq;
-  }
-
-  next(entry: AuditEntry): string | undefined {
-    const { hash, ...rest } = entry;
-    if (entry.seq !== this.seq + 1) return 'sequence gap';
-    if (entry.prevHash !== this.prevHash) return 'link broken';
-    if (entryHash(rest) !== hash) return 'content changed';
-    this.seq = entry.seq;
-    this.prevHash = hash;
-    return undefined;
-  }
+/** A walker over audit entries, from the genesis or after a verified entry. */
+export function auditChainWalker(head?: ChainHead): ChainWalker<AuditEntry> {
+  return new ChainWalker(AUDIT_LINKS, head);
 }
 
 /** The entry that follows `head` (the genesis when there is none), stamped `nowMs`. */
@@ -61,13 +45,8 @@ export function nextEntry(input: AuditInput, head: ChainHead | undefined, nowMs:
   return { ...body, hash: entryHash(body) };
 }
 
-export interface ChainHead {
-  seq: number;
-  hash: string;
-}
-
 export function verifyEntries(entries: readonly AuditEntry[]): ChainVerification {
-  const walker = new ChainWalker();
+  const walker = auditChainWalker();
   for (const e of entries) {
     const reason = walker.next(e);
     if (reason) return { ok: false, entries: entries.length, brokenAt: e.seq, reason };

@@ -10,10 +10,11 @@
 import { mkdir, open, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { Batcher } from '../../evidence/store.ts';
-import { ChainWalker, GENESIS_HASH, type ChainHead, matches, nextEntry, normalizeInput } from './chain.ts';
+import { Batcher } from '../../base/hash-chain/batcher.ts';
+import { GENESIS_HASH, type ChainHead } from '../../base/hash-chain/chain.ts';
+import { auditChainWalker, matches, nextEntry, normalizeInput } from './chain.ts';
 import { parseEntry, readLines, type Line } from './lines.ts';
-import { lockFile } from '../../operator/file-lock.ts';
+import { lockFile } from '../../base/file-lock.ts';
 import type {
   AuditEntry,
   AuditFilter,
@@ -152,7 +153,7 @@ export class FileAuditLog implements AuditLog {
     each?: (entry: AuditEntry | undefined, line: Line) => void,
     tail?: (start: number, bytes: Buffer) => void,
   ): Promise<void> {
-    const walker = new ChainWalker(from.seq, from.hash);
+    const walker = auditChainWalker({ seq: from.seq, hash: from.hash });
     let sinceYield = 0;
     for await (const line of readLines(this.reader, from.offset, end, tail)) {
       if (++sinceYield >= HASHES_PER_TURN) {

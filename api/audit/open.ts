@@ -3,10 +3,10 @@
 // PLATFORM_API_AUDIT_LOG, by default `$XDG_STATE_HOME/agent-platform/audit.jsonl`
 // (`~/.local/state/…`), so the log outlives a restart. `:memory:` keeps it in
 // memory only (tests, benches).
-import type { Logger } from '../../operator/log.ts';
+import type { Logger } from '../../base/log.ts';
 import { HashChainAuditLog } from './chain.ts';
 import { FileAuditLog } from './file.ts';
-import { stateFilePath } from '../../operator/state-dir.ts';
+import { stateFilePath } from '../../base/state-dir.ts';
 import type { AuditLog } from './log.ts';
 
 export const IN_MEMORY = ':memory:';

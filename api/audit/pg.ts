@@ -5,9 +5,10 @@
 // Triggers make the table append-only. Entries hash exactly as the embedded
 // log's do (`entryHash` over canonical JSON), so either log verifies the other.
 import type pg from 'pg';
-import { appendOnlyDdl, appendUnderLock, migrate, openPool, rowsBySeq } from '../../evidence/pg-chain.ts';
-import { Batcher } from '../../evidence/store.ts';
-import { ChainWalker, entryHash, GENESIS_HASH, normalizeInput } from './chain.ts';
+import { appendOnlyDdl, appendUnderLock, migrate, openPool, rowsBySeq } from '../../base/hash-chain/pg.ts';
+import { Batcher } from '../../base/hash-chain/batcher.ts';
+import { GENESIS_HASH } from '../../base/hash-chain/chain.ts';
+import { auditChainWalker, entryHash, normalizeInput } from './chain.ts';
 import type { AuditEntry, AuditFilter, AuditInput, AuditLog, ChainVerification } from './log.ts';
 
 const TABLE = 'platform_api_audit';
@@ -200,7 +201,7 @@ export class PgAuditLog implements AuditLog {
 
   /** Walks the whole chain from seq 1 in pages; reports the first entry that breaks it. */
   async verify(): Promise<ChainVerification> {
-    const walker = new ChainWalker();
+    const walker = auditChainWalker();
     let entries = 0;
     for await (const row of rowsBySeq<Row>(this.pool, TABLE)) {
       const entry = fromRow(row);

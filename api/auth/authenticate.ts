@@ -3,7 +3,7 @@
 // that recognises the token decides. Missing, malformed, invalid or expired
 // credentials are 401.
 import type { Context, Next } from 'koa';
-import { unauthorized } from '../../operator/http-error.ts';
+import { unauthorized } from '../../base/http-error.ts';
 import type { ApiMetrics } from '../http/metrics.ts';
 import type { Authenticator, Principal } from './principal.ts';
 

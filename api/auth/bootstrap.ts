@@ -5,8 +5,8 @@
 // once exactly one creation succeeds. Idempotent: a missing hash record is
 // rewritten from the plaintext on the next start.
 import type * as k8s from '@kubernetes/client-node';
-import { createUnlessExists } from '../../operator/kube.ts';
-import type { Logger } from '../../operator/log.ts';
+import { createUnlessExists } from '../../base/kube.ts';
+import type { Logger } from '../../base/log.ts';
 import { hashKey, keyIdOf, mintKey } from './api-key-format.ts';
 import type { ApiKeyStore } from './key-store.ts';
 

@@ -3,7 +3,7 @@
 // this replica is usable at once (local overlay until the watch delivers
 // it); a revoked key stops working here at once and elsewhere on the watch.
 import type * as k8s from '@kubernetes/client-node';
-import { apiStatus } from '../../operator/kube.ts';
+import { apiStatus } from '../../base/kube.ts';
 import { hashMatches, keyIdOf, mintKey } from './api-key-format.ts';
 import { KEY_ROLES, type KeyRole } from './principal.ts';
 

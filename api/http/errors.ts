@@ -1,11 +1,11 @@
 // The API's error answers: what a thrown error means to a client
 // (`toHttpError`) and the outermost middleware that answers it as
 // `{detail, code?}` (`errorBody`). Handlers throw the one HttpError type
-// (operator/http-error.ts); anything else is a bug or an upstream failure:
+// (base/http-error.ts); anything else is a bug or an upstream failure:
 // logged, never echoed.
 import type { Context, Next } from 'koa';
-import { errorBody, HttpError, notFound } from '../../operator/http-error.ts';
-import { apiMessage, apiStatus } from '../../operator/kube.ts';
+import { errorBody, HttpError, notFound } from '../../base/http-error.ts';
+import { apiMessage, apiStatus } from '../../base/kube.ts';
 
 /** Kubernetes API statuses a client can act on, passed through with the apiserver's message. */
 const PASS_THROUGH: Record<number, string> = {

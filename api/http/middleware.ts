@@ -3,10 +3,10 @@
 // (content type → 415, size → 413, syntax → 400).
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import type { Logger } from '../../operator/log.ts';
+import type { Logger } from '../../base/log.ts';
 import type { ApiMetrics } from './metrics.ts';
-import { readBoundedBody, syntaxProblem } from '../../operator/body.ts';
-import { HttpError, badRequest } from '../../operator/http-error.ts';
+import { readBoundedBody, syntaxProblem } from '../../base/body.ts';
+import { HttpError, badRequest } from '../../base/http-error.ts';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -5,7 +5,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JSONSchema } from '../../crds/kit.ts';
 import { toIssues, validateResource, type SchemaIssue } from '../../crds/validators.ts';
-import { badRequest } from '../../operator/http-error.ts';
+import { badRequest } from '../../base/http-error.ts';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as unknown as (ajv: Ajv) => Ajv;

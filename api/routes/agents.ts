@@ -14,7 +14,7 @@ import {
 } from '../agents/model.ts';
 import { mutateAgent } from '../agents/mutate.ts';
 import { accessesFromEvidence, buildPassport } from '../agents/passport.ts';
-import { badRequest, conflict, forbidden, unprocessable } from '../../operator/http-error.ts';
+import { badRequest, conflict, forbidden, unprocessable } from '../../base/http-error.ts';
 import { intQuery, patternQuery, validateKind } from '../http/validate.ts';
 import { can } from '../policy/roles.ts';
 import { page } from '../store/cache.ts';

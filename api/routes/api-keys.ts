@@ -4,7 +4,7 @@
 import type { ApiKeyRecord, MintRequest } from '../auth/key-store.ts';
 import { API_KEY_ID_RE } from '../auth/api-key-format.ts';
 import { KEY_ROLES, type KeyRole, type Principal } from '../auth/principal.ts';
-import { badRequest, forbidden, notFound } from '../../operator/http-error.ts';
+import { badRequest, forbidden, notFound } from '../../base/http-error.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
 import { API_KEY_LIST, API_KEY_MINTED } from './responses.ts';
 

@@ -4,7 +4,7 @@
 // policy table), never the requester and only one who was an Owner when it
 // was requested (decision 84); a decision is final (optimistic write + CEL rule).
 import type { ApprovalRequest } from '../../crds/generated/types.ts';
-import { apiStatus } from '../../operator/kube.ts';
+import { apiStatus } from '../../base/kube.ts';
 import type { PlatformAgent } from '../agents/model.ts';
 import { auditModeOf, isAuditMode } from '../agents/audit-mode.ts';
 import { mutateAgent } from '../agents/mutate.ts';
@@ -22,7 +22,7 @@ import {
   type HighRiskAction,
   type Operation,
 } from '../approvals/model.ts';
-import { conflict } from '../../operator/http-error.ts';
+import { conflict } from '../../base/http-error.ts';
 import { enumQuery } from '../http/validate.ts';
 import { shareRoleOf } from '../policy/roles.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';

@@ -15,7 +15,7 @@ import {
 } from '../registry/auditors.ts';
 import { defaultWorkspaces, registrationVerdict } from '../registry/registration-access.ts';
 import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
-import { HttpError } from '../../operator/http-error.ts';
+import { HttpError } from '../../base/http-error.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 import { AUDITOR_LIST, AUDITOR_REGISTERED, MODEL_LIST } from './responses.ts';
 

@@ -11,7 +11,7 @@ import { intakeEvidence, revokeAttesterKey } from '../../evidence/intake.ts';
 import { credentialOf } from '../agents/evidence-identity.ts';
 import type { StoredEvidence } from '../../evidence/store.ts';
 import type { Principal } from '../auth/principal.ts';
-import { HttpError, notFound } from '../../operator/http-error.ts';
+import { HttpError, notFound } from '../../base/http-error.ts';
 import { intQuery } from '../http/validate.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 import { EVIDENCE_ACCEPTED, EVIDENCE_TIMELINE } from './responses.ts';

@@ -10,7 +10,7 @@ import { parseAgentId, type PlatformAgent } from '../agents/model.ts';
 import { authenticateToken } from '../auth/authenticate.ts';
 import type { Authenticator, Principal } from '../auth/principal.ts';
 import { toHttpError } from '../http/errors.ts';
-import { badRequest, forbidden, notFound, unauthorized } from '../../operator/http-error.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../base/http-error.ts';
 import type { ApiMetrics } from '../http/metrics.ts';
 import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from '../http/hygiene.ts';
 import { hasBody, readJsonBody, type JsonBody } from '../http/middleware.ts';

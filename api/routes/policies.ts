@@ -21,7 +21,7 @@ import {
 import { BUNDLES, PRESET_TIERS, PRESETS } from '../../policy/presets.ts';
 import type { PolicyRecord } from '../../policy/types.ts';
 import type { Principal } from '../auth/principal.ts';
-import { forbidden } from '../../operator/http-error.ts';
+import { forbidden } from '../../base/http-error.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 import { EFFECTIVE_POLICY, POLICY_RECORD, POLICY_LIST, PRESET_APPLIED } from './responses.ts';
 

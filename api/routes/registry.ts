@@ -3,7 +3,7 @@
 // AuditorRegistration or ModelRegistration with that `spec.imageDigest`
 // carries the annotation `platform.io/notarized: "true"`.
 import type { AuditorRegistration, ModelRegistration } from '../../crds/generated/types.ts';
-import { badRequest, notFound } from '../../operator/http-error.ts';
+import { badRequest, notFound } from '../../base/http-error.ts';
 import type { ApiDeps, RouteCtx, RouteSpec } from './route.ts';
 import { DIGEST_CHECK, NOTARIZATION } from './responses.ts';
 import type { RegistrationPlural } from '../store/cluster.ts';

@@ -5,7 +5,7 @@ import type { ApprovalRequest, AuditorRegistration, ModelRegistration } from '..
 import type { JSONSchema } from '../../crds/kit.ts';
 import type { IntakeDeps } from '../../evidence/intake.ts';
 import type { PolicyServiceDeps } from '../../policy/service.ts';
-import type { Logger } from '../../operator/log.ts';
+import type { Logger } from '../../base/log.ts';
 import type { PlatformAgent } from '../agents/model.ts';
 import type { AuditLog } from '../audit/log.ts';
 import type { ApiKeyStore } from '../auth/key-store.ts';

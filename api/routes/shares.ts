@@ -11,7 +11,7 @@ import {
   type ShareRole,
 } from '../agents/model.ts';
 import { mutateAgent } from '../agents/mutate.ts';
-import { badRequest, forbidden } from '../../operator/http-error.ts';
+import { badRequest, forbidden } from '../../base/http-error.ts';
 import { validateKind } from '../http/validate.ts';
 import { can } from '../policy/roles.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';

@@ -5,7 +5,7 @@
 import * as k8s from '@kubernetes/client-node';
 import type { ApprovalRequest, AuditorRegistration, PlatformAgent } from '../../crds/generated/types.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { orUndefinedOn404 } from '../../operator/kube.ts';
+import { orUndefinedOn404 } from '../../base/kube.ts';
 
 const ref = (plural: string) => ({ group: GROUP, version: VERSION, plural });
 const AGENTS = ref('platformagents');

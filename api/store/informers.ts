@@ -9,8 +9,8 @@ import type {
   PlatformAgent,
 } from '../../crds/generated/types.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { informerFactory, ResilientInformer } from '../../controllers/runtime/informer.ts';
-import type { Logger } from '../../operator/log.ts';
+import { informerFactory, ResilientInformer } from '../../base/controller/informer.ts';
+import type { Logger } from '../../base/log.ts';
 import { API_KEY_LABEL } from '../auth/key-store.ts';
 
 export interface Timings {

@@ -1,7 +1,7 @@
 // The standard auditor environment (spec: Limits, "Standard auditor
 // variables") plus the SDK's own limits. Flags given with `--set` use the
 // `flag` names and win over the environment.
-import { ConfigError, loadSettings, type Settings } from '../../operator/config.ts';
+import { ConfigError, loadSettings, type Settings } from '../../base/config.ts';
 
 export const AUDITOR_ENV = {
   gatewayUrl: {

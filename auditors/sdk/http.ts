@@ -2,7 +2,7 @@
 // /vocabulary, /batch, /metrics) and the operational ones (/healthz, /readyz)
 // on one port. `/claims` and `/batch` always answer HTTP 200 with an envelope.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { readBodyResult } from '../../operator/body.ts';
+import { readBodyResult } from '../../base/body.ts';
 import type { Engine } from './engine.ts';
 import { errorEnvelope, invalidInput, type ErrorEnvelope } from './errors.ts';
 import type { AuditorMetrics } from './metrics.ts';

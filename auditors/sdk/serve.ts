@@ -3,11 +3,11 @@
 // self-registers with the gateway without waiting for it, and registers its
 // stop steps on the role lifecycle for a graceful SIGTERM.
 import { createServer } from 'node:http';
-import { listen } from '../../operator/listen.ts';
+import { listen } from '../../base/listen.ts';
 import { hostname } from 'node:os';
-import { ConfigError } from '../../operator/config.ts';
-import type { Logger } from '../../operator/log.ts';
-import type { RoleContext } from '../../operator/roles.ts';
+import { ConfigError } from '../../base/config.ts';
+import type { Logger } from '../../base/log.ts';
+import type { RoleContext } from '../../base/role.ts';
 import { definitionProblems, vocabularyDeclaration } from './definition.ts';
 import { createEngine } from './engine.ts';
 import { loadAuditorEnv, type AuditorEnv } from './env.ts';

@@ -18,7 +18,7 @@ import {
   type FrameworkRequirement,
 } from '../chain/compose.ts';
 import { CHAIN_ANNOTATION } from '../common/meta.ts';
-import type { DesiredCondition } from '../runtime/conditions.ts';
+import type { DesiredCondition } from '../../base/controller/conditions.ts';
 import type { PlatformAgent } from './types.ts';
 
 export const CONDITION_CHAIN_VALID = 'ChainValid';

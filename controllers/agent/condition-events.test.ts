@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Condition } from '../runtime/conditions.ts';
+import type { Condition } from '../../base/controller/conditions.ts';
 import { conditionEvents, readyEvent } from './condition-events.ts';
 
 const at = '2030-01-01T00:00:00Z';

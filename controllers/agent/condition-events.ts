@@ -1,7 +1,7 @@
 // One Event per condition whose status changed (Kubernetes Events on every
 // state change). A condition in its bad state gives a Warning.
-import type { Condition } from '../runtime/conditions.ts';
-import type { EventSpec } from '../runtime/events.ts';
+import type { Condition } from '../../base/controller/conditions.ts';
+import type { EventSpec } from '../../base/controller/events.ts';
 
 /** The status of each condition type that is bad (a Warning when entered). */
 const BAD_STATUS: Record<string, Condition['status']> = {

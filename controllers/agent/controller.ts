@@ -5,13 +5,13 @@
 // its Gateway is wired to; rival agents for email and handle).
 import * as k8s from '@kubernetes/client-node';
 import type { AuditorPolicy } from '../../crds/generated/types.ts';
-import type { Keyring } from '../../operator/crypto/envelope.ts';
+import type { Keyring } from '../../base/crypto/envelope.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { inNamespace, type Caches } from '../common/caches.ts';
 import { AGENT_LABEL, ENVIRONMENT_LABEL } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
-import { Controller } from '../runtime/controller.ts';
-import { objectKey } from '../runtime/keys.ts';
+import { Controller } from '../../base/controller/controller.ts';
+import { objectKey } from '../../base/controller/keys.ts';
 import { gatewayKeySecretName } from './gateway-key.ts';
 import { GatewayKeys } from './gateway-keys.ts';
 import { IdentityIndex } from './identity-index.ts';

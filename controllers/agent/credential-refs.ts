@@ -3,7 +3,7 @@
 // (workspace scope) or the organization's home namespace (org scope). A
 // missing one is a condition; nothing is torn down for it.
 import type { PlatformAgent } from './types.ts';
-import type { DesiredCondition } from '../runtime/conditions.ts';
+import type { DesiredCondition } from '../../base/controller/conditions.ts';
 
 export const CONDITION_CREDENTIAL_REFS = 'CredentialRefsResolved';
 

@@ -5,11 +5,11 @@
 // never logged.
 import * as k8s from '@kubernetes/client-node';
 import { mintKey } from '../../api/auth/api-key-format.ts';
-import { apiMessage, orUndefinedOn404 } from '../../operator/kube.ts';
-import type { Logger } from '../../operator/log.ts';
-import type { ObjectWriter } from '../common/writer.ts';
-import type { DesiredCondition } from '../runtime/conditions.ts';
-import type { ResilientInformer } from '../runtime/informer.ts';
+import { apiMessage, orUndefinedOn404 } from '../../base/kube.ts';
+import type { Logger } from '../../base/log.ts';
+import type { ObjectWriter } from '../../base/controller/writer.ts';
+import type { DesiredCondition } from '../../base/controller/conditions.ts';
+import type { ResilientInformer } from '../../base/controller/informer.ts';
 import {
   addFinalizerPatch,
   gatewayKeyObjects,

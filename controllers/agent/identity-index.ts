@@ -2,7 +2,7 @@
 // derived), kept up to date from the agent informer's events, so checking one
 // agent's claim looks at the few agents naming the same values instead of
 // every agent (1,000 agents: thousands of reconciles × 1,000 comparisons).
-import { objectKey } from '../runtime/keys.ts';
+import { objectKey } from '../../base/controller/keys.ts';
 import { wantedIdentity } from './identity.ts';
 import type { PlatformAgent } from './types.ts';
 

@@ -3,7 +3,7 @@
 // agent keeps what it already holds (status), a newcomer asking for a taken
 // one gets a conflict and nothing is overwritten; between two newcomers the
 // older agent (creation time, then namespace/name) wins.
-import type { DesiredCondition } from '../runtime/conditions.ts';
+import type { DesiredCondition } from '../../base/controller/conditions.ts';
 import { agentId, type PlatformAgent } from './types.ts';
 
 export const CONDITION_IDENTITY_CONFLICT = 'IdentityConflict';

@@ -3,7 +3,7 @@
 // down or keeps admitting without injection cannot make the controller spin),
 // the per-agent replacement record, how a failed pod creation is classified,
 // and the `SidecarsInjected` condition.
-import type { DesiredCondition } from '../runtime/conditions.ts';
+import type { DesiredCondition } from '../../base/controller/conditions.ts';
 import { injectionSummary } from './pod-health.ts';
 import type * as k8s from '@kubernetes/client-node';
 

@@ -1,11 +1,11 @@
 // The agent's OAuth client record, registered on creation for the platform's
 // token endpoint: the client id (also in status) and a random client secret,
-// envelope-encrypted (operator/crypto/envelope.ts) with the Secret's
+// envelope-encrypted (base/crypto/envelope.ts) with the Secret's
 // `<namespace>/<name>/client_secret` as context, so a record copied into
 // another Secret does not decrypt.
 import { randomBytes } from 'node:crypto';
 import type * as k8s from '@kubernetes/client-node';
-import { encrypt, type Keyring } from '../../operator/crypto/envelope.ts';
+import { encrypt, type Keyring } from '../../base/crypto/envelope.ts';
 import { ownerReference } from '../common/meta.ts';
 import { ownedLabels } from './pod.ts';
 import { AGENT_API_VERSION, AGENT_KIND, agentId, ownedNames, type PlatformAgent } from './types.ts';

@@ -3,12 +3,12 @@
 // to do which is `pod-sync.ts`) and its namespace's webhook label. Reads come
 // from the informer caches; every write goes through the counting ObjectWriter.
 import type * as k8s from '@kubernetes/client-node';
-import type { Keyring } from '../../operator/crypto/envelope.ts';
-import { apiMessage, apiStatus } from '../../operator/kube.ts';
+import type { Keyring } from '../../base/crypto/envelope.ts';
+import { apiMessage, apiStatus } from '../../base/kube.ts';
 import { ENABLED_LABEL, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
-import { mergePatch, type ObjectWriter } from '../common/writer.ts';
-import type { DesiredCondition } from '../runtime/conditions.ts';
-import type { ResilientInformer } from '../runtime/informer.ts';
+import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
+import type { DesiredCondition } from '../../base/controller/conditions.ts';
+import type { ResilientInformer } from '../../base/controller/informer.ts';
 import { createFailure, type PodProblem } from './injection.ts';
 import { CLIENT_ID_ANNOTATION, oauthClientSecret } from './oauth.ts';
 import { desiredPod, desiredServiceAccount, type PodSettings } from './pod.ts';

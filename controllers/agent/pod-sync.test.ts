@@ -3,7 +3,7 @@
 // unreachable webhook reported, and no spinning.
 import type * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import type { EventSpec } from '../runtime/events.ts';
+import type { EventSpec } from '../../base/controller/events.ts';
 import { createFailure, type PodProblem } from './injection.ts';
 import type { CreateResult } from './owned.ts';
 import { AgentPodSync, type PodObjects } from './pod-sync.ts';

@@ -6,8 +6,8 @@
 // come from `injection.ts` and `pod-health.ts`; this file only sequences the
 // writes and the Events.
 import type * as k8s from '@kubernetes/client-node';
-import type { DesiredCondition } from '../runtime/conditions.ts';
-import type { EventRecorder } from '../runtime/events.ts';
+import type { DesiredCondition } from '../../base/controller/conditions.ts';
+import type { EventRecorder } from '../../base/controller/events.ts';
 import {
   REASON,
   ReplacementTracker,

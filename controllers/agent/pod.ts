@@ -5,7 +5,8 @@
 // the agent calls its model's real base URL (OPENAI_BASE_URL), which the
 // webhook's redirect hands to the Gateway.
 import type * as k8s from '@kubernetes/client-node';
-import { specHash } from '../common/hash.ts';
+import { canonicalize } from '../../base/canonical.ts';
+import { specHash } from '../../base/controller/hash.ts';
 import {
   AGENT_LABEL,
   API_KEY_SECRET_ANNOTATION,
@@ -20,7 +21,6 @@ import {
   SPEC_HASH_ANNOTATION,
   WORKSPACE_ID_ANNOTATION,
   ownerReference,
-  stableJson,
 } from '../common/meta.ts';
 import { AGENT_API_VERSION, AGENT_KIND, agentId, ownedNames, type PlatformAgent } from './types.ts';
 import type { PodWiring } from './wiring.ts';
@@ -44,7 +44,7 @@ export function wiringAnnotations(wiring: PodWiring | undefined): Record<string,
     [API_KEY_SECRET_ANNOTATION]: wiring.apiKeySecret,
     ...(wiring.policyId ? { [POLICY_ID_ANNOTATION]: wiring.policyId } : {}),
     ...(wiring.modelUrl ? { [MODEL_URL_ANNOTATION]: wiring.modelUrl } : {}),
-    ...(settings ? { [AUDITOR_SETTINGS_ANNOTATION]: stableJson(wiring.auditorSettings) } : {}),
+    ...(settings ? { [AUDITOR_SETTINGS_ANNOTATION]: canonicalize(wiring.auditorSettings) } : {}),
   };
 }
 

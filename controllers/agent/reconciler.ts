@@ -5,13 +5,13 @@
 // an Event on every phase and condition change.
 import type * as k8s from '@kubernetes/client-node';
 import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
-import type { Keyring } from '../../operator/crypto/envelope.ts';
-import type { Logger } from '../../operator/log.ts';
+import type { Keyring } from '../../base/crypto/envelope.ts';
+import type { Logger } from '../../base/log.ts';
 import { lockViolations, resolveSettings } from '../cascade/settings.ts';
-import type { ReconcileResult } from '../runtime/controller.ts';
-import type { Condition, DesiredCondition } from '../runtime/conditions.ts';
-import type { EventRecorder } from '../runtime/events.ts';
-import type { StatusWriter } from '../runtime/status-writer.ts';
+import type { ReconcileResult } from '../../base/controller/controller.ts';
+import type { Condition, DesiredCondition } from '../../base/controller/conditions.ts';
+import type { EventRecorder } from '../../base/controller/events.ts';
+import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { staleVerdict } from '../review/stale.ts';
 import { agentChain, chainCondition, chainUsable, type AgentChain } from './chain.ts';
 import { conditionEvents, readyEvent } from './condition-events.ts';

@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { findCondition, jsonEqual } from '../runtime/conditions.ts';
+import { findCondition, jsonEqual } from '../../base/controller/conditions.ts';
 import type { PlatformWorkspace } from '../../crds/generated/types.ts';
 import { computeAgentStatus, workspaceOwnerGoing } from './status.ts';
 import type { AgentOwner, PlatformAgent } from './types.ts';

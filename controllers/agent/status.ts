@@ -8,7 +8,7 @@
 // Identity, chain and stale conditions and the identity fields come from
 // their own pure modules through the observation.
 import type * as k8s from '@kubernetes/client-node';
-import { mergeConditions, type Condition, type DesiredCondition } from '../runtime/conditions.ts';
+import { mergeConditions, type Condition, type DesiredCondition } from '../../base/controller/conditions.ts';
 import { CONDITION_INJECTED, type PodProblem } from './injection.ts';
 import { podReadiness } from './pod-health.ts';
 import type { PlatformWorkspace } from '../../crds/generated/types.ts';

@@ -13,7 +13,7 @@ import type {
   PlatformWorkspace,
   ScopedCredential,
 } from '../../crds/generated/types.ts';
-import type { ResilientInformer } from '../runtime/informer.ts';
+import type { ResilientInformer } from '../../base/controller/informer.ts';
 import { customInformer, nodeInformer, ownedInformer, type InformerContext } from './informers.ts';
 import { RESOURCES } from './meta.ts';
 

@@ -2,10 +2,10 @@
 // namespaces or one) and the core objects the operator owns, listed by the
 // managed-by label so the cache holds only the operator's own objects.
 import * as k8s from '@kubernetes/client-node';
-import type { Logger } from '../../operator/log.ts';
-import { informerFactory, ResilientInformer } from '../runtime/informer.ts';
-import type { ControllerMetrics } from '../runtime/metrics.ts';
-import type { CustomResourceRef } from '../runtime/status-writer.ts';
+import type { Logger } from '../../base/log.ts';
+import { informerFactory, ResilientInformer } from '../../base/controller/informer.ts';
+import type { ControllerMetrics } from '../../base/controller/metrics.ts';
+import type { CustomResourceRef } from '../../base/controller/status-writer.ts';
 import { MANAGED_SELECTOR } from './meta.ts';
 
 export interface InformerContext {

@@ -3,7 +3,7 @@
 import type * as k8s from '@kubernetes/client-node';
 import { API_VERSION, GROUP, VERSION } from '../../crds/kit.ts';
 import { ANNOTATION, CHAIN_CONFIGMAP, LABEL } from '../../webhooks/constants.ts';
-import type { CustomResourceRef } from '../runtime/status-writer.ts';
+import type { CustomResourceRef } from '../../base/controller/status-writer.ts';
 
 export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
 export const MANAGED_BY = 'platform-operator';
@@ -60,17 +60,4 @@ export function ownerReference(owner: OwnerSubject): k8s.V1OwnerReference {
 
 export function isOwnedBy(obj: { metadata?: k8s.V1ObjectMeta }, owner: OwnerSubject): boolean {
   return (obj.metadata?.ownerReferences ?? []).some((r) => r.uid === owner.metadata?.uid);
-}
-
-/** Stable JSON (sorted keys) for hashing desired objects. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    const keys = Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

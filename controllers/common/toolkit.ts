@@ -2,12 +2,12 @@
 // metrics and this replica's identity; and the per-kind status writer, event
 // recorder and object writer built from it.
 import * as k8s from '@kubernetes/client-node';
-import type { Logger } from '../../operator/log.ts';
-import { EventRecorder } from '../runtime/events.ts';
-import type { ControllerMetrics } from '../runtime/metrics.ts';
-import { StatusWriter, type CustomResourceRef } from '../runtime/status-writer.ts';
+import type { Logger } from '../../base/log.ts';
+import { EventRecorder } from '../../base/controller/events.ts';
+import type { ControllerMetrics } from '../../base/controller/metrics.ts';
+import { StatusWriter, type CustomResourceRef } from '../../base/controller/status-writer.ts';
 import type { Caches } from './caches.ts';
-import { ObjectWriter } from './writer.ts';
+import { ObjectWriter } from '../../base/controller/writer.ts';
 
 export interface ControllerContext {
   kc: k8s.KubeConfig;

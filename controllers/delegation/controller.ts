@@ -5,10 +5,10 @@ import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types
 import { API_VERSION } from '../../crds/kit.ts';
 import { RESOURCES } from '../common/meta.ts';
 import { toolkit, type ControllerContext } from '../common/toolkit.ts';
-import { mergeConditions, type Condition } from '../runtime/conditions.ts';
-import { Controller, type ReconcileResult } from '../runtime/controller.ts';
-import type { ResilientInformer } from '../runtime/informer.ts';
-import type { CustomResourceRef } from '../runtime/status-writer.ts';
+import { mergeConditions, type Condition } from '../../base/controller/conditions.ts';
+import { Controller, type ReconcileResult } from '../../base/controller/controller.ts';
+import type { ResilientInformer } from '../../base/controller/informer.ts';
+import type { CustomResourceRef } from '../../base/controller/status-writer.ts';
 import { consentLifecycle, grantLifecycle, type LifecycleResult } from './lifecycle.ts';
 
 const MAX_REQUEUE_MS = 3_600_000;

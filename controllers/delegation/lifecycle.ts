@@ -6,7 +6,7 @@
 // - a pending consent request resolves as `denied` by `platform:expired` when
 //   its TTL since creation elapses.
 import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
-import { rfc3339, type DesiredCondition } from '../runtime/conditions.ts';
+import { rfc3339, type DesiredCondition } from '../../base/controller/conditions.ts';
 
 export const REVOKED_BY_ANNOTATION = 'platform.io/revoked-by';
 export const EXPIRED_RESOLVER = 'platform:expired';

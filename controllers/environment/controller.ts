@@ -7,9 +7,9 @@ import type { PlatformEnvironment } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
 import { ENVIRONMENT_LABEL, RESOURCES, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
-import { mergePatch } from '../common/writer.ts';
-import { mergeConditions, type Condition } from '../runtime/conditions.ts';
-import { Controller } from '../runtime/controller.ts';
+import { mergePatch } from '../../base/controller/writer.ts';
+import { mergeConditions, type Condition } from '../../base/controller/conditions.ts';
+import { Controller } from '../../base/controller/controller.ts';
 import {
   desiredDeployment,
   desiredService,

@@ -6,12 +6,13 @@
 // audited. The Service has a cluster IP, so an agent's pod can redirect that
 // one address to its own gateway too.
 import type * as k8s from '@kubernetes/client-node';
+import { canonicalize } from '../../base/canonical.ts';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
 import { auditorSettingsProblems, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
 import { effectiveSettings, resolveSettings } from '../cascade/settings.ts';
 import { chainIds, chainLists, composeChain } from '../chain/compose.ts';
-import { specHash } from '../common/hash.ts';
+import { specHash } from '../../base/controller/hash.ts';
 import {
   AUDIT_MODE_ANNOTATION,
   AUDITOR_SETTINGS_ANNOTATION,
@@ -24,7 +25,6 @@ import {
   SPEC_HASH_ANNOTATION,
   WORKSPACE_ID_ANNOTATION,
   ownerReference,
-  stableJson,
 } from '../common/meta.ts';
 
 /** The Service port callers use (and the model server's own port inside the pod). */
@@ -81,7 +81,7 @@ export function desiredDeployment(env: PlatformEnvironment, settings: Environmen
         // The gateway forwards allowed calls to the model server in its own pod.
         [MODEL_URL_ANNOTATION]: `http://127.0.0.1:${MODEL_PORT}`,
         [WORKSPACE_ID_ANNOTATION]: env.metadata.namespace ?? '',
-        ...(passSettings ? { [AUDITOR_SETTINGS_ANNOTATION]: stableJson(auditors.settings) } : {}),
+        ...(passSettings ? { [AUDITOR_SETTINGS_ANNOTATION]: canonicalize(auditors.settings) } : {}),
       },
     },
     spec: {

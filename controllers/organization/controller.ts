@@ -8,13 +8,13 @@ import * as k8s from '@kubernetes/client-node';
 import type { Organization } from '../../crds/generated/types.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { API_VERSION } from '../../crds/kit.ts';
-import { apiStatus } from '../../operator/kube.ts';
+import { apiStatus } from '../../base/kube.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
 import { ENABLED_LABEL, MANAGED_BY, MANAGED_BY_LABEL, RESOURCES } from '../common/meta.ts';
 import { toolkit, type ControllerContext, type Toolkit } from '../common/toolkit.ts';
-import { mergePatch } from '../common/writer.ts';
-import { mergeConditions, type Condition, type DesiredCondition } from '../runtime/conditions.ts';
-import { Controller } from '../runtime/controller.ts';
+import { mergePatch } from '../../base/controller/writer.ts';
+import { mergeConditions, type Condition, type DesiredCondition } from '../../base/controller/conditions.ts';
+import { Controller } from '../../base/controller/controller.ts';
 
 export const ORGANIZATION_CONTROLLER = 'organization';
 

@@ -2,7 +2,7 @@
 // passport's last attestation) or proxied access (`status.lastActivityTime`),
 // else its creation. Without activity for `staleAfterMs` it is Stale; until
 // then the reconciler requeues at the moment it would become stale.
-import type { DesiredCondition } from '../runtime/conditions.ts';
+import type { DesiredCondition } from '../../base/controller/conditions.ts';
 import type { PlatformAgent } from '../agent/types.ts';
 
 export const CONDITION_STALE = 'Stale';

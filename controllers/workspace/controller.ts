@@ -6,9 +6,9 @@ import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { inNamespace } from '../common/caches.ts';
 import { RESOURCES, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
-import { Controller } from '../runtime/controller.ts';
-import type { InformerEventType } from '../runtime/informer.ts';
-import { objectKey } from '../runtime/keys.ts';
+import { Controller } from '../../base/controller/controller.ts';
+import type { InformerEventType } from '../../base/controller/informer.ts';
+import { objectKey } from '../../base/controller/keys.ts';
 import { WorkspaceReconciler } from './reconciler.ts';
 
 export const WORKSPACE_CONTROLLER = 'platformworkspace';

@@ -9,7 +9,7 @@ import { API_VERSION } from '../../crds/kit.ts';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { chainIds, chainLists, composeChain, unknownAuditors } from '../chain/compose.ts';
 import { workspaceChainInput } from '../agent/chain.ts';
-import { specHash } from '../common/hash.ts';
+import { specHash } from '../../base/controller/hash.ts';
 import {
   CHAIN_CONFIGMAP,
   MANAGED_BY,
@@ -17,7 +17,7 @@ import {
   SPEC_HASH_ANNOTATION,
   ownerReference,
 } from '../common/meta.ts';
-import type { DesiredCondition } from '../runtime/conditions.ts';
+import type { DesiredCondition } from '../../base/controller/conditions.ts';
 
 export const WORKSPACE_KIND = 'PlatformWorkspace';
 type Owner = NonNullable<PlatformAgent['spec']['owners']>[number];

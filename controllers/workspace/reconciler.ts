@@ -8,12 +8,17 @@
 import type * as k8s from '@kubernetes/client-node';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
-import type { Logger } from '../../operator/log.ts';
+import type { Logger } from '../../base/log.ts';
 import { CHAIN_CONFIGMAP, ENABLED_LABEL, SPEC_HASH_ANNOTATION, isOwnedBy } from '../common/meta.ts';
-import { mergePatch, type ObjectWriter } from '../common/writer.ts';
-import { jsonEqual, mergeConditions, type Condition, type DesiredCondition } from '../runtime/conditions.ts';
-import type { EventRecorder } from '../runtime/events.ts';
-import type { StatusWriter } from '../runtime/status-writer.ts';
+import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
+import {
+  jsonEqual,
+  mergeConditions,
+  type Condition,
+  type DesiredCondition,
+} from '../../base/controller/conditions.ts';
+import type { EventRecorder } from '../../base/controller/events.ts';
+import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
 import { WORKSPACE_KIND, desiredAgents, desiredChainConfigMap, workspaceChainCheck } from './desired.ts';
 

@@ -12,8 +12,8 @@ import { HACK_DIR, REPO_ROOT, cacheRoot, findBinary } from '../control-plane/pat
 import { reapStale } from '../control-plane/process-group.ts';
 import { findNodeBinary, NodeUnavailable } from '../node/node.ts';
 import { gatherHostFacts, nodeProblems } from '../node/preflight.ts';
-import { createUnlessExists, installCrds, k8s, loadKubeConfig } from '../../operator/kube.ts';
-import { registerLocalWebhooks } from '../../operator/local-webhooks.ts';
+import { createUnlessExists, installCrds, k8s, loadKubeConfig } from '../../base/kube.ts';
+import { registerLocalWebhooks } from './local-webhooks.ts';
 import { DEFAULT_PORTS, readinessUrl, roleEnv, type LocalPorts, type LocalTopology } from './roles.ts';
 
 /** A problem a person fixes before starting again (exit code 2). */

@@ -8,7 +8,7 @@ import { request, Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { createLogger } from '../../operator/log.ts';
+import { createLogger } from '../../base/log.ts';
 import { createApp } from '../../api/app.ts';
 import { HashChainAuditLog } from '../../api/audit/chain.ts';
 import { apiKeyAuthenticator } from '../../api/auth/api-key-auth.ts';

@@ -10,7 +10,7 @@ import { findBinary } from '../../hack/control-plane/paths.ts';
 import { startSystem } from '../../hack/system/system.ts';
 import { modelBaseUrl } from '../../hack/system/roles.ts';
 import { spawnSync } from 'node:child_process';
-import { k8s, loadKubeConfig } from '../../operator/kube.ts';
+import { k8s, loadKubeConfig } from '../../base/kube.ts';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 20);
 const CALLS = Number(process.env.BENCH_CALLS ?? 40);

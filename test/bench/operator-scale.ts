@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startControlPlane } from '../../hack/control-plane/control-plane.ts';
 import { API_VERSION } from '../../crds/kit.ts';
-import { installCrds, k8s, loadKubeConfig } from '../../operator/kube.ts';
+import { installCrds, k8s, loadKubeConfig } from '../../base/kube.ts';
 import { OPERATOR_NAMESPACE, cpuSeconds, operatorIdentity, peakRssMb } from './operator-scale/cluster.ts';
 
 const WORKSPACES = 10;

@@ -1,7 +1,7 @@
 // Reading agents and their pods on the e2e cluster, and asking an agent's
 // reference runtime (inside its pod) to make one model call now.
 import { expect } from 'vitest';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { eventually, kubeConfig } from './support.ts';
 
 export interface AgentRef {

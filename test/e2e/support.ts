@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { inject } from 'vitest';
 import { findBinary } from '../../hack/control-plane/paths.ts';
 import { verifierUrl } from '../../hack/system/roles.ts';
-import { k8s, loadKubeConfig } from '../../operator/kube.ts';
+import { k8s, loadKubeConfig } from '../../base/kube.ts';
 import { eventually as pollUntil } from '../integration/harness.ts';
 
 export const kubeconfigPath = (): string => inject('e2eKubeconfig');

@@ -3,7 +3,7 @@
 // webhook issues itself and a loopback Verifier for notarization.
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { startWebhookApp, type WebhookApp } from '../../webhooks/app.ts';
 import { inspect } from '../../webhooks/tls/x509.ts';
 import { httpNotary } from '../../webhooks/validate/notary.ts';

@@ -7,7 +7,7 @@
 // injects, everything recovers. Then: a crashing sidecar and a stale node in
 // Ready, and an unreachable webhook (failurePolicy Fail) in the conditions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { k8s } from '../../operator/kube.ts';
+import type { k8s } from '../../base/kube.ts';
 import { startWebhookApp, type WebhookApp } from '../../webhooks/app.ts';
 import { quietLogger, testMutateOptions } from '../../webhooks/testing/fixtures.ts';
 import { eventually, kubeConfig, registerWebhooks, useNamespace } from './harness.ts';

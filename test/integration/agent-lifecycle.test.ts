@@ -4,9 +4,9 @@
 // when the last Owner goes and on request; identity clashes; bad input kept
 // to conditions; and a no-op resync that writes nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decrypt } from '../../operator/crypto/envelope.ts';
-import { keyringFromSecret } from '../../operator/crypto/keyring-source.ts';
-import { k8s } from '../../operator/kube.ts';
+import { decrypt } from '../../base/crypto/envelope.ts';
+import { keyringFromSecret } from '../../base/crypto/keyring-source.ts';
+import { k8s } from '../../base/kube.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
 import { Platform, WRITE_METRICS, condition } from './platform-client.ts';

@@ -2,7 +2,7 @@
 // PlatformAgents on the real control plane and writes `status.phase`.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
 

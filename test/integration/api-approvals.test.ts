@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, PlatformAgent } from '../../crds/generated/types.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { k8s, orUndefinedOn404 } from '../../operator/kube.ts';
+import { k8s, orUndefinedOn404 } from '../../base/kube.ts';
 import { storedAgent, SUBJECTS, useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 

@@ -3,7 +3,7 @@
 // its hash chain verifies. The registry check answers from registrations.
 import { afterAll, describe, expect, it } from 'vitest';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { SUBJECTS, useApi } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashKey, mintKey } from '../../api/auth/api-key-format.ts';
 import { API_KEY_LABEL, secretNameFor } from '../../api/auth/key-store.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { useApi, SUBJECTS } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { findBinary } from '../../hack/control-plane/paths.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { apiStatus, k8s } from '../../operator/kube.ts';
+import { apiStatus, k8s } from '../../base/kube.ts';
 import { defaultOwners, storedAgent, useApi, type Reply } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 

@@ -20,8 +20,8 @@ import { startApi, type RunningApi } from '../../api/run.ts';
 import { loadApiSettings } from '../../api/settings.ts';
 import { ALL_KINDS } from '../../crds/index.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { k8s } from '../../operator/kube.ts';
-import { createLogger } from '../../operator/log.ts';
+import { k8s } from '../../base/kube.ts';
+import { createLogger } from '../../base/log.ts';
 import { SUBJECTS, defaultOwners, readBootstrapKey } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 

@@ -4,7 +4,7 @@
 // from the spec's "Who may do what"; the test fails when a route has no row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../api/routes/index.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
 import { createAttestationAgent } from '../../attestation/agent.ts';
 import { signEvidence } from '../../evidence/sign.ts';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { useApi } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 

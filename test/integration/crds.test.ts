@@ -11,7 +11,7 @@ import { findBinary, REPO_ROOT } from '../../hack/control-plane/paths.ts';
 import { applyDefinitionFile } from '../../crds/definitions/validate.ts';
 import { ALL_KINDS } from '../../crds/index.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { apiMessage, k8s } from '../../operator/kube.ts';
+import { apiMessage, k8s } from '../../base/kube.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 
 const SAMPLES = join(REPO_ROOT, 'config/samples');

@@ -4,7 +4,7 @@
 // start, the run fails with the reason.
 import type { TestProject } from 'vitest/node';
 import { startControlPlane, type ControlPlane } from '../../hack/control-plane/control-plane.ts';
-import { apiMessage, installCrds, loadKubeConfig, serverVersion } from '../../operator/kube.ts';
+import { apiMessage, installCrds, loadKubeConfig, serverVersion } from '../../base/kube.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

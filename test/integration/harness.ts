@@ -3,7 +3,7 @@
 // file only see this file's objects.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { k8s, loadKubeConfig } from '../../operator/kube.ts';
+import { k8s, loadKubeConfig } from '../../base/kube.ts';
 
 export function kubeConfig(): k8s.KubeConfig {
   return loadKubeConfig(inject('kubeconfigPath'));

@@ -2,9 +2,9 @@
 // use, shared by every replica (concurrent first starts agree), and readable
 // after a rotation written into the Secret.
 import { describe, expect, it } from 'vitest';
-import { decrypt, encrypt, generateKey } from '../../operator/crypto/envelope.ts';
-import { keyringFromSecret } from '../../operator/crypto/keyring-source.ts';
-import { k8s } from '../../operator/kube.ts';
+import { decrypt, encrypt, generateKey } from '../../base/crypto/envelope.ts';
+import { keyringFromSecret } from '../../base/crypto/keyring-source.ts';
+import { k8s } from '../../base/kube.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 
 const ns = useNamespace('keyring');

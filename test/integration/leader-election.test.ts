@@ -3,7 +3,7 @@
 // on SIGTERM the leader releases the lease so a standby takes over at once.
 import { describe, expect, it } from 'vitest';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
 

@@ -1,7 +1,7 @@
 // Small helpers for the controller integration tests: create, read and patch
 // platform resources and core objects of one namespace on the test control plane.
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { kubeConfig } from './harness.ts';
 
 export const API_VERSION = `${GROUP}/${VERSION}`;

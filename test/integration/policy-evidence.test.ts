@@ -11,7 +11,7 @@ import type { AuditorPolicy } from '../../crds/generated/types.ts';
 import { createAttestationAgent } from '../../attestation/agent.ts';
 import { GROUP, VERSION } from '../../crds/kit.ts';
 import { signEvidence } from '../../evidence/sign.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { storedAgent, useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import {

@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { createAttestationAgent } from '../../attestation/agent.ts';
 import { signEvidence } from '../../evidence/sign.ts';
 import type { AuditorOutcome, Evidence } from '../../evidence/types.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { startWebhookApp, type WebhookApp } from '../../webhooks/app.ts';
 import { quietLogger, testMutateOptions } from '../../webhooks/testing/fixtures.ts';
 import { kubeConfig, registerWebhooks, type TestNamespace } from './harness.ts';

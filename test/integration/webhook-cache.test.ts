@@ -5,7 +5,7 @@
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { GROUP, VERSION } from '../../crds/kit.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { startWebhookApp, type WebhookApp } from '../../webhooks/app.ts';
 import { quietLogger, testMutateOptions } from '../../webhooks/testing/fixtures.ts';
 import { eventually, kubeConfig, registerWebhooks, useNamespace } from './harness.ts';

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCertificate } from '../../hack/control-plane/certs.ts';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { kubeConfig, registerWebhooks, rejection, useNamespace } from './harness.ts';
 
 const ns = useNamespace('webhook-harness');

@@ -8,7 +8,7 @@ import { connect } from 'node:tls';
 import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../operator/log.ts';
+import { createLogger } from '../../base/log.ts';
 import { allow, type AdmissionResponse } from '../../webhooks/admission/review.ts';
 import { WebhookMetrics } from '../../webhooks/metrics.ts';
 import { handleMutate } from '../../webhooks/mutate/handler.ts';

@@ -5,7 +5,7 @@
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { certificateNames } from '../../webhooks/settings.ts';
 import { issueCa, issueServing, type KeyPair } from '../../webhooks/tls/certs.ts';
 import { secretDataFromBundle } from '../../webhooks/tls/plan.ts';

@@ -2,7 +2,7 @@
 // Secret holds a certificate for the wrong names, with and without managing
 // the certificates, and that only the leader writes.
 import { describe, expect, it } from 'vitest';
-import { k8s } from '../../operator/kube.ts';
+import { k8s } from '../../base/kube.ts';
 import { quietLogger } from '../../webhooks/testing/fixtures.ts';
 import { issueCa, issueServing, type KeyPair } from '../../webhooks/tls/certs.ts';
 import { secretDataFromBundle } from '../../webhooks/tls/plan.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyEntries } from '../../api/audit/chain.ts';
 import { FileAuditLog, type FileAuditLogOptions } from '../../api/audit/file.ts';
-import { FileBusyError } from '../../operator/file-lock.ts';
+import { FileBusyError } from '../../base/file-lock.ts';
 import type { AuditEntry } from '../../api/audit/log.ts';
 import { auditInput } from './fixtures/audit-log-contract.ts';
 

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../operator/log.ts';
+import { createLogger } from '../../base/log.ts';
 import { startAuditor, type RunningAuditor } from '../../auditors/sdk/serve.ts';
 import type { AuditorDefinition } from '../../auditors/sdk/types.ts';
 import { postJson, send } from '../conformance/http.ts';

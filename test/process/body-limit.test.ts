@@ -1,5 +1,5 @@
 // Every server cuts an oversized body at its limit, through the one bounded
-// reader (operator/body.ts): streamed without a Content-Length (chunked) or
+// reader (base/body.ts): streamed without a Content-Length (chunked) or
 // declared over the limit, the answer is the server's own 413 shape (the
 // auditors' in-band envelope), and the server keeps serving.
 import { request as httpRequest } from 'node:http';
@@ -11,8 +11,8 @@ import { agentHandler, internalError as agentError, routeOf as agentRoute } from
 import { startAuditor } from '../../auditors/sdk/serve.ts';
 import { startGatewayServer } from '../../gateway/server.ts';
 import { internalError as modelError, modelHandler, routeOf as modelRoute } from '../../model/server.ts';
-import { startHttpService } from '../../operator/http-service.ts';
-import { createLogger } from '../../operator/log.ts';
+import { startHttpService } from '../../base/http-service.ts';
+import { createLogger } from '../../base/log.ts';
 import { startWebhookServer } from '../../webhooks/server.ts';
 import { issueCa, issueServing } from '../../webhooks/tls/certs.ts';
 import { startReceiver } from './fixtures/loopback.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startControlPlane } from '../../hack/control-plane/control-plane.ts';
 import { kubernetesVersion } from '../../hack/control-plane/paths.ts';
-import { loadKubeConfig, serverVersion } from '../../operator/kube.ts';
+import { loadKubeConfig, serverVersion } from '../../base/kube.ts';
 
 function processesUsing(dir: string): number[] {
   const pids: number[] = [];

@@ -11,7 +11,7 @@ import { intakeEvidence, memoryPassport, pinnedAttesterKeys } from '../../eviden
 import { assess } from '../../evidence/result.ts';
 import { IN_MEMORY, openEvidenceStore } from '../../evidence/open-store.ts';
 import { FileEvidenceStore } from '../../evidence/store-file.ts';
-import { FileBusyError } from '../../operator/file-lock.ts';
+import { FileBusyError } from '../../base/file-lock.ts';
 import { PgEvidenceStore } from '../../evidence/store-pg.ts';
 import { DuplicateEvidenceError, entryHash, link, type EvidenceStore } from '../../evidence/store.ts';
 import { sampleEvidence } from './fixtures/evidence.ts';

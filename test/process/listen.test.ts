@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { connect, createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { listenDualStack } from '../../operator/listen.ts';
+import { listenDualStack } from '../../base/listen.ts';
 
 const reach = (host: string, port: number): Promise<string> =>
   new Promise((resolve) => {

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmJudge } from '../../auditors/llm-judge/index.ts';
 import { startAuditor } from '../../auditors/sdk/serve.ts';
-import { createLogger } from '../../operator/log.ts';
+import { createLogger } from '../../base/log.ts';
 import { postJson } from '../conformance/http.ts';
 import { startReceiver } from './fixtures/loopback.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../operator/log.ts';
-import { newRegistry, startOpsServer, type OpsServer } from '../../operator/ops-server.ts';
+import { createLogger } from '../../base/log.ts';
+import { newRegistry, startOpsServer, type OpsServer } from '../../base/ops-server.ts';
 
 const lines: string[] = [];
 const sink = new Writable({

@@ -3,7 +3,7 @@
 // the mutated clone as a JSON patch. Invalid annotations admit the pod
 // unchanged with a warning and an Event.
 import type { V1Pod } from '@kubernetes/client-node';
-import type { Logger } from '../../operator/log.ts';
+import type { Logger } from '../../base/log.ts';
 import {
   allow,
   deny,

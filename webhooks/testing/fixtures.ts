@@ -2,7 +2,7 @@
 // fixed injection configuration and in-memory stand-ins for the cluster.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLogger, type Logger } from '../../operator/log.ts';
+import { createLogger, type Logger } from '../../base/log.ts';
 import type { ClusterView, PodEventSink } from '../cluster.ts';
 import { buildDirectory } from '../mutate/directory.ts';
 import type { MutateOptions } from '../mutate/inject.ts';

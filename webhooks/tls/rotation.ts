@@ -9,8 +9,8 @@
 // process. With `manage: false` (cert-manager fills the Secret) nothing is
 // issued, the certificate is only loaded, checked and reported.
 import type * as k8s from '@kubernetes/client-node';
-import { apiMessage, apiStatus } from '../../operator/kube.ts';
-import type { Logger } from '../../operator/log.ts';
+import { apiMessage, apiStatus } from '../../base/kube.ts';
+import type { Logger } from '../../base/log.ts';
 import type { WebhookMetrics } from '../metrics.ts';
 import { issueCa, issueServing, type KeyPair, type Names } from './certs.ts';
 import { coalesced, type Coalesced } from './coalesced.ts';

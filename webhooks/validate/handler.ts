@@ -5,7 +5,7 @@
 // the image and the reason. Non-strict: the same findings become warnings
 // (fail-open, also when the Verifier is unreachable).
 import type { V1Container, V1EphemeralContainer, V1Pod } from '@kubernetes/client-node';
-import type { Logger } from '../../operator/log.ts';
+import type { Logger } from '../../base/log.ts';
 import { allow, deny, type AdmissionRequest, type AdmissionResponse } from '../admission/review.ts';
 import { CONTAINER } from '../constants.ts';
 import type { WebhookMetrics } from '../metrics.ts';

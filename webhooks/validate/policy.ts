@@ -7,7 +7,7 @@
 // failed read refuses the change, matching `failurePolicy: Fail`.
 import type { AuditorPolicy } from '../../crds/generated/types.ts';
 import { GROUP } from '../../crds/kit.ts';
-import type { Logger } from '../../operator/log.ts';
+import type { Logger } from '../../base/log.ts';
 import { validateAuditorPolicyChange } from '../../policy/admission.ts';
 import {
   allow,

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { ControlPlane } from '../../../hack/control-plane/control-plane.ts';
-import { k8s } from '../../../operator/kube.ts';
+import { k8s } from '../../../base/kube.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 export const OPERATOR_NAMESPACE = 'platform-system';

@@ -4,11 +4,7 @@
 // advisory lock (so every replica extends one chain), and a keyset-paged walk
 // of a table in sequence order.
 import pg from 'pg';
-
-export interface ChainHead {
-  seq: number;
-  hash: string;
-}
+import type { ChainHead } from './chain.ts';
 
 /** A pool whose broken idle connections are dropped instead of crashing the process. */
 export function openPool(connectionString: string, max: number): pg.Pool {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { apiStatus, k8s } from './kube.ts';
+import { apiStatus, k8s } from '../../base/kube.ts';
 
 interface WebhookEntry {
   clientConfig: { service?: { path?: string }; url?: string; caBundle?: string };

@@ -5,7 +5,7 @@
 // error re-queues with per-item exponential backoff; success forgets the
 // backoff. A periodic resync re-enqueues every cached key.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { Logger } from '../../operator/log.ts';
+import type { Logger } from '../log.ts';
 import type { InformerEventType, ResilientInformer } from './informer.ts';
 import { objectKey } from './keys.ts';
 import type { ControllerMetrics } from './metrics.ts';

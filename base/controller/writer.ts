@@ -3,8 +3,8 @@
 // writes" can be checked from outside. Creating an object that already
 // exists (a stale cache) and deleting one already gone are not errors.
 import * as k8s from '@kubernetes/client-node';
-import { apiStatus } from '../../operator/kube.ts';
-import type { ControllerMetrics } from '../runtime/metrics.ts';
+import { apiStatus } from '../kube.ts';
+import type { ControllerMetrics } from './metrics.ts';
 
 export type WriteVerb = 'create' | 'patch' | 'delete';
 

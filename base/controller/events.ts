@@ -3,7 +3,7 @@
 // be written is logged and counted, the state change itself already happened.
 import { randomBytes } from 'node:crypto';
 import * as k8s from '@kubernetes/client-node';
-import type { Logger } from '../../operator/log.ts';
+import type { Logger } from '../log.ts';
 import type { ControllerMetrics } from './metrics.ts';
 
 export const REPORTING_CONTROLLER = 'platform.io/operator';

@@ -6,7 +6,7 @@
 // ones deleted, unchanged ones produce no event) and reports staleness when
 // neither an event nor a successful list happened for too long.
 import * as k8s from '@kubernetes/client-node';
-import type { Logger } from '../../operator/log.ts';
+import type { Logger } from '../log.ts';
 import { ItemExponentialRateLimiter } from './rate-limiter.ts';
 import type { ControllerMetrics, InformerSource } from './metrics.ts';
 import { objectKey } from './keys.ts';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readWebhookConfigurations, toLocalUrl } from './local-webhooks.ts';
 
-const configDir = join(import.meta.dirname, '..', 'config');
+const configDir = join(import.meta.dirname, '..', '..', 'config');
 
 describe('local webhook registration', () => {
   it('points every webhook of config/webhook at the loopback server, keeping its path', () => {

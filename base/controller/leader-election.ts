@@ -4,8 +4,8 @@
 // others). On graceful shutdown the leader releases the lease so a peer takes
 // over at once instead of after the lease duration.
 import type * as k8s from '@kubernetes/client-node';
-import type { Logger } from '../../operator/log.ts';
-import { apiStatus } from '../../operator/kube.ts';
+import type { Logger } from '../log.ts';
+import { apiStatus } from '../kube.ts';
 import {
   decideLease,
   leaseRecordChanged,

@@ -3,7 +3,7 @@
 // once per watch, on the KubeConfig instance, so wrapping both counts them all
 // (the benchmark's "API requests per agent" comes from here).
 import type * as k8s from '@kubernetes/client-node';
-import type { ControllerMetrics } from '../runtime/metrics.ts';
+import type { ControllerMetrics } from './metrics.ts';
 
 type ApplyAuth = k8s.KubeConfig['applySecurityAuthentication'];
 type ApplyFetch = k8s.KubeConfig['applyToFetchOptions'];
