@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLAIN_STRING_PATTERN } from '../crds/schema/parts.ts';
-import { FREE_TEXT_CHARACTERS, IDENTIFIER_CHARACTERS, refusedCharacter } from './http/hygiene.ts';
+import { FREE_TEXT_CHARACTERS, IDENTIFIER_CHARACTERS, refusedCharacter } from '../base/hygiene.ts';
 import { withCharacterRule } from './openapi-characters.ts';
 
 /**

@@ -7,7 +7,7 @@
 // Pure; the validators keep their own schemas.
 import type { JSONSchema } from '../crds/kit.ts';
 import { FREE_TEXT_PATTERN, PLAIN_STRING_PATTERN } from '../crds/schema/parts.ts';
-import { FREE_TEXT_CHARACTERS, FREE_TEXT_FIELDS, IDENTIFIER_CHARACTERS } from './http/hygiene.ts';
+import { FREE_TEXT_CHARACTERS, FREE_TEXT_FIELDS, IDENTIFIER_CHARACTERS } from '../base/hygiene.ts';
 
 /**
  * A pattern of our own that admits only printable ASCII (anchored at both

@@ -1,8 +1,6 @@
 // Kubernetes client plumbing shared by every role: loading a kubeconfig,
 // installing the CRDs, and reading ApiException errors.
 import * as k8s from '@kubernetes/client-node';
-import { ALL_KINDS } from '../crds/index.ts';
-import { crdName, toCustomResourceDefinition } from '../crds/kit.ts';
 
 export { k8s };
 
@@ -63,42 +61,6 @@ export function apiMessage(err: unknown): string {
     }
   }
   return (err as Error)?.message ?? String(err);
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Creates or updates every platform CRD with server-side apply and waits until
- * each is Established. Idempotent.
- */
-export async function installCrds(kc: k8s.KubeConfig, timeoutMs = 60_000): Promise<string[]> {
-  const ext = kc.makeApiClient(k8s.ApiextensionsV1Api);
-  const names: string[] = [];
-  for (const def of ALL_KINDS) {
-    const body = toCustomResourceDefinition(def) as unknown as k8s.V1CustomResourceDefinition;
-    try {
-      await ext.patchCustomResourceDefinition(
-        { name: crdName(def), body, fieldManager: 'platform-operator', force: true },
-        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply),
-      );
-    } catch (err) {
-      throw new Error(`installing CRD ${crdName(def)}: ${apiMessage(err)}`, { cause: err });
-    }
-    names.push(crdName(def));
-  }
-  const deadline = Date.now() + timeoutMs;
-  for (const name of names) {
-    for (;;) {
-      const crd = await ext.readCustomResourceDefinition({ name });
-      const established = crd.status?.conditions?.some(
-        (c) => c.type === 'Established' && c.status === 'True',
-      );
-      if (established) break;
-      if (Date.now() > deadline) throw new Error(`CRD ${name} not Established after ${timeoutMs} ms`);
-      await sleep(100);
-    }
-  }
-  return names;
 }
 
 /** The apiserver's version, e.g. `v1.34.4`. */

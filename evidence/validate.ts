@@ -1,6 +1,6 @@
 // Shape checks for Evidence arriving at the Verifier. Each problem names the
 // field; a malformed claim is reported as such (the API's validation error).
-import { refusedCharacter } from '../api/http/hygiene.ts';
+import { refusedCharacter } from '../base/hygiene.ts';
 import { keyIdOf } from '../attestation/keys.ts';
 import { ID_PATTERN } from '../crds/schema/parts.ts';
 import { CLAIM_TYPES, type Claim } from '../auditors/sdk/types.ts';

@@ -12,7 +12,7 @@ import type { Authenticator, Principal } from '../auth/principal.ts';
 import { toHttpError } from '../http/errors.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../base/http-error.ts';
 import type { ApiMetrics } from '../http/metrics.ts';
-import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from '../http/hygiene.ts';
+import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from '../../base/hygiene.ts';
 import { hasBody, readJsonBody, type JsonBody } from '../http/middleware.ts';
 import { validateBody } from '../http/validate.ts';
 import { can, POLICY, type Action } from '../policy/roles.ts';

@@ -4,6 +4,7 @@
 // one line saying why); the CRDs; the operator, webhook, api and model roles
 // as child processes, each waited for until its /readyz answers.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { installCrds } from '../../crds/install.ts';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { HACK_DIR, REPO_ROOT, cacheRoot, findBinary } from '../control-plane/pat
 import { reapStale } from '../control-plane/process-group.ts';
 import { findNodeBinary, NodeUnavailable } from '../node/node.ts';
 import { gatherHostFacts, nodeProblems } from '../node/preflight.ts';
-import { createUnlessExists, installCrds, k8s, loadKubeConfig } from '../../base/kube.ts';
+import { createUnlessExists, k8s, loadKubeConfig } from '../../base/kube.ts';
 import { registerLocalWebhooks } from './local-webhooks.ts';
 import { DEFAULT_PORTS, readinessUrl, roleEnv, type LocalPorts, type LocalTopology } from './roles.ts';
 

@@ -12,13 +12,14 @@
 // config/rbac/role.yaml. BENCH_NODE_ARGS passes V8 flags (e.g. --cpu-prof);
 // BENCH_OPERATOR_ENV (JSON) extra settings.
 import { spawn, spawnSync } from 'node:child_process';
+import { installCrds } from '../../crds/install.ts';
 import { appendFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startControlPlane } from '../../hack/control-plane/control-plane.ts';
 import { API_VERSION } from '../../crds/kit.ts';
-import { installCrds, k8s, loadKubeConfig } from '../../base/kube.ts';
+import { k8s, loadKubeConfig } from '../../base/kube.ts';
 import { OPERATOR_NAMESPACE, cpuSeconds, operatorIdentity, peakRssMb } from './operator-scale/cluster.ts';
 
 const WORKSPACES = 10;

@@ -3,8 +3,9 @@
 // kubeconfig path to the test files. Never skips: if the control plane cannot
 // start, the run fails with the reason.
 import type { TestProject } from 'vitest/node';
+import { installCrds } from '../../crds/install.ts';
 import { startControlPlane, type ControlPlane } from '../../hack/control-plane/control-plane.ts';
-import { apiMessage, installCrds, loadKubeConfig, serverVersion } from '../../base/kube.ts';
+import { apiMessage, loadKubeConfig, serverVersion } from '../../base/kube.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -5,7 +5,7 @@
 // reader rejects. Identifiers additionally refuse line breaks, tabs and bidi
 // formatting; only free-text fields (by name, FREE_TEXT_FIELDS) may hold them.
 // Pure. Decision 86 says what is refused and why.
-import { HttpError } from '../../base/http-error.ts';
+import { HttpError } from './http-error.ts';
 
 /** Refused in every string: C0 but TAB/LF/CR, DEL, C1, lone surrogates, U+FFFE, U+FFFF. */
 const NEVER = String.raw`\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\u{D800}-\u{DFFF}\u{FFFE}\u{FFFF}`;

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_KINDS } from '../../crds/index.ts';
-import { FREE_TEXT_PATTERN } from '../../crds/schema/parts.ts';
-import { assertClean, bodyProblem, FREE_TEXT_FIELDS, paramsProblem, refusedCharacter } from './hygiene.ts';
+import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from './hygiene.ts';
 
 describe('refusedCharacter', () => {
   it.each([
@@ -101,25 +99,5 @@ describe('paramsProblem and assertClean', () => {
     const detail = (thrown as { detail: string }).detail;
     expect(detail).toMatch(/^body\/target: U\+009B at position 4;/);
     expect(refusedCharacter(detail)).toBeUndefined();
-  });
-});
-
-describe('FREE_TEXT_FIELDS', () => {
-  it('covers every free-text (text(), FREE_TEXT_PATTERN) property of the CRD schemas', () => {
-    const names = new Set<string>();
-    const visit = (schema: unknown, name?: string): void => {
-      if (typeof schema !== 'object' || schema === null) return;
-      const s = schema as Record<string, unknown>;
-      if (name && s.pattern === FREE_TEXT_PATTERN) names.add(name);
-      if (s.type === 'array' && name) visit(s.items, name);
-      for (const [k, v] of Object.entries((s.properties as Record<string, unknown>) ?? {})) visit(v, k);
-      if (typeof s.additionalProperties === 'object') visit(s.additionalProperties);
-    };
-    for (const kind of ALL_KINDS) {
-      visit(kind.spec);
-      visit(kind.status);
-    }
-    expect(names.size).toBeGreaterThan(5);
-    for (const n of names) expect(FREE_TEXT_FIELDS.has(n), n).toBe(true);
   });
 });
