@@ -2,6 +2,43 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The layers (docs/architecture.md, drawn from the imports by hack/architecture.ts).
+const FOLDERS = [
+  'agent',
+  'api',
+  'attestation',
+  'auditors',
+  'base',
+  'contract',
+  'controllers',
+  'crds',
+  'evidence',
+  'gateway',
+  'hack',
+  'model',
+  'operator',
+  'policy',
+  'proxy',
+  'test',
+  'webhooks',
+];
+const TESTS = ['**/*.test.ts', '**/testing/**', 'test/**'];
+
+/** A rule letting `files` import, of the project's top-level folders, only `allowed` (packages are free). */
+function importsOnly(files, allowed, message, extra = []) {
+  const barred = FOLDERS.filter((f) => !allowed.includes(f));
+  return {
+    files,
+    ignores: TESTS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: `(^|/)(${barred.join('|')})/`, message }, ...extra] },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -38,6 +75,42 @@ export default tseslint.config(
     files: ['**/*.test.ts', 'test/**/*.ts'],
     rules: { 'max-lines-per-function': 'off' },
   },
+  // Nothing imports the entry point: it is the binary's commands and `npm start`.
+  {
+    files: ['**/*.ts'],
+    ignores: ['operator/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)operator/',
+              message: 'operator/ is the entry point; import from base/ or the role instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  importsOnly(['contract/**'], [], 'contract/ is a leaf: it imports nothing of the project.'),
+  importsOnly(
+    ['base/**'],
+    ['base', 'contract'],
+    'base/ is shared by every role: it imports only base/ and contract/.',
+  ),
+  // Later entries win for the same files: the SDK's rule comes after the auditors'.
+  importsOnly(
+    ['auditors/**'],
+    ['auditors', 'base', 'contract'],
+    'auditors import only the SDK (auditors/sdk), their own folder and base/.',
+  ),
+  importsOnly(
+    ['auditors/sdk/**'],
+    ['base', 'contract'],
+    'the auditor SDK imports only base/ and contract/.',
+    [{ regex: '^\\.\\./(?!\\.\\./)', message: 'the auditor SDK does not import the built-in auditors.' }],
+  ),
   {
     files: ['**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
