@@ -1,4 +1,4 @@
-// The API's character rule (api/http/hygiene.ts) stated in the OpenAPI
+// The API's character rule (base/hygiene.ts) stated in the OpenAPI
 // document: every string the request schemas leave open gets the pattern of
 // its kind (free text by field name, else identifier), the CRD's weaker
 // "no control characters" patterns are replaced by the API's, and map keys

@@ -19,7 +19,7 @@ export const SETTING_NAME_PATTERN = '^[a-z][a-zA-Z0-9]{0,62}$';
 
 /**
  * No control characters (C0, DEL, C1) in a short string; free text may also
- * hold TAB, LF and CR. The API refuses more (api/http/hygiene.ts, decision 86);
+ * hold TAB, LF and CR. The API refuses more (base/hygiene.ts, decision 86);
  * these are what RE2 and ECMAScript both spell alike, so the apiserver and ajv agree.
  */
 export const PLAIN_STRING_PATTERN = '^[^\\x00-\\x1f\\x7f-\\x9f]*$';
