@@ -5,10 +5,10 @@
 // restart the same way.
 import * as k8s from '@kubernetes/client-node';
 import type { AuditorPolicy } from '../crds/generated/types.ts';
-import { GROUP, VERSION } from '../crds/kit.ts';
 import { informerFactory, ResilientInformer } from '../base/controller/informer.ts';
 import type { Logger } from '../base/log.ts';
 import { CHAIN_CONFIGMAP } from './constants.ts';
+import { GROUP, VERSION } from '../contract/kube.ts';
 
 /** Relist period of the webhook's caches (a fresh list also repairs a missed event). */
 export const WEBHOOK_RELIST_INTERVAL_MS = 300_000;

@@ -2,9 +2,9 @@
 // its API view, whether it can still be decided, and who may decide it.
 import { randomBytes } from 'node:crypto';
 import type { ApprovalRequest } from '../../crds/generated/types.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import { conflict, HttpError } from '../../base/http-error.ts';
 import type { Owner } from '../policy/roles.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 export type HighRiskAction = ApprovalRequest['spec']['action'];
 

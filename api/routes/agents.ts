@@ -1,7 +1,6 @@
 // /v1/agents: create, list, get, update (lowering the audit mode is an
 // approval), delete (an approval), suspend, reactivate, stale list, access
 // review and passport. Thin: parse, call the pure agent model, write.
-import { API_VERSION } from '../../crds/kit.ts';
 import { changesBesidesAuditMode, loweredAuditMode, type AuditModeChange } from '../agents/audit-mode.ts';
 import {
   accessReview,
@@ -29,6 +28,7 @@ import {
   PASSPORT,
   STALE_AGENTS,
 } from './responses.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 const CREATE_BODY = {
   type: 'object',

@@ -4,8 +4,8 @@
 // and the caller retries on fresh data.
 import * as k8s from '@kubernetes/client-node';
 import type { ApprovalRequest, AuditorRegistration, PlatformAgent } from '../../crds/generated/types.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { orUndefinedOn404 } from '../../base/kube.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const ref = (plural: string) => ({ group: GROUP, version: VERSION, plural });
 const AGENTS = ref('platformagents');

@@ -8,10 +8,10 @@ import type {
   ModelRegistration,
   PlatformAgent,
 } from '../../crds/generated/types.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { informerFactory, ResilientInformer } from '../../base/controller/informer.ts';
 import type { Logger } from '../../base/log.ts';
 import { API_KEY_LABEL } from '../auth/key-store.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 export interface Timings {
   relistIntervalMs: number;

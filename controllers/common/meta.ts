@@ -1,9 +1,9 @@
 // Labels, annotations and owner references every controller agrees on, and
 // the custom-resource coordinates of the kinds the operator reconciles.
 import type * as k8s from '@kubernetes/client-node';
-import { API_VERSION, GROUP, VERSION } from '../../crds/kit.ts';
 import { ANNOTATION, CHAIN_CONFIGMAP, LABEL } from '../../webhooks/constants.ts';
 import type { CustomResourceRef } from '../../base/controller/status-writer.ts';
+import { API_VERSION, GROUP, VERSION } from '../../contract/kube.ts';
 
 export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
 export const MANAGED_BY = 'platform-operator';

@@ -4,7 +4,6 @@
 // publishes the endpoint in status. Owner references garbage-collect both.
 import * as k8s from '@kubernetes/client-node';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import { ENVIRONMENT_LABEL, RESOURCES, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
 import { mergePatch } from '../../base/controller/writer.ts';
@@ -18,6 +17,7 @@ import {
   environmentSettings,
   type EnvironmentSettings,
 } from './desired.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 export const ENVIRONMENT_CONTROLLER = 'platformenvironment';
 

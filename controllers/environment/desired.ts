@@ -8,7 +8,6 @@
 import type * as k8s from '@kubernetes/client-node';
 import { canonicalize } from '../../base/canonical.ts';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import { auditorSettingsProblems, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
 import { effectiveSettings, resolveSettings } from '../cascade/settings.ts';
 import { chainIds, chainLists, composeChain } from '../chain/compose.ts';
@@ -26,6 +25,7 @@ import {
   WORKSPACE_ID_ANNOTATION,
   ownerReference,
 } from '../common/meta.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 /** The Service port callers use (and the model server's own port inside the pod). */
 export const MODEL_PORT = 8080;

@@ -7,7 +7,6 @@
 import * as k8s from '@kubernetes/client-node';
 import type { Organization } from '../../crds/generated/types.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import { apiStatus } from '../../base/kube.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
 import { ENABLED_LABEL, MANAGED_BY, MANAGED_BY_LABEL, RESOURCES } from '../common/meta.ts';
@@ -15,6 +14,7 @@ import { toolkit, type ControllerContext, type Toolkit } from '../common/toolkit
 import { mergePatch } from '../../base/controller/writer.ts';
 import { mergeConditions, type Condition, type DesiredCondition } from '../../base/controller/conditions.ts';
 import { Controller } from '../../base/controller/controller.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 export const ORGANIZATION_CONTROLLER = 'organization';
 

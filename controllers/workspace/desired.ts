@@ -5,7 +5,6 @@
 // workspace wrote, so an unchanged workspace causes no write.
 import type * as k8s from '@kubernetes/client-node';
 import { WORKSPACE_LABEL } from '../../crds/definitions/convert.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { chainIds, chainLists, composeChain, unknownAuditors } from '../chain/compose.ts';
 import { workspaceChainInput } from '../agent/chain.ts';
@@ -18,6 +17,7 @@ import {
   ownerReference,
 } from '../common/meta.ts';
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 export const WORKSPACE_KIND = 'PlatformWorkspace';
 type Owner = NonNullable<PlatformAgent['spec']['owners']>[number];

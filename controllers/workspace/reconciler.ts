@@ -7,7 +7,6 @@
 // unless agents it does not own still live there.
 import type * as k8s from '@kubernetes/client-node';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import type { Logger } from '../../base/log.ts';
 import { CHAIN_CONFIGMAP, ENABLED_LABEL, SPEC_HASH_ANNOTATION, isOwnedBy } from '../common/meta.ts';
 import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
@@ -21,6 +20,7 @@ import type { EventRecorder } from '../../base/controller/events.ts';
 import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
 import { WORKSPACE_KIND, desiredAgents, desiredChainConfigMap, workspaceChainCheck } from './desired.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 export const WORKSPACE_FINALIZER = 'platform.io/workspace-namespace-label';
 const CONDITIONS = ['Ready', 'ChainValid', 'OrganizationFound', 'AgentsReconciled'];

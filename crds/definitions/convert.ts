@@ -1,8 +1,8 @@
 // Pure: a definition file's document → the custom resources to apply, with a
 // map from each resource's field paths back to the file's, so schema errors
 // found on a resource point at the line the user wrote.
-import { API_VERSION } from '../kit.ts';
 import type { Path } from './source.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 export const DEFINITION_KINDS = ['PlatformWorkspace', 'PlatformAgent', 'PlatformEnvironment'] as const;
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
