@@ -10,9 +10,10 @@
 import type * as k8s from '@kubernetes/client-node';
 import type { MintedKey } from '../../api/auth/api-key-format.ts';
 import { keyRecordSecret, type StoredKey } from '../../api/auth/key-store.ts';
-import { MANAGED_BY, MANAGED_BY_LABEL, ownerReference } from '../common/meta.ts';
+import { ownerReference } from '../common/meta.ts';
 import { ownedLabels } from './pod.ts';
 import { AGENT_API_VERSION, AGENT_KIND, agentId, ownedNames, type PlatformAgent } from './types.ts';
+import { MANAGED_BY, LABEL } from '../../contract/kube.ts';
 
 export const GATEWAY_KEY_FINALIZER = 'platform.io/gateway-key';
 /** The data key of the raw key in the agent's Secret (the webhook's `secretKeyRef` key). */
@@ -48,7 +49,7 @@ export function gatewayKeyObjects(
     createdAt: now.toISOString(),
   };
   const record = keyRecordSecret(stored, keyNamespace, {
-    [MANAGED_BY_LABEL]: MANAGED_BY,
+    [LABEL.managedBy]: MANAGED_BY,
     [AGENT_UID_LABEL]: agent.metadata.uid ?? '',
   });
   const secret: k8s.V1Secret = {

@@ -1,8 +1,7 @@
 // The PlatformAgent shape the controller reads and writes: the generated types
 // of crds/kinds/platform-agent.ts, plus the names the controller uses.
 import type { PlatformAgent, PlatformAgentSpec, PlatformAgentStatus } from '../../crds/generated/types.ts';
-import { RESOURCES } from '../common/meta.ts';
-import { API_VERSION } from '../../contract/kube.ts';
+import { API_VERSION, RESOURCES } from '../../contract/kube.ts';
 
 export type { PlatformAgent, PlatformAgentSpec, PlatformAgentStatus };
 export type AgentOwner = NonNullable<PlatformAgentSpec['owners']>[number];

@@ -8,7 +8,7 @@
 import type * as k8s from '@kubernetes/client-node';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import type { Logger } from '../../base/log.ts';
-import { CHAIN_CONFIGMAP, ENABLED_LABEL, SPEC_HASH_ANNOTATION, isOwnedBy } from '../common/meta.ts';
+import { isOwnedBy } from '../common/meta.ts';
 import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
 import {
   jsonEqual,
@@ -20,7 +20,7 @@ import type { EventRecorder } from '../../base/controller/events.ts';
 import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
 import { WORKSPACE_KIND, desiredAgents, desiredChainConfigMap, workspaceChainCheck } from './desired.ts';
-import { API_VERSION } from '../../contract/kube.ts';
+import { API_VERSION, CONFIGMAP, LABEL, ANNOTATION } from '../../contract/kube.ts';
 
 export const WORKSPACE_FINALIZER = 'platform.io/workspace-namespace-label';
 const CONDITIONS = ['Ready', 'ChainValid', 'OrganizationFound', 'AgentsReconciled'];
@@ -114,8 +114,8 @@ export class WorkspaceReconciler {
     this.labelledAtMs.delete(name);
     const ns = await this.deps.core.readNamespace({ name }).catch(() => undefined);
     if (!ns || ns.metadata?.deletionTimestamp) return;
-    if ((ns.metadata?.labels?.[ENABLED_LABEL] ?? null) !== value) {
-      const body = { metadata: { labels: { [ENABLED_LABEL]: value } } };
+    if ((ns.metadata?.labels?.[LABEL.namespaceEnabled] ?? null) !== value) {
+      const body = { metadata: { labels: { [LABEL.namespaceEnabled]: value } } };
       await this.deps.writer.patch('Namespace', () =>
         this.deps.core.patchNamespace({ name, body }, mergePatch),
       );
@@ -126,7 +126,7 @@ export class WorkspaceReconciler {
   private async syncConfigMap(ws: PlatformWorkspace, org: Organization | undefined): Promise<void> {
     const desired = desiredChainConfigMap(ws, org);
     const namespace = ws.metadata.namespace ?? '';
-    const current = this.deps.read.configMap(namespace, CHAIN_CONFIGMAP);
+    const current = this.deps.read.configMap(namespace, CONFIGMAP.auditorChain);
     if (!current) {
       await this.deps.writer.create('ConfigMap', () =>
         this.deps.core.createNamespacedConfigMap({ namespace, body: desired }),
@@ -140,7 +140,7 @@ export class WorkspaceReconciler {
       data: desired.data,
     };
     await this.deps.writer.patch('ConfigMap', () =>
-      this.deps.core.patchNamespacedConfigMap({ namespace, name: CHAIN_CONFIGMAP, body }, mergePatch),
+      this.deps.core.patchNamespacedConfigMap({ namespace, name: CONFIGMAP.auditorChain, body }, mergePatch),
     );
   }
 
@@ -158,7 +158,7 @@ export class WorkspaceReconciler {
         );
       } else if (!isOwnedBy(current, owner)) {
         taken.push(d.name);
-      } else if (current.metadata.annotations?.[SPEC_HASH_ANNOTATION] !== d.hash) {
+      } else if (current.metadata.annotations?.[ANNOTATION.specHash] !== d.hash) {
         await this.deps.writer.patch('PlatformAgent', () =>
           this.deps.custom.patchNamespacedCustomObject(
             { ...AGENTS, namespace, name: d.name, body: d.patch },
