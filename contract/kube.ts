@@ -37,7 +37,11 @@ export interface ResourceCoordinates {
   version: string;
   plural: string;
 }
-export const resourceOf = (plural: string): ResourceCoordinates => ({ group: GROUP, version: VERSION, plural });
+export const resourceOf = (plural: string): ResourceCoordinates => ({
+  group: GROUP,
+  version: VERSION,
+  plural,
+});
 
 /** The coordinates the operator's informers and status writers use. */
 export const RESOURCES = {

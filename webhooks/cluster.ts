@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as k8s from '@kubernetes/client-node';
 import { orUndefinedOn404 } from '../base/kube.ts';
 import type { Logger } from '../base/log.ts';
-import { CONFIGMAP, LABEL } from '../contract/kube.ts';
+import { CONFIGMAP, LABEL, REPORTING } from '../contract/kube.ts';
 
 export interface ClusterView {
   /** Labels of a namespace; undefined when it does not exist. Throws when unreadable. */
@@ -132,7 +132,7 @@ export function kubeEventSink(kc: k8s.KubeConfig, log: Logger, instance: string)
         message: note.slice(0, 1024),
         type: 'Warning',
         source: { component: 'platform-webhook' },
-        reportingComponent: 'platform.io/webhook',
+        reportingComponent: REPORTING.webhook,
         reportingInstance: instance.slice(0, 128),
         firstTimestamp: now,
         lastTimestamp: now,

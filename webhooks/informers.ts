@@ -7,7 +7,7 @@ import * as k8s from '@kubernetes/client-node';
 import type { AuditorPolicy } from '../crds/generated/types.ts';
 import { informerFactory, ResilientInformer } from '../base/controller/informer.ts';
 import type { Logger } from '../base/log.ts';
-import { GROUP, VERSION, CONFIGMAP } from '../contract/kube.ts';
+import { CONFIGMAP, GROUP, PLURAL, VERSION, resourceOf } from '../contract/kube.ts';
 
 /** Relist period of the webhook's caches (a fresh list also repairs a missed event). */
 export const WEBHOOK_RELIST_INTERVAL_MS = 300_000;
@@ -60,7 +60,7 @@ export function admissionCaches(kc: k8s.KubeConfig, log: Logger): AdmissionCache
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   const chain = byName(CONFIGMAP.auditorChain);
-  const policies = { group: GROUP, version: VERSION, plural: 'auditorpolicies' };
+  const policies = resourceOf(PLURAL.policy);
   return {
     namespaces: informer(kc, log, {
       resource: 'namespaces',
@@ -74,8 +74,8 @@ export function admissionCaches(kc: k8s.KubeConfig, log: Logger): AdmissionCache
       fieldSelector: chain,
     }),
     policies: informer(kc, log, {
-      resource: `auditorpolicies.${GROUP}`,
-      watchPath: `/apis/${GROUP}/${VERSION}/auditorpolicies`,
+      resource: `${PLURAL.policy}.${GROUP}`,
+      watchPath: `/apis/${GROUP}/${VERSION}/${PLURAL.policy}`,
       list: () => custom.listClusterCustomObject(policies) as AnyList,
     }),
   };

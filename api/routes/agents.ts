@@ -8,7 +8,6 @@ import {
   requireOwnerOnCreate,
   staleList,
   updatedSpec,
-  validName,
   type PlatformAgent,
 } from '../agents/model.ts';
 import { mutateAgent } from '../agents/mutate.ts';
@@ -18,7 +17,7 @@ import { intQuery, patternQuery, validateKind } from '../http/validate.ts';
 import { can } from '../policy/roles.ts';
 import { page } from '../store/cache.ts';
 import { requestApproval } from './approvals.ts';
-import { NAME_PATTERN, NAMESPACE_PATTERN } from './parameters.ts';
+import { isValidAgentName, NAME_PATTERN, NAMESPACE_PATTERN } from '../../contract/agent-id.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
 import {
   ACCESS_REVIEW,
@@ -56,7 +55,7 @@ const agentOf = (rc: RouteCtx): PlatformAgent => rc.agent as PlatformAgent;
 
 async function create(rc: RouteCtx): Promise<unknown> {
   const body = bodyOf<{ namespace: string; name: string; spec: PlatformAgent['spec'] }>(rc);
-  if (!validName(body.namespace, body.name))
+  if (!isValidAgentName(body.namespace, body.name))
     throw badRequest('namespace or name is not a valid Kubernetes name');
   rc.audit = { resource: `${body.namespace}.${body.name}`, namespace: body.namespace };
   if (!can(rc.principal, 'agent.create', { namespace: body.namespace })) {

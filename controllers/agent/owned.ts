@@ -9,7 +9,7 @@ import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
 import type { ResilientInformer } from '../../base/controller/informer.ts';
 import { createFailure, type PodProblem } from './injection.ts';
-import { CLIENT_ID_ANNOTATION, oauthClientSecret } from './oauth.ts';
+import { oauthClientSecret } from './oauth.ts';
 import { desiredPod, desiredServiceAccount, type PodSettings } from './pod.ts';
 import type { PodWiring } from './wiring.ts';
 import { ownedNames, type PlatformAgent } from './types.ts';
@@ -54,7 +54,7 @@ export class AgentObjects {
     const type = 'CredentialsReady';
     const name = ownedNames(agent.metadata.name ?? '').secret;
     const existing = this.caches.secrets.get(key(agent, name));
-    const existingId = existing?.metadata?.annotations?.[CLIENT_ID_ANNOTATION];
+    const existingId = existing?.metadata?.annotations?.[ANNOTATION.oauthClientId];
     if (existingId) {
       return {
         clientId: existingId,
@@ -79,7 +79,7 @@ export class AgentObjects {
     const body = oauthClientSecret(agent, keyring);
     const namespace = agent.metadata.namespace ?? '';
     await this.writer.create('Secret', () => this.core.createNamespacedSecret({ namespace, body }));
-    const clientId = body.metadata!.annotations![CLIENT_ID_ANNOTATION]!;
+    const clientId = body.metadata!.annotations![ANNOTATION.oauthClientId]!;
     return {
       clientId,
       condition: {

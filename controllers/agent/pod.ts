@@ -8,9 +8,10 @@ import type * as k8s from '@kubernetes/client-node';
 import { canonicalize } from '../../base/canonical.ts';
 import { specHash } from '../../base/controller/hash.ts';
 import { ownerReference } from '../common/meta.ts';
-import { AGENT_API_VERSION, AGENT_KIND, agentId, ownedNames, type PlatformAgent } from './types.ts';
+import { AGENT_API_VERSION, AGENT_KIND, ownedNames, type PlatformAgent } from './types.ts';
 import type { PodWiring } from './wiring.ts';
 import { LABEL, ANNOTATION, MANAGED_BY } from '../../contract/kube.ts';
+import { agentIdOf } from '../../contract/agent-id.ts';
 
 export interface PodSettings {
   image: string;
@@ -38,8 +39,8 @@ export function wiringAnnotations(wiring: PodWiring | undefined): Record<string,
 function agentEnv(agent: PlatformAgent, settings: PodSettings, wiring?: PodWiring): k8s.V1EnvVar[] {
   const workspace = wiring?.workspaceId ?? agent.spec.workspace;
   return [
-    { name: 'PLATFORM_AGENT_ID', value: agentId(agent) },
-    { name: 'PLATFORM_SPIFFE_ID', value: `spiffe://${settings.trustDomain}/agent/${agentId(agent)}` },
+    { name: 'PLATFORM_AGENT_ID', value: agentIdOf(agent) },
+    { name: 'PLATFORM_SPIFFE_ID', value: `spiffe://${settings.trustDomain}/agent/${agentIdOf(agent)}` },
     ...(agent.spec.model?.id ? [{ name: 'PLATFORM_MODEL_ID', value: agent.spec.model.id }] : []),
     ...(workspace ? [{ name: 'PLATFORM_WORKSPACE_ID', value: workspace }] : []),
     ...(wiring?.modelUrl ? [{ name: 'OPENAI_BASE_URL', value: wiring.modelUrl }] : []),

@@ -13,11 +13,6 @@ export const AGENT_KIND = 'PlatformAgent';
 export const AGENT_API_VERSION = API_VERSION;
 export const AGENT_RESOURCE = RESOURCES.agent;
 
-/** `agent_id` is `<namespace>.<name>` (CLARIFICATIONS: agent ids). */
-export function agentId(agent: { metadata?: { namespace?: string; name?: string } }): string {
-  return `${agent.metadata?.namespace ?? ''}.${agent.metadata?.name ?? ''}`;
-}
-
 /** Names of the objects an agent owns. */
 export const ownedNames = (
   name: string,

@@ -4,7 +4,6 @@
 // the workspace status fields. Each agent carries a hash of what the
 // workspace wrote, so an unchanged workspace causes no write.
 import type * as k8s from '@kubernetes/client-node';
-import { WORKSPACE_LABEL } from '../../crds/definitions/convert.ts';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { chainIds, chainLists, composeChain, unknownAuditors } from '../chain/compose.ts';
 import { workspaceChainInput } from '../agent/chain.ts';
@@ -53,7 +52,7 @@ export function desiredAgents(ws: PlatformWorkspace): DesiredAgent[] {
   const owner = ownerReference({ apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata });
   return (ws.spec.agents ?? []).map((entry) => {
     const spec = agentSpecFromEntry(ws, entry);
-    const labels = { [WORKSPACE_LABEL]: ws.metadata.name ?? '' };
+    const labels = { [LABEL.workspace]: ws.metadata.name ?? '' };
     const hash = specHash({ spec, labels });
     const annotations = { [ANNOTATION.specHash]: hash };
     const body = {
@@ -92,7 +91,7 @@ export function desiredChainConfigMap(ws: PlatformWorkspace, org: Organization |
     metadata: {
       name: CONFIGMAP.auditorChain,
       namespace: ws.metadata.namespace,
-      labels: { [LABEL.managedBy]: MANAGED_BY, [WORKSPACE_LABEL]: ws.metadata.name ?? '' },
+      labels: { [LABEL.managedBy]: MANAGED_BY, [LABEL.workspace]: ws.metadata.name ?? '' },
       ownerReferences: [
         ownerReference({ apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata }),
       ],

@@ -20,9 +20,8 @@ import type { EventRecorder } from '../../base/controller/events.ts';
 import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
 import { WORKSPACE_KIND, desiredAgents, desiredChainConfigMap, workspaceChainCheck } from './desired.ts';
-import { API_VERSION, CONFIGMAP, LABEL, ANNOTATION } from '../../contract/kube.ts';
+import { ANNOTATION, API_VERSION, CONFIGMAP, FINALIZER, LABEL, RESOURCES } from '../../contract/kube.ts';
 
-export const WORKSPACE_FINALIZER = 'platform.io/workspace-namespace-label';
 const CONDITIONS = ['Ready', 'ChainValid', 'OrganizationFound', 'AgentsReconciled'];
 
 export interface WorkspaceReader {
@@ -47,8 +46,8 @@ export interface WorkspaceReconcilerDeps {
   log: Logger;
 }
 
-const AGENTS = { group: 'platform.io', version: 'v1alpha1', plural: 'platformagents' };
-const WORKSPACES = { group: 'platform.io', version: 'v1alpha1', plural: 'platformworkspaces' };
+const AGENTS = RESOURCES.agent;
+const WORKSPACES = RESOURCES.workspace;
 
 /** How long a namespace seen with the right label is trusted without reading it again. */
 const NAMESPACE_CHECK_INTERVAL_MS = 60_000;
@@ -64,8 +63,8 @@ export class WorkspaceReconciler {
     if (!ws) return;
     const namespace = ws.metadata.namespace ?? '';
     if (ws.metadata.deletionTimestamp) return this.finalize(ws);
-    if (!(ws.metadata.finalizers ?? []).includes(WORKSPACE_FINALIZER)) {
-      await this.setFinalizers(ws, [...(ws.metadata.finalizers ?? []), WORKSPACE_FINALIZER]);
+    if (!(ws.metadata.finalizers ?? []).includes(FINALIZER.workspaceNamespaceLabel)) {
+      await this.setFinalizers(ws, [...(ws.metadata.finalizers ?? []), FINALIZER.workspaceNamespaceLabel]);
       return; // the update event brings the workspace back with the finalizer
     }
     await this.labelNamespace(namespace, 'true');
@@ -78,7 +77,7 @@ export class WorkspaceReconciler {
 
   private async finalize(ws: PlatformWorkspace): Promise<void> {
     const finalizers = ws.metadata.finalizers ?? [];
-    if (!finalizers.includes(WORKSPACE_FINALIZER)) return;
+    if (!finalizers.includes(FINALIZER.workspaceNamespaceLabel)) return;
     const namespace = ws.metadata.namespace ?? '';
     const others = this.deps.read.workspacesIn(namespace).filter((w) => w.metadata.uid !== ws.metadata.uid);
     // Agents this workspace does not own (standalone ones) still need the webhook here.
@@ -89,7 +88,7 @@ export class WorkspaceReconciler {
     }
     await this.setFinalizers(
       ws,
-      finalizers.filter((f) => f !== WORKSPACE_FINALIZER),
+      finalizers.filter((f) => f !== FINALIZER.workspaceNamespaceLabel),
     );
   }
 

@@ -8,8 +8,6 @@ export const DEFINITION_KINDS = ['PlatformWorkspace', 'PlatformAgent', 'Platform
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 /** Top-level sections a definition file may hold; any other is a free-form block, kept and not applied. */
 export const KNOWN_SECTIONS = ['apiVersion', 'kind', 'metadata', 'spec', 'abilities', 'environment'] as const;
-/** Label the workspace controller puts on the agents it creates. */
-export const WORKSPACE_LABEL = 'platform.io/workspace';
 
 type Obj = Record<string, unknown>;
 /** [path in the resource, path in the file]: the longest matching resource prefix is rewritten. */

@@ -20,6 +20,7 @@ import {
 } from './containers.ts';
 import { modelEndpointOf } from './redirect.ts';
 import { ANNOTATION, LABEL } from '../../contract/kube.ts';
+import { formatAgentId } from '../../contract/agent-id.ts';
 
 export interface MutateInput {
   namespace: string;
@@ -100,11 +101,11 @@ function podPorts(pod: V1Pod): number[] {
   return allContainers(pod).flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
 }
 
-/** `<namespace>.<agent>` (CLARIFICATIONS: agent ids), from the agent label, else the pod's name. */
+/** The agent id (contract/agent-id.ts), from the agent label, else the pod's name. */
 export function agentIdOf(pod: V1Pod, namespace: string): string {
   const meta = pod.metadata ?? {};
   const name = meta.labels?.[LABEL.agent] ?? meta.name ?? (meta.generateName ?? 'pod').replace(/-$/, '');
-  return `${namespace}.${name}`;
+  return formatAgentId({ namespace, name });
 }
 
 /** What the injected containers are built from: the pod's annotations, else the webhook's defaults. */

@@ -16,7 +16,7 @@ import {
 } from '../admission/review.ts';
 import { validateResource } from '../../crds/validators.ts';
 import type { WebhookMetrics } from '../metrics.ts';
-import { GROUP } from '../../contract/kube.ts';
+import { GROUP, PLURAL } from '../../contract/kube.ts';
 
 export interface PolicyValidateDeps {
   /** Every AuditorPolicy in the cluster (the org-scope ones are the parents of a workspace policy). */
@@ -27,7 +27,7 @@ export interface PolicyValidateDeps {
 
 const isPolicyWrite = (r: AdmissionRequest): boolean =>
   r.resource.group === GROUP &&
-  r.resource.resource === 'auditorpolicies' &&
+  r.resource.resource === PLURAL.policy &&
   !r.subResource &&
   (r.operation === 'CREATE' || r.operation === 'UPDATE');
 
