@@ -11,6 +11,7 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
 # One line per folder of tsconfig.build.json's "include" (a test keeps them in step).
+COPY contract ./contract
 COPY base ./base
 COPY operator ./operator
 COPY crds ./crds

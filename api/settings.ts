@@ -1,6 +1,7 @@
 // Settings of the API role (`platform run api`): environment variables, each
 // also a `--set name=value` flag.
 import { ConfigError, KUBECONFIG_SETTING, loadSettings, type Settings } from '../base/config.ts';
+import { DEFAULT_NAME } from '../contract/kube.ts';
 
 export const API_SETTINGS = {
   port: {
@@ -22,7 +23,7 @@ export const API_SETTINGS = {
     env: 'PLATFORM_API_NAMESPACE',
     flag: 'namespace',
     type: 'string',
-    default: 'platform-system',
+    default: DEFAULT_NAME.namespace,
     description: 'namespace of the API key Secrets and the bootstrap key',
   },
   watchNamespace: {
@@ -35,7 +36,7 @@ export const API_SETTINGS = {
     env: 'PLATFORM_API_BOOTSTRAP_SECRET',
     flag: 'bootstrap-secret',
     type: 'string',
-    default: 'platform-api-bootstrap',
+    default: DEFAULT_NAME.bootstrapSecret,
     description: 'Secret holding the first-start admin key',
   },
   bodyLimitBytes: {

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadSettings, type Settings } from '../base/config.ts';
 import { validateLeaseTimings } from '../base/controller/lease-decision.ts';
+import { DEFAULT_NAME } from '../contract/kube.ts';
 
 export const OPERATOR_SETTINGS = {
   metricsPort: {
@@ -49,7 +50,7 @@ export const OPERATOR_SETTINGS = {
     env: 'PLATFORM_LEADER_ELECTION_LEASE',
     flag: 'leader-election-lease',
     type: 'string',
-    default: 'platform-operator',
+    default: DEFAULT_NAME.operatorLease,
     description: 'name of the leader-election Lease',
   },
   leaseDurationMs: {
@@ -161,7 +162,7 @@ export const OPERATOR_SETTINGS = {
     env: 'PLATFORM_API_NAMESPACE',
     flag: 'api-namespace',
     type: 'string',
-    default: 'platform-system',
+    default: DEFAULT_NAME.namespace,
     description: "the Verifier API's key namespace: the record of each agent's gateway key is written there",
   },
   agentStaleAfterMs: {

@@ -3,6 +3,7 @@
 import { apiMessage, k8s } from '../base/kube.ts';
 import { ALL_KINDS } from './index.ts';
 import { crdName, toCustomResourceDefinition } from './kit.ts';
+import { FIELD_MANAGER } from '../contract/kube.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -10,7 +11,7 @@ async function applyCrd(ext: k8s.ApiextensionsV1Api, def: (typeof ALL_KINDS)[num
   const body = toCustomResourceDefinition(def) as unknown as k8s.V1CustomResourceDefinition;
   try {
     await ext.patchCustomResourceDefinition(
-      { name: crdName(def), body, fieldManager: 'platform-operator', force: true },
+      { name: crdName(def), body, fieldManager: FIELD_MANAGER.operator, force: true },
       k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply),
     );
   } catch (err) {

@@ -2,9 +2,8 @@
 // generator (hack/generate.ts) writes the CRD YAML and the TypeScript types,
 // and crds/validators.ts builds the ajv validators the API and webhooks use.
 
-export const GROUP = 'platform.io';
-export const VERSION = 'v1alpha1';
-export const API_VERSION = `${GROUP}/${VERSION}`;
+import { GROUP, VERSION } from '../contract/kube.ts';
+
 export const CATEGORY = 'platform';
 
 /** A structural OpenAPI v3 schema as Kubernetes accepts it (a JSON Schema subset plus x-kubernetes-* keys). */

@@ -6,13 +6,13 @@
 // parents of a changed policy.
 import * as k8s from '@kubernetes/client-node';
 import type { AuditorPolicy } from '../crds/generated/types.ts';
-import { API_VERSION, GROUP, VERSION } from '../crds/kit.ts';
 import { orUndefinedOn404 } from '../base/kube.ts';
 import { policyRecordOf } from './admission.ts';
 import type { PolicyRepository } from './repository.ts';
 import type { PolicyRecord } from './types.ts';
+import { API_VERSION, RESOURCES } from '../contract/kube.ts';
 
-const REF = { group: GROUP, version: VERSION, plural: 'auditorpolicies' };
+const REF = RESOURCES.policy;
 
 function split(id: string): { namespace: string; name: string } {
   const dot = id.indexOf('.');

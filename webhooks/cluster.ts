@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as k8s from '@kubernetes/client-node';
 import { orUndefinedOn404 } from '../base/kube.ts';
 import type { Logger } from '../base/log.ts';
-import { CHAIN_CONFIGMAP, LABEL } from './constants.ts';
+import { CONFIGMAP, LABEL, REPORTING } from '../contract/kube.ts';
 
 export interface ClusterView {
   /** Labels of a namespace; undefined when it does not exist. Throws when unreadable. */
@@ -70,7 +70,9 @@ export function kubeClusterView(kc: k8s.KubeConfig): ClusterView {
       return ns ? (ns.metadata?.labels ?? {}) : undefined;
     },
     chainConfig: async (namespace) => {
-      const cm = await orUndefinedOn404(core.readNamespacedConfigMap({ namespace, name: CHAIN_CONFIGMAP }));
+      const cm = await orUndefinedOn404(
+        core.readNamespacedConfigMap({ namespace, name: CONFIGMAP.auditorChain }),
+      );
       return cm?.data;
     },
   };
@@ -108,7 +110,7 @@ export function cacheFirstClusterView(
     },
     chainConfig: async (namespace) => {
       const synced = caches.chainConfigs.isSynced();
-      const cached = synced ? caches.chainConfigs.get(`${namespace}/${CHAIN_CONFIGMAP}`) : undefined;
+      const cached = synced ? caches.chainConfigs.get(`${namespace}/${CONFIGMAP.auditorChain}`) : undefined;
       if (cached) return cached.data;
       return chain.read(namespace);
     },
@@ -130,7 +132,7 @@ export function kubeEventSink(kc: k8s.KubeConfig, log: Logger, instance: string)
         message: note.slice(0, 1024),
         type: 'Warning',
         source: { component: 'platform-webhook' },
-        reportingComponent: 'platform.io/webhook',
+        reportingComponent: REPORTING.webhook,
         reportingInstance: instance.slice(0, 128),
         firstTimestamp: now,
         lastTimestamp: now,

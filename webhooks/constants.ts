@@ -1,38 +1,7 @@
-// Names the webhook, the controllers and the gateway agree on (spec: Cluster
-// webhooks; CLARIFICATIONS: Pod wiring). One place, so a rename is one line.
+// What the webhook injects into a pod: ports, container names, the sidecars'
+// user and resources (spec: Cluster webhooks; CLARIFICATIONS: Pod wiring).
+// Labels, annotations and object names shared with other roles are in contract/.
 import { DEFAULT_CHAIN_IDS, SYSTEM_AUDITOR_IDS } from '../auditors/builtin.ts';
-
-export const ANNOTATION = {
-  auditors: 'platform.computing/auditors',
-  auditMode: 'platform.computing/audit-mode',
-  skipAudit: 'platform.computing/skip-audit',
-  auditorChain: 'platform.computing/auditor-chain',
-  cpuRequest: 'platform.computing/sidecar-cpu-request',
-  memoryRequest: 'platform.computing/sidecar-memory-request',
-  cpuLimit: 'platform.computing/sidecar-cpu-limit',
-  memoryLimit: 'platform.computing/sidecar-memory-limit',
-  policyId: 'platform.computing/policy-id',
-  /** The agent's model base URL: the gateway's PLATFORM_MODEL_URL (default: the webhook's own). */
-  modelUrl: 'platform.computing/model-url',
-  /** Secret (key `api-key`) in the pod's namespace: PLATFORM_API_KEY of the gateway and proxy. */
-  apiKeySecret: 'platform.computing/api-key-secret',
-  /** JSON `{auditor: {setting: value}}`: `<AUDITOR>_<KEY>` on the matching auditor sidecars. */
-  auditorSettings: 'platform.computing/auditor-settings',
-  /** PLATFORM_WORKSPACE_ID (default: the `platform.io/workspace` label). */
-  workspaceId: 'platform.computing/workspace-id',
-  /** Written by /mutate: what was injected and why (JSON). */
-  status: 'platform.computing/injection-status',
-} as const;
-
-export const LABEL = {
-  secured: 'platform.io/secured',
-  namespaceEnabled: 'platform.computing/enabled',
-  agent: 'platform.io/agent',
-  workspace: 'platform.io/workspace',
-} as const;
-
-export const CHAIN_CONFIGMAP = 'platform-auditor-chain';
-export const CHAIN_CONFIGMAP_KEYS = ['preRequest', 'postResponse'] as const;
 
 /** From the built-in auditor table (`auditors/builtin.ts`). */
 export const SYSTEM_AUDITORS = SYSTEM_AUDITOR_IDS;

@@ -5,10 +5,9 @@
 // restart the same way.
 import * as k8s from '@kubernetes/client-node';
 import type { AuditorPolicy } from '../crds/generated/types.ts';
-import { GROUP, VERSION } from '../crds/kit.ts';
 import { informerFactory, ResilientInformer } from '../base/controller/informer.ts';
 import type { Logger } from '../base/log.ts';
-import { CHAIN_CONFIGMAP } from './constants.ts';
+import { CONFIGMAP, GROUP, PLURAL, VERSION, resourceOf } from '../contract/kube.ts';
 
 /** Relist period of the webhook's caches (a fresh list also repairs a missed event). */
 export const WEBHOOK_RELIST_INTERVAL_MS = 300_000;
@@ -60,8 +59,8 @@ const byName = (name: string): string => `metadata.name=${name}`;
 export function admissionCaches(kc: k8s.KubeConfig, log: Logger): AdmissionCaches {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
-  const chain = byName(CHAIN_CONFIGMAP);
-  const policies = { group: GROUP, version: VERSION, plural: 'auditorpolicies' };
+  const chain = byName(CONFIGMAP.auditorChain);
+  const policies = resourceOf(PLURAL.policy);
   return {
     namespaces: informer(kc, log, {
       resource: 'namespaces',
@@ -69,14 +68,14 @@ export function admissionCaches(kc: k8s.KubeConfig, log: Logger): AdmissionCache
       list: () => core.listNamespace() as AnyList,
     }),
     chainConfigs: informer(kc, log, {
-      resource: `configmaps (${CHAIN_CONFIGMAP})`,
+      resource: `configmaps (${CONFIGMAP.auditorChain})`,
       watchPath: '/api/v1/configmaps',
       list: () => core.listConfigMapForAllNamespaces({ fieldSelector: chain }) as AnyList,
       fieldSelector: chain,
     }),
     policies: informer(kc, log, {
-      resource: `auditorpolicies.${GROUP}`,
-      watchPath: `/apis/${GROUP}/${VERSION}/auditorpolicies`,
+      resource: `${PLURAL.policy}.${GROUP}`,
+      watchPath: `/apis/${GROUP}/${VERSION}/${PLURAL.policy}`,
       list: () => custom.listClusterCustomObject(policies) as AnyList,
     }),
   };

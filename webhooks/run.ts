@@ -15,6 +15,7 @@ import { WebhookMetrics } from './metrics.ts';
 import { buildDirectory } from './mutate/directory.ts';
 import type { MutateOptions } from './mutate/inject.ts';
 import { certificateNames, loadWebhookSettings, type WebhookSettings } from './settings.ts';
+import { SECRET_KEY } from '../contract/kube.ts';
 
 /** Native sidecars are on by default from Kubernetes 1.29. */
 async function nativeSidecars(s: WebhookSettings, kc: k8s.KubeConfig, log: Logger): Promise<boolean> {
@@ -39,7 +40,7 @@ function mutateOptions(s: WebhookSettings, native: boolean): MutateOptions {
     redirect: s.redirect
       ? { modelCidrs: s.modelCidrs, modelPorts: s.modelPorts.map(Number), excludeCidrs: s.excludeCidrs }
       : false,
-    apiKeySecret: { name: s.apiKeySecret, key: 'api-key' },
+    apiKeySecret: { name: s.apiKeySecret, key: SECRET_KEY.apiKey },
     excludedNamespaces: [s.namespace, 'kube-system'],
     sidecarDefaults: s.sidecarDefaults,
   };

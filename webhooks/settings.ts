@@ -7,6 +7,7 @@ import { SIDECAR_RESOURCES } from './constants.ts';
 import { sidecarResourceProblems, type SidecarResources } from './mutate/annotations.ts';
 import { parseThirdParty, type ThirdPartyAuditor } from './mutate/directory.ts';
 import { checkRedirectOptions } from './mutate/redirect.ts';
+import { DEFAULT_NAME } from '../contract/kube.ts';
 
 export const WEBHOOK_SETTINGS = {
   port: {
@@ -36,14 +37,14 @@ export const WEBHOOK_SETTINGS = {
     env: 'PLATFORM_NAMESPACE',
     flag: 'namespace',
     type: 'string',
-    default: 'platform-system',
+    default: DEFAULT_NAME.namespace,
     description: "the operator's namespace (never injected; holds the TLS Secret)",
   },
   serviceName: {
     env: 'PLATFORM_WEBHOOK_SERVICE',
     flag: 'service',
     type: 'string',
-    default: 'platform-webhook',
+    default: DEFAULT_NAME.webhookService,
     description: 'Service in front of the webhook (its DNS names go into the certificate)',
   },
   extraSans: {
@@ -57,7 +58,7 @@ export const WEBHOOK_SETTINGS = {
     env: 'PLATFORM_WEBHOOK_TLS_SECRET',
     flag: 'tls-secret',
     type: 'string',
-    default: 'platform-webhook-tls',
+    default: DEFAULT_NAME.webhookTlsSecret,
     description: 'Secret with the CA and serving certificate',
   },
   manageCertificates: {
@@ -71,14 +72,14 @@ export const WEBHOOK_SETTINGS = {
     env: 'PLATFORM_WEBHOOK_MUTATING_CONFIG',
     flag: 'mutating-config',
     type: 'string',
-    default: 'platform-mutating-webhook',
+    default: DEFAULT_NAME.mutatingWebhook,
     description: 'MutatingWebhookConfiguration whose caBundle is managed',
   },
   validatingConfig: {
     env: 'PLATFORM_WEBHOOK_VALIDATING_CONFIG',
     flag: 'validating-config',
     type: 'string',
-    default: 'platform-validating-webhook',
+    default: DEFAULT_NAME.validatingWebhook,
     description: 'ValidatingWebhookConfiguration whose caBundle is managed',
   },
   bodyLimitBytes: {

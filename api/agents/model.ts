@@ -3,38 +3,22 @@
 import type { PlatformAgent, PlatformAgentSpec } from '../../crds/generated/types.ts';
 import { badRequest, notFound, unprocessable } from '../../base/http-error.ts';
 import type { Owner } from '../policy/roles.ts';
+import { agentIdOf, parseAgentId as parseId, type AgentName } from '../../contract/agent-id.ts';
 
 export type { PlatformAgent };
 export type ShareRole = Owner['role'];
 
-const NAMESPACE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const NAME_RE = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-
-export interface AgentName {
-  namespace: string;
-  name: string;
-}
-
-/** `<namespace>.<name>`, split at the first dot (namespaces have none). */
+/** The agent an id names; a malformed id is the client's 400. */
 export function parseAgentId(id: string): AgentName {
-  const dot = id.indexOf('.');
-  const namespace = id.slice(0, dot);
-  const name = id.slice(dot + 1);
-  if (dot < 1 || !NAMESPACE_RE.test(namespace) || !NAME_RE.test(name) || name.includes('..')) {
+  const agent = parseId(id);
+  if (!agent) {
     throw badRequest(
       `invalid agent id ${JSON.stringify(id.slice(0, 80))}: expected <namespace>.<name>`,
       'invalid_id',
     );
   }
-  return { namespace, name };
+  return agent;
 }
-
-export function validName(namespace: string, name: string): boolean {
-  return NAMESPACE_RE.test(namespace) && NAME_RE.test(name) && !name.includes('..');
-}
-
-export const agentIdOf = (a: { metadata: { namespace?: string; name?: string } }): string =>
-  `${a.metadata.namespace}.${a.metadata.name}`;
 
 export interface AgentView {
   agent_id: string;

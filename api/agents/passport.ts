@@ -7,7 +7,8 @@ import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import type { AttestationResult } from '../../evidence/result.ts';
 import type { StoredEvidence } from '../../evidence/store.ts';
 import { registeredTier } from '../registry/auditors.ts';
-import { agentIdOf, ownerCount, type PlatformAgent } from './model.ts';
+import { ownerCount, type PlatformAgent } from './model.ts';
+import { agentIdOf } from '../../contract/agent-id.ts';
 
 /** One access the agent made, as its signed Evidence shows it. */
 export interface AccessRecord {

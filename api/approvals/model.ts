@@ -2,9 +2,9 @@
 // its API view, whether it can still be decided, and who may decide it.
 import { randomBytes } from 'node:crypto';
 import type { ApprovalRequest } from '../../crds/generated/types.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import { conflict, HttpError } from '../../base/http-error.ts';
 import type { Owner } from '../policy/roles.ts';
+import { ANNOTATION, API_VERSION, LABEL } from '../../contract/kube.ts';
 
 export type HighRiskAction = ApprovalRequest['spec']['action'];
 
@@ -25,9 +25,6 @@ export interface ApprovalInput {
   details?: Record<string, unknown>;
 }
 
-export const OPERATION_ANNOTATION = 'platform.io/operation';
-export const REQUESTED_BY_ANNOTATION = 'platform.io/requested-by';
-
 export function newApproval(input: ApprovalInput, nowMs: number, ttlMs: number): ApprovalRequest {
   return {
     apiVersion: API_VERSION,
@@ -35,8 +32,8 @@ export function newApproval(input: ApprovalInput, nowMs: number, ttlMs: number):
     metadata: {
       namespace: input.namespace,
       name: `approval-${randomBytes(6).toString('hex')}`,
-      labels: { 'platform.io/agent': input.agent },
-      annotations: { [OPERATION_ANNOTATION]: input.operation, [REQUESTED_BY_ANNOTATION]: input.requestedBy },
+      labels: { [LABEL.agent]: input.agent },
+      annotations: { [ANNOTATION.operation]: input.operation, [ANNOTATION.requestedBy]: input.requestedBy },
     },
     spec: {
       agent: input.agent,
@@ -54,7 +51,7 @@ export function newApproval(input: ApprovalInput, nowMs: number, ttlMs: number):
 export const approvalId = (a: ApprovalRequest): string => `${a.metadata.namespace}.${a.metadata.name}`;
 export const agentKeyOf = (a: ApprovalRequest): string => `${a.metadata.namespace}/${a.spec.agent}`;
 export const operationOf = (a: ApprovalRequest): Operation =>
-  (a.metadata.annotations?.[OPERATION_ANNOTATION] as Operation | undefined) ?? 'external';
+  (a.metadata.annotations?.[ANNOTATION.operation] as Operation | undefined) ?? 'external';
 
 export function phaseOf(a: ApprovalRequest, nowMs: number): string {
   const phase = a.status?.phase ?? 'pending';
@@ -108,7 +105,7 @@ export function findPending(
 
 /** Who asked for the action (the API records it twice; either names the requester). */
 export const requesterOf = (a: ApprovalRequest): string | undefined =>
-  a.metadata.annotations?.[REQUESTED_BY_ANNOTATION] ?? a.spec.onBehalfOf;
+  a.metadata.annotations?.[ANNOTATION.requestedBy] ?? a.spec.onBehalfOf;
 
 /** Who may decide; a request from before approvers were recorded has none and expires undecided. */
 export const approversOf = (a: ApprovalRequest): string[] => [...(a.spec.approvers ?? [])];
@@ -134,7 +131,7 @@ export interface DecisionRefusal {
  * what is already pending (decision 84).
  */
 export function decisionRefusal(a: ApprovalRequest, subject: string): DecisionRefusal | undefined {
-  const requesters = [a.metadata.annotations?.[REQUESTED_BY_ANNOTATION], a.spec.onBehalfOf];
+  const requesters = [a.metadata.annotations?.[ANNOTATION.requestedBy], a.spec.onBehalfOf];
   if (requesters.includes(subject)) {
     return {
       detail: 'you requested this action; another Owner of the agent decides it',

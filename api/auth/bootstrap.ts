@@ -9,6 +9,7 @@ import { createUnlessExists } from '../../base/kube.ts';
 import type { Logger } from '../../base/log.ts';
 import { hashKey, keyIdOf, mintKey } from './api-key-format.ts';
 import type { ApiKeyStore } from './key-store.ts';
+import { SECRET_KEY } from '../../contract/kube.ts';
 
 export const BOOTSTRAP_SUBJECT = 'bootstrap-admin';
 
@@ -21,7 +22,7 @@ export interface BootstrapOptions {
 
 async function readBootstrapKey(o: BootstrapOptions): Promise<string | undefined> {
   const secret = await o.core.readNamespacedSecret({ namespace: o.store.namespace, name: o.secretName });
-  const raw = secret.data?.['api-key'];
+  const raw = secret.data?.[SECRET_KEY.apiKey];
   return raw ? Buffer.from(raw, 'base64').toString('utf8') : undefined;
 }
 
@@ -33,7 +34,7 @@ function claim(o: BootstrapOptions, key: string): Promise<boolean> {
       body: {
         metadata: { name: o.secretName, labels: { 'app.kubernetes.io/part-of': 'platform' } },
         type: 'Opaque',
-        stringData: { 'api-key': key, subject: BOOTSTRAP_SUBJECT },
+        stringData: { [SECRET_KEY.apiKey]: key, subject: BOOTSTRAP_SUBJECT },
       },
     }),
   );

@@ -6,8 +6,8 @@ import type * as k8s from '@kubernetes/client-node';
 import { apiStatus } from '../../base/kube.ts';
 import { hashMatches, keyIdOf, mintKey } from './api-key-format.ts';
 import { KEY_ROLES, type KeyRole } from './principal.ts';
+import { LABEL } from '../../contract/kube.ts';
 
-export const API_KEY_LABEL = 'platform.io/api-key';
 export const secretNameFor = (id: string): string => `platform-api-key-${id}`;
 
 export interface ObjectCache<T> {
@@ -101,7 +101,7 @@ export function keyRecordSecret(
     metadata: {
       name: secretNameFor(stored.id),
       namespace,
-      labels: { ...labels, [API_KEY_LABEL]: 'true' },
+      labels: { ...labels, [LABEL.apiKey]: 'true' },
     },
     type: 'Opaque',
     stringData: toStringData(stored),

@@ -12,9 +12,10 @@ import {
 } from '../../auditors/sdk/types.ts';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import { auditorRegistration } from '../../crds/kinds/registrations.ts';
-import { API_VERSION, type JSONSchema } from '../../crds/kit.ts';
+import type { JSONSchema } from '../../crds/kit.ts';
 import { lowerTier, registrationCeiling, type RegistrationFacts } from '../../evidence/trust.ts';
 import type { TrustTier } from '../../evidence/types.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 const DEFAULT_PHASES: RequestPhase[] = ['request', 'response'];
 

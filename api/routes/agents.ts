@@ -1,7 +1,6 @@
 // /v1/agents: create, list, get, update (lowering the audit mode is an
 // approval), delete (an approval), suspend, reactivate, stale list, access
 // review and passport. Thin: parse, call the pure agent model, write.
-import { API_VERSION } from '../../crds/kit.ts';
 import { changesBesidesAuditMode, loweredAuditMode, type AuditModeChange } from '../agents/audit-mode.ts';
 import {
   accessReview,
@@ -9,7 +8,6 @@ import {
   requireOwnerOnCreate,
   staleList,
   updatedSpec,
-  validName,
   type PlatformAgent,
 } from '../agents/model.ts';
 import { mutateAgent } from '../agents/mutate.ts';
@@ -19,7 +17,7 @@ import { intQuery, patternQuery, validateKind } from '../http/validate.ts';
 import { can } from '../policy/roles.ts';
 import { page } from '../store/cache.ts';
 import { requestApproval } from './approvals.ts';
-import { NAME_PATTERN, NAMESPACE_PATTERN } from './parameters.ts';
+import { isValidAgentName, NAME_PATTERN, NAMESPACE_PATTERN } from '../../contract/agent-id.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
 import {
   ACCESS_REVIEW,
@@ -29,6 +27,7 @@ import {
   PASSPORT,
   STALE_AGENTS,
 } from './responses.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 const CREATE_BODY = {
   type: 'object',
@@ -56,7 +55,7 @@ const agentOf = (rc: RouteCtx): PlatformAgent => rc.agent as PlatformAgent;
 
 async function create(rc: RouteCtx): Promise<unknown> {
   const body = bodyOf<{ namespace: string; name: string; spec: PlatformAgent['spec'] }>(rc);
-  if (!validName(body.namespace, body.name))
+  if (!isValidAgentName(body.namespace, body.name))
     throw badRequest('namespace or name is not a valid Kubernetes name');
   rc.audit = { resource: `${body.namespace}.${body.name}`, namespace: body.namespace };
   if (!can(rc.principal, 'agent.create', { namespace: body.namespace })) {

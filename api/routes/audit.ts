@@ -1,7 +1,7 @@
 // /v1/audit: the audit log for administrators. Org administrators see every
 // entry; workspace administrators the entries of their namespaces.
 import { enumQuery, intQuery, patternQuery, stringQuery, timeQuery } from '../http/validate.ts';
-import { NAMESPACE_PATTERN } from './parameters.ts';
+import { NAMESPACE_PATTERN } from '../../contract/agent-id.ts';
 import type { AuditFilter } from '../audit/log.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 import { AUDIT_PAGE, AUDIT_VERIFICATION } from './responses.ts';

@@ -3,19 +3,8 @@
 // them, query values as `intQuery`/`enumQuery`/`timeQuery` check them), so a
 // generated client or fuzzer that follows them gets past input checks.
 import type { JSONSchema } from '../../crds/kit.ts';
+import { AGENT_ID_PATTERN, NAMESPACE_PATTERN } from '../../contract/agent-id.ts';
 
-const LABEL = '[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?';
-/** A DNS label: a namespace (workspace). */
-export const NAMESPACE_PATTERN = `^${LABEL}$`;
-/** A DNS subdomain (at most 253 characters): an agent's name. */
-export const NAME_PATTERN = `^${LABEL}(\\.${LABEL})*$`;
-/**
- * `<namespace>.<name>`, split at the first dot. Documented with a name of at
- * most three labels, so that every id the pattern admits is one
- * `parseAgentId` accepts (a regular expression cannot bound the name's 253
- * characters apart from the namespace's); longer names still work.
- */
-export const AGENT_ID_PATTERN = `^${LABEL}\\.${LABEL}(\\.${LABEL}){0,2}$`;
 const DIGEST_PATTERN = '^sha256:[a-f0-9]{64}$';
 
 const agentId: JSONSchema = { type: 'string', pattern: AGENT_ID_PATTERN };

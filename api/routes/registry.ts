@@ -7,8 +7,8 @@ import { badRequest, notFound } from '../../base/http-error.ts';
 import type { ApiDeps, RouteCtx, RouteSpec } from './route.ts';
 import { DIGEST_CHECK, NOTARIZATION } from './responses.ts';
 import type { RegistrationPlural } from '../store/cluster.ts';
+import { ANNOTATION, PLURAL } from '../../contract/kube.ts';
 
-export const NOTARIZED_ANNOTATION = 'platform.io/notarized';
 const DIGEST_RE = /^sha256:[a-f0-9]{64}$/;
 
 type Registration = AuditorRegistration | ModelRegistration;
@@ -25,14 +25,14 @@ export function recordsWithDigest(
   digest: string,
 ): { plural: RegistrationPlural; reg: Registration }[] {
   return [
-    ...deps.auditors.list().map((reg) => ({ plural: 'auditorregistrations' as const, reg })),
-    ...deps.models.list().map((reg) => ({ plural: 'modelregistrations' as const, reg })),
+    ...deps.auditors.list().map((reg) => ({ plural: PLURAL.auditor, reg })),
+    ...deps.models.list().map((reg) => ({ plural: PLURAL.model, reg })),
   ].filter(({ reg }) => reg.spec.imageDigest === digest);
 }
 
 export function isNotarized(deps: Pick<ApiDeps, 'auditors' | 'models'>, digest: string): boolean {
   return recordsWithDigest(deps, digest).some(
-    ({ reg }) => reg.metadata.annotations?.[NOTARIZED_ANNOTATION] === 'true',
+    ({ reg }) => reg.metadata.annotations?.[ANNOTATION.notarized] === 'true',
   );
 }
 
@@ -52,8 +52,8 @@ async function mark(rc: RouteCtx, notarized: boolean): Promise<unknown> {
     );
   }
   const annotations = notarized
-    ? { [NOTARIZED_ANNOTATION]: 'true', 'platform.io/notarized-by': rc.principal.subject.slice(0, 253) }
-    : { [NOTARIZED_ANNOTATION]: null, 'platform.io/notarized-by': null };
+    ? { [ANNOTATION.notarized]: 'true', [ANNOTATION.notarizedBy]: rc.principal.subject.slice(0, 253) }
+    : { [ANNOTATION.notarized]: null, [ANNOTATION.notarizedBy]: null };
   for (const { plural, reg } of records) {
     await rc.deps.writer.annotateRegistration(plural, reg.metadata.name ?? '', annotations);
   }

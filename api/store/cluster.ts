@@ -4,16 +4,15 @@
 // and the caller retries on fresh data.
 import * as k8s from '@kubernetes/client-node';
 import type { ApprovalRequest, AuditorRegistration, PlatformAgent } from '../../crds/generated/types.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { orUndefinedOn404 } from '../../base/kube.ts';
+import { PLURAL, resourceOf } from '../../contract/kube.ts';
 
-const ref = (plural: string) => ({ group: GROUP, version: VERSION, plural });
-const AGENTS = ref('platformagents');
-const APPROVALS = ref('approvalrequests');
-const AUDITORS = ref('auditorregistrations');
+const AGENTS = resourceOf(PLURAL.agent);
+const APPROVALS = resourceOf(PLURAL.approval);
+const AUDITORS = resourceOf(PLURAL.auditor);
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 
-export type RegistrationPlural = 'auditorregistrations' | 'modelregistrations';
+export type RegistrationPlural = typeof PLURAL.auditor | typeof PLURAL.model;
 
 export interface ClusterWriter {
   createAgent(agent: PlatformAgent): Promise<PlatformAgent>;
@@ -79,7 +78,7 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
       )) as ApprovalRequest,
     annotateRegistration: async (plural, name, annotations) => {
       await api.patchClusterCustomObject(
-        { ...ref(plural), name, body: { metadata: { annotations } } },
+        { ...resourceOf(plural), name, body: { metadata: { annotations } } },
         MERGE,
       );
     },

@@ -8,10 +8,9 @@ import type {
   ModelRegistration,
   PlatformAgent,
 } from '../../crds/generated/types.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { informerFactory, ResilientInformer } from '../../base/controller/informer.ts';
 import type { Logger } from '../../base/log.ts';
-import { API_KEY_LABEL } from '../auth/key-store.ts';
+import { GROUP, LABEL, PLURAL, VERSION } from '../../contract/kube.ts';
 
 export interface Timings {
   relistIntervalMs: number;
@@ -60,7 +59,7 @@ export function apiInformers(
   watchNamespace?: string,
 ): ApiInformers {
   const core = kc.makeApiClient(k8s.CoreV1Api);
-  const selector = `${API_KEY_LABEL}=true`;
+  const selector = `${LABEL.apiKey}=true`;
   const keys = new ResilientInformer<k8s.V1Secret>({
     resource: 'secrets (api keys)',
     factory: informerFactory(
@@ -73,10 +72,10 @@ export function apiInformers(
     ...t,
   });
   const informers = {
-    agents: custom<PlatformAgent & KObj>(kc, log, t, 'platformagents', watchNamespace),
-    approvals: custom<ApprovalRequest & KObj>(kc, log, t, 'approvalrequests', watchNamespace),
-    auditors: custom<AuditorRegistration & KObj>(kc, log, t, 'auditorregistrations'),
-    models: custom<ModelRegistration & KObj>(kc, log, t, 'modelregistrations'),
+    agents: custom<PlatformAgent & KObj>(kc, log, t, PLURAL.agent, watchNamespace),
+    approvals: custom<ApprovalRequest & KObj>(kc, log, t, PLURAL.approval, watchNamespace),
+    auditors: custom<AuditorRegistration & KObj>(kc, log, t, PLURAL.auditor),
+    models: custom<ModelRegistration & KObj>(kc, log, t, PLURAL.model),
     keys,
   };
   return { ...informers, all: Object.values(informers) as ResilientInformer<KObj>[] };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildEvent, REPORTING_CONTROLLER } from './events.ts';
+import { buildEvent } from './events.ts';
+import { REPORTING } from '../../contract/kube.ts';
 
 describe('buildEvent', () => {
   it('builds an events.k8s.io/v1 Event regarding the object', () => {
@@ -16,7 +17,7 @@ describe('buildEvent', () => {
     );
     expect(event).toMatchObject({
       metadata: { namespace: 'team' },
-      reportingController: REPORTING_CONTROLLER,
+      reportingController: REPORTING.operator,
       reportingInstance: 'op-1',
       type: 'Warning',
       reason: 'OwnersMissing',

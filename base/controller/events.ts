@@ -5,8 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as k8s from '@kubernetes/client-node';
 import type { Logger } from '../log.ts';
 import type { ControllerMetrics } from './metrics.ts';
-
-export const REPORTING_CONTROLLER = 'platform.io/operator';
+import { REPORTING } from '../../contract/kube.ts';
 
 export interface EventSubject {
   apiVersion?: string;
@@ -44,7 +43,7 @@ export function buildEvent(
   return {
     metadata: { name: `${meta.name ?? 'object'}.${suffix}`, namespace: meta.namespace ?? 'default' },
     eventTime: new k8s.V1MicroTime(now.getTime()),
-    reportingController: REPORTING_CONTROLLER,
+    reportingController: REPORTING.operator,
     reportingInstance: instance.slice(0, 128),
     action: spec.action,
     reason: spec.reason,

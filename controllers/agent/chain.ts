@@ -17,9 +17,9 @@ import {
   type ChainInput,
   type FrameworkRequirement,
 } from '../chain/compose.ts';
-import { CHAIN_ANNOTATION } from '../common/meta.ts';
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
 import type { PlatformAgent } from './types.ts';
+import { ANNOTATION } from '../../contract/kube.ts';
 
 export const CONDITION_CHAIN_VALID = 'ChainValid';
 
@@ -92,7 +92,7 @@ export function agentChain(
     ...(standalone && ownIds.length === 0 ? { builtinDefault: DEFAULT_CHAIN } : {}),
     userSelected: [...(input.userSelected ?? []), ...ownIds],
   };
-  const explicit = parseIdList(agent.metadata.annotations?.[CHAIN_ANNOTATION]);
+  const explicit = parseIdList(agent.metadata.annotations?.[ANNOTATION.auditorChain]);
   const composed =
     explicit.length > 0 ? applyExplicitChain(full, explicit) : { chain: composeChain(full), refused: [] };
   return {

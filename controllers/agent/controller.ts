@@ -8,7 +8,6 @@ import type { AuditorPolicy } from '../../crds/generated/types.ts';
 import type { Keyring } from '../../base/crypto/envelope.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { inNamespace, type Caches } from '../common/caches.ts';
-import { AGENT_LABEL, ENVIRONMENT_LABEL } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
 import { Controller } from '../../base/controller/controller.ts';
 import { objectKey } from '../../base/controller/keys.ts';
@@ -20,6 +19,7 @@ import type { PodSettings } from './pod.ts';
 import { AgentReconciler, type AgentContextReader, type AgentReconcilerDeps } from './reconciler.ts';
 import { AGENT_RESOURCE, type PlatformAgent } from './types.ts';
 import { agentWiring, type WiringResult } from './wiring.ts';
+import { LABEL } from '../../contract/kube.ts';
 
 export const AGENT_CONTROLLER = 'platformagent';
 
@@ -70,8 +70,8 @@ function wiringFrom(c: Caches, defaultModelUrl: string | undefined): AgentReconc
 function agentsOnNode(c: Caches, node: string): string[] {
   return c.pods
     .list()
-    .filter((p) => p.spec?.nodeName === node && p.metadata?.labels?.[AGENT_LABEL])
-    .map((p) => `${p.metadata?.namespace}/${p.metadata?.labels?.[AGENT_LABEL]}`);
+    .filter((p) => p.spec?.nodeName === node && p.metadata?.labels?.[LABEL.agent])
+    .map((p) => `${p.metadata?.namespace}/${p.metadata?.labels?.[LABEL.agent]}`);
 }
 
 /** Agents of a namespace, or every agent for an object without one (cluster-scoped or org-wide). */
@@ -118,9 +118,9 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
     name: AGENT_CONTROLLER,
     primary: c.agents,
     watches: [
-      { informer: c.pods, mapToKeys: byLabel(AGENT_LABEL) },
-      { informer: c.serviceAccounts, mapToKeys: byLabel(AGENT_LABEL) },
-      { informer: c.secrets, mapToKeys: byLabel(AGENT_LABEL) },
+      { informer: c.pods, mapToKeys: byLabel(LABEL.agent) },
+      { informer: c.serviceAccounts, mapToKeys: byLabel(LABEL.agent) },
+      { informer: c.secrets, mapToKeys: byLabel(LABEL.agent) },
       {
         informer: c.workspaces,
         mapToKeys: (ws) =>
@@ -146,7 +146,7 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
       {
         informer: c.services,
         mapToKeys: (svc) =>
-          svc.metadata?.labels?.[ENVIRONMENT_LABEL] ? agentsNear(c, svc.metadata.namespace ?? '') : [],
+          svc.metadata?.labels?.[LABEL.environment] ? agentsNear(c, svc.metadata.namespace ?? '') : [],
       },
       // An agent that changes or goes may free or take an email or handle others want.
       {

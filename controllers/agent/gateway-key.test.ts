@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { hashMatches, mintKey } from '../../api/auth/api-key-format.ts';
 import { recordFromSecret } from '../../api/auth/key-store.ts';
-import {
-  addFinalizerPatch,
-  GATEWAY_KEY_FINALIZER,
-  gatewayKeyObjects,
-  recordSelector,
-  removeFinalizerPatch,
-} from './gateway-key.ts';
+import { addFinalizerPatch, gatewayKeyObjects, recordSelector, removeFinalizerPatch } from './gateway-key.ts';
 import type { PlatformAgent } from './types.ts';
+import { FINALIZER } from '../../contract/kube.ts';
 
 const agent = (finalizers?: string[]): PlatformAgent => ({
   apiVersion: 'platform.io/v1alpha1',
@@ -56,14 +51,14 @@ describe('the gateway key of an agent', () => {
 
   it('adds its finalizer without touching others, once, and removes only its own', () => {
     expect(addFinalizerPatch(agent())).toEqual([
-      { op: 'add', path: '/metadata/finalizers', value: [GATEWAY_KEY_FINALIZER] },
+      { op: 'add', path: '/metadata/finalizers', value: [FINALIZER.gatewayKey] },
     ]);
     expect(addFinalizerPatch(agent(['other']))).toEqual([
-      { op: 'add', path: '/metadata/finalizers/-', value: GATEWAY_KEY_FINALIZER },
+      { op: 'add', path: '/metadata/finalizers/-', value: FINALIZER.gatewayKey },
     ]);
-    expect(addFinalizerPatch(agent([GATEWAY_KEY_FINALIZER]))).toBeUndefined();
-    expect(removeFinalizerPatch(agent(['other', GATEWAY_KEY_FINALIZER]))).toEqual([
-      { op: 'test', path: '/metadata/finalizers/1', value: GATEWAY_KEY_FINALIZER },
+    expect(addFinalizerPatch(agent([FINALIZER.gatewayKey]))).toBeUndefined();
+    expect(removeFinalizerPatch(agent(['other', FINALIZER.gatewayKey]))).toEqual([
+      { op: 'test', path: '/metadata/finalizers/1', value: FINALIZER.gatewayKey },
       { op: 'remove', path: '/metadata/finalizers/1' },
     ]);
     expect(removeFinalizerPatch(agent(['other']))).toBeUndefined();

@@ -10,23 +10,18 @@
 import type * as k8s from '@kubernetes/client-node';
 import type { MintedKey } from '../../api/auth/api-key-format.ts';
 import { keyRecordSecret, type StoredKey } from '../../api/auth/key-store.ts';
-import { MANAGED_BY, MANAGED_BY_LABEL, ownerReference } from '../common/meta.ts';
+import { ownerReference } from '../common/meta.ts';
 import { ownedLabels } from './pod.ts';
-import { AGENT_API_VERSION, AGENT_KIND, agentId, ownedNames, type PlatformAgent } from './types.ts';
-
-export const GATEWAY_KEY_FINALIZER = 'platform.io/gateway-key';
-/** The data key of the raw key in the agent's Secret (the webhook's `secretKeyRef` key). */
-export const GATEWAY_KEY_DATA = 'api-key';
-export const KEY_ID_ANNOTATION = 'platform.io/api-key-id';
-/** On key records: the agent they were minted for (its uid fits a label; its id may not). */
-export const AGENT_UID_LABEL = 'platform.io/agent-uid';
+import { AGENT_API_VERSION, AGENT_KIND, ownedNames, type PlatformAgent } from './types.ts';
+import { ANNOTATION, FINALIZER, LABEL, MANAGED_BY, SECRET_KEY } from '../../contract/kube.ts';
+import { agentIdOf } from '../../contract/agent-id.ts';
 
 export const gatewayKeySecretName = (agent: PlatformAgent): string =>
   ownedNames(agent.metadata.name ?? '').gatewayKey;
 
 /** The selector of every key record minted for this agent. */
 export const recordSelector = (agent: PlatformAgent): string =>
-  `${AGENT_UID_LABEL}=${agent.metadata.uid ?? ''}`;
+  `${LABEL.agentUid}=${agent.metadata.uid ?? ''}`;
 
 /** The key record for the Verifier's key namespace and the agent's Secret holding the key. */
 export function gatewayKeyObjects(
@@ -35,7 +30,7 @@ export function gatewayKeyObjects(
   keyNamespace: string,
   now: Date,
 ): { record: k8s.V1Secret; secret: k8s.V1Secret } {
-  const id = agentId(agent);
+  const id = agentIdOf(agent);
   const stored: StoredKey = {
     id: minted.id,
     sha256: minted.sha256,
@@ -48,8 +43,8 @@ export function gatewayKeyObjects(
     createdAt: now.toISOString(),
   };
   const record = keyRecordSecret(stored, keyNamespace, {
-    [MANAGED_BY_LABEL]: MANAGED_BY,
-    [AGENT_UID_LABEL]: agent.metadata.uid ?? '',
+    [LABEL.managedBy]: MANAGED_BY,
+    [LABEL.agentUid]: agent.metadata.uid ?? '',
   });
   const secret: k8s.V1Secret = {
     apiVersion: 'v1',
@@ -59,12 +54,12 @@ export function gatewayKeyObjects(
       name: gatewayKeySecretName(agent),
       namespace: agent.metadata.namespace,
       labels: ownedLabels(agent),
-      annotations: { [KEY_ID_ANNOTATION]: minted.id },
+      annotations: { [ANNOTATION.apiKeyId]: minted.id },
       ownerReferences: [
         ownerReference({ apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata }),
       ],
     },
-    stringData: { [GATEWAY_KEY_DATA]: minted.key },
+    stringData: { [SECRET_KEY.apiKey]: minted.key },
   };
   return { record, secret };
 }
@@ -72,19 +67,19 @@ export function gatewayKeyObjects(
 /** A JSON patch adding the finalizer (no resourceVersion: it never drops another finalizer). */
 export function addFinalizerPatch(agent: PlatformAgent): object[] | undefined {
   const finalizers = agent.metadata.finalizers;
-  if (finalizers?.includes(GATEWAY_KEY_FINALIZER)) return undefined;
+  if (finalizers?.includes(FINALIZER.gatewayKey)) return undefined;
   return finalizers
-    ? [{ op: 'add', path: '/metadata/finalizers/-', value: GATEWAY_KEY_FINALIZER }]
-    : [{ op: 'add', path: '/metadata/finalizers', value: [GATEWAY_KEY_FINALIZER] }];
+    ? [{ op: 'add', path: '/metadata/finalizers/-', value: FINALIZER.gatewayKey }]
+    : [{ op: 'add', path: '/metadata/finalizers', value: [FINALIZER.gatewayKey] }];
 }
 
 /** A JSON patch removing the finalizer, guarded by a test of its position. */
 export function removeFinalizerPatch(agent: PlatformAgent): object[] | undefined {
-  const i = (agent.metadata.finalizers ?? []).indexOf(GATEWAY_KEY_FINALIZER);
+  const i = (agent.metadata.finalizers ?? []).indexOf(FINALIZER.gatewayKey);
   if (i < 0) return undefined;
   const path = `/metadata/finalizers/${i}`;
   return [
-    { op: 'test', path, value: GATEWAY_KEY_FINALIZER },
+    { op: 'test', path, value: FINALIZER.gatewayKey },
     { op: 'remove', path },
   ];
 }

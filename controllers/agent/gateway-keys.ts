@@ -14,11 +14,12 @@ import {
   addFinalizerPatch,
   gatewayKeyObjects,
   gatewayKeySecretName,
-  KEY_ID_ANNOTATION,
   recordSelector,
   removeFinalizerPatch,
 } from './gateway-key.ts';
-import { AGENT_RESOURCE, agentId, type PlatformAgent } from './types.ts';
+import { AGENT_RESOURCE, type PlatformAgent } from './types.ts';
+import { ANNOTATION } from '../../contract/kube.ts';
+import { agentIdOf } from '../../contract/agent-id.ts';
 
 export const CONDITION_GATEWAY_KEY = 'GatewayKeyReady';
 
@@ -68,7 +69,7 @@ export class GatewayKeys {
           type: CONDITION_GATEWAY_KEY,
           status: 'True',
           reason: 'KeyMinted',
-          message: `Secret ${secretName} holds the gateway's API key, bound to agent ${agentId(agent)}`,
+          message: `Secret ${secretName} holds the gateway's API key, bound to agent ${agentIdOf(agent)}`,
         },
       };
     } catch (err) {
@@ -96,7 +97,7 @@ export class GatewayKeys {
   private async secretExists(agent: PlatformAgent, name: string): Promise<boolean> {
     const namespace = agent.metadata.namespace ?? '';
     const cached = this.deps.secrets.get(`${namespace}/${name}`);
-    if (cached?.metadata?.annotations?.[KEY_ID_ANNOTATION]) return true;
+    if (cached?.metadata?.annotations?.[ANNOTATION.apiKeyId]) return true;
     // A cache miss is confirmed before a new key replaces the records of the current one.
     return (await orUndefinedOn404(this.deps.core.readNamespacedSecret({ namespace, name }))) !== undefined;
   }
@@ -113,7 +114,7 @@ export class GatewayKeys {
     const namespace = agent.metadata.namespace ?? '';
     await writer.create('Secret', () => core.createNamespacedSecret({ namespace, body: secret }));
     this.deps.log.info(
-      { agent: agentId(agent), keyId: minted.id, keySecret: `${namespace}/${secret.metadata?.name}` },
+      { agent: agentIdOf(agent), keyId: minted.id, keySecret: `${namespace}/${secret.metadata?.name}` },
       'gateway API key minted',
     );
   }

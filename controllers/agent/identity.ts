@@ -4,12 +4,13 @@
 // one gets a conflict and nothing is overwritten; between two newcomers the
 // older agent (creation time, then namespace/name) wins.
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
-import { agentId, type PlatformAgent } from './types.ts';
+import type { PlatformAgent } from './types.ts';
+import { agentIdOf } from '../../contract/agent-id.ts';
 
 export const CONDITION_IDENTITY_CONFLICT = 'IdentityConflict';
 
 export function spiffeId(trustDomain: string, agent: PlatformAgent): string {
-  return `spiffe://${trustDomain}/agent/${agentId(agent)}`;
+  return `spiffe://${trustDomain}/agent/${agentIdOf(agent)}`;
 }
 
 /** The email and handle the agent asks for: its spec, else derived from its id. */
@@ -18,7 +19,7 @@ export function wantedIdentity(agent: PlatformAgent, emailDomain: string): { ema
   const namespace = agent.metadata?.namespace ?? '';
   const handle =
     agent.spec?.handle ??
-    agentId(agent)
+    agentIdOf(agent)
       .slice(0, 63)
       .replace(/[^a-z0-9]+$/, '');
   return { email: agent.spec?.email ?? `${name}.${namespace}@${emailDomain}`, handle };
@@ -72,7 +73,7 @@ export function claimIdentity(
   for (const field of ['email', 'handle'] as const) {
     const taken = holder(field, wanted[field], agent, others, emailDomain);
     if (taken) {
-      claim.conflicts.push(`${field} ${wanted[field]} is already held by agent ${agentId(taken)}`);
+      claim.conflicts.push(`${field} ${wanted[field]} is already held by agent ${agentIdOf(taken)}`);
       const previous = agent.status?.[field];
       if (previous) claim[field] = previous;
     } else {

@@ -8,15 +8,16 @@ import type * as k8s from '@kubernetes/client-node';
 import { encrypt, type Keyring } from '../../base/crypto/envelope.ts';
 import { ownerReference } from '../common/meta.ts';
 import { ownedLabels } from './pod.ts';
-import { AGENT_API_VERSION, AGENT_KIND, agentId, ownedNames, type PlatformAgent } from './types.ts';
+import { AGENT_API_VERSION, AGENT_KIND, ownedNames, type PlatformAgent } from './types.ts';
+import { ANNOTATION } from '../../contract/kube.ts';
+import { agentIdOf } from '../../contract/agent-id.ts';
 
 export const CLIENT_ID_KEY = 'client_id';
 export const CLIENT_SECRET_KEY = 'client_secret';
-export const CLIENT_ID_ANNOTATION = 'platform.io/oauth-client-id';
 
 /** Unique per incarnation of the agent: a re-created agent of the same name gets a new client. */
 export function oauthClientId(agent: PlatformAgent): string {
-  return `${agentId(agent)}.${(agent.metadata.uid ?? '').replace(/-/g, '').slice(0, 12)}`;
+  return `${agentIdOf(agent)}.${(agent.metadata.uid ?? '').replace(/-/g, '').slice(0, 12)}`;
 }
 
 export function secretContext(namespace: string, secretName: string): string {
@@ -36,7 +37,7 @@ export function oauthClientSecret(agent: PlatformAgent, keyring: Keyring): k8s.V
       name,
       namespace,
       labels: ownedLabels(agent),
-      annotations: { [CLIENT_ID_ANNOTATION]: clientId },
+      annotations: { [ANNOTATION.oauthClientId]: clientId },
       ownerReferences: [
         ownerReference({ apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata }),
       ],

@@ -5,15 +5,15 @@
 import type * as k8s from '@kubernetes/client-node';
 import type { Keyring } from '../../base/crypto/envelope.ts';
 import { apiMessage, apiStatus } from '../../base/kube.ts';
-import { ENABLED_LABEL, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
 import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
 import type { ResilientInformer } from '../../base/controller/informer.ts';
 import { createFailure, type PodProblem } from './injection.ts';
-import { CLIENT_ID_ANNOTATION, oauthClientSecret } from './oauth.ts';
+import { oauthClientSecret } from './oauth.ts';
 import { desiredPod, desiredServiceAccount, type PodSettings } from './pod.ts';
 import type { PodWiring } from './wiring.ts';
 import { ownedNames, type PlatformAgent } from './types.ts';
+import { LABEL, ANNOTATION } from '../../contract/kube.ts';
 
 export interface OwnedCaches {
   pods: ResilientInformer<k8s.V1Pod>;
@@ -54,7 +54,7 @@ export class AgentObjects {
     const type = 'CredentialsReady';
     const name = ownedNames(agent.metadata.name ?? '').secret;
     const existing = this.caches.secrets.get(key(agent, name));
-    const existingId = existing?.metadata?.annotations?.[CLIENT_ID_ANNOTATION];
+    const existingId = existing?.metadata?.annotations?.[ANNOTATION.oauthClientId];
     if (existingId) {
       return {
         clientId: existingId,
@@ -79,7 +79,7 @@ export class AgentObjects {
     const body = oauthClientSecret(agent, keyring);
     const namespace = agent.metadata.namespace ?? '';
     await this.writer.create('Secret', () => this.core.createNamespacedSecret({ namespace, body }));
-    const clientId = body.metadata!.annotations![CLIENT_ID_ANNOTATION]!;
+    const clientId = body.metadata!.annotations![ANNOTATION.oauthClientId]!;
     return {
       clientId,
       condition: {
@@ -141,10 +141,10 @@ export class AgentObjects {
     const name = agent.metadata.namespace ?? '';
     try {
       const ns = await this.core.readNamespace({ name });
-      if (ns.metadata?.labels?.[ENABLED_LABEL] === 'true' || ns.metadata?.deletionTimestamp) {
+      if (ns.metadata?.labels?.[LABEL.namespaceEnabled] === 'true' || ns.metadata?.deletionTimestamp) {
         return { labelled: false };
       }
-      const body = { metadata: { labels: { [ENABLED_LABEL]: 'true' } } };
+      const body = { metadata: { labels: { [LABEL.namespaceEnabled]: 'true' } } };
       await this.writer.patch('Namespace', () => this.core.patchNamespace({ name, body }, mergePatch));
       return { labelled: true };
     } catch (err) {
@@ -158,6 +158,6 @@ export type CreateResult =
 
 /** Whether `existing` was built from the same desired pod (spec hash). */
 export function upToDate(existing: k8s.V1Pod, desired: k8s.V1Pod): boolean {
-  const hash = (pod: k8s.V1Pod): string | undefined => pod.metadata?.annotations?.[SPEC_HASH_ANNOTATION];
+  const hash = (pod: k8s.V1Pod): string | undefined => pod.metadata?.annotations?.[ANNOTATION.specHash];
   return hash(existing) === hash(desired);
 }

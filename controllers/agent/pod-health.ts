@@ -3,10 +3,8 @@
 // why, and whether the pod as a whole is ready. The reconciler turns these
 // into the agent's conditions; nothing here reads the cluster.
 import type * as k8s from '@kubernetes/client-node';
-import { ANNOTATION, CONTAINER, LABEL } from '../../webhooks/constants.ts';
-
-/** The annotation /mutate writes on every pod it injects. */
-export const INJECTION_STATUS_ANNOTATION = ANNOTATION.status;
+import { CONTAINER } from '../../webhooks/constants.ts';
+import { ANNOTATION, LABEL } from '../../contract/kube.ts';
 
 /**
  * Why a secured pod lacks the webhook's injection record ('' when it has one,
@@ -16,16 +14,16 @@ export function injectionProblem(pod: k8s.V1Pod): string {
   const meta = pod.metadata ?? {};
   if (meta.deletionTimestamp) return '';
   if (meta.labels?.[LABEL.secured] !== 'true') return '';
-  if (meta.annotations?.[INJECTION_STATUS_ANNOTATION] !== undefined) return '';
+  if (meta.annotations?.[ANNOTATION.injectionStatus] !== undefined) return '';
   return (
-    `pod ${meta.name ?? ''} is labelled ${LABEL.secured}=true but carries no ${INJECTION_STATUS_ANNOTATION}: ` +
+    `pod ${meta.name ?? ''} is labelled ${LABEL.secured}=true but carries no ${ANNOTATION.injectionStatus}: ` +
     'the mutating webhook did not inject it (it was not called for the pod, or admitted it without injection)'
   );
 }
 
 /** What the webhook recorded, in words: `auditors a, b (mode enforce, chain from annotation)`. */
 export function injectionSummary(pod: k8s.V1Pod): string {
-  const raw = pod.metadata?.annotations?.[INJECTION_STATUS_ANNOTATION];
+  const raw = pod.metadata?.annotations?.[ANNOTATION.injectionStatus];
   try {
     const s = JSON.parse(raw ?? '') as { chain?: unknown; mode?: unknown; source?: unknown };
     const chain = Array.isArray(s.chain) ? s.chain.join(', ') : '?';

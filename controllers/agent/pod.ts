@@ -7,23 +7,11 @@
 import type * as k8s from '@kubernetes/client-node';
 import { canonicalize } from '../../base/canonical.ts';
 import { specHash } from '../../base/controller/hash.ts';
-import {
-  AGENT_LABEL,
-  API_KEY_SECRET_ANNOTATION,
-  AUDIT_MODE_ANNOTATION,
-  AUDITOR_SETTINGS_ANNOTATION,
-  CHAIN_ANNOTATION,
-  MANAGED_BY,
-  MANAGED_BY_LABEL,
-  MODEL_URL_ANNOTATION,
-  POLICY_ID_ANNOTATION,
-  SECURED_LABEL,
-  SPEC_HASH_ANNOTATION,
-  WORKSPACE_ID_ANNOTATION,
-  ownerReference,
-} from '../common/meta.ts';
-import { AGENT_API_VERSION, AGENT_KIND, agentId, ownedNames, type PlatformAgent } from './types.ts';
+import { ownerReference } from '../common/meta.ts';
+import { AGENT_API_VERSION, AGENT_KIND, ownedNames, type PlatformAgent } from './types.ts';
 import type { PodWiring } from './wiring.ts';
+import { LABEL, ANNOTATION, MANAGED_BY } from '../../contract/kube.ts';
+import { agentIdOf } from '../../contract/agent-id.ts';
 
 export interface PodSettings {
   image: string;
@@ -32,7 +20,7 @@ export interface PodSettings {
 }
 
 export function ownedLabels(agent: PlatformAgent): Record<string, string> {
-  return { [MANAGED_BY_LABEL]: MANAGED_BY, [AGENT_LABEL]: agent.metadata.name ?? '' };
+  return { [LABEL.managedBy]: MANAGED_BY, [LABEL.agent]: agent.metadata.name ?? '' };
 }
 
 /** The wiring annotations the webhook reads (unset values are left out). */
@@ -40,19 +28,19 @@ export function wiringAnnotations(wiring: PodWiring | undefined): Record<string,
   if (!wiring) return {};
   const settings = Object.keys(wiring.auditorSettings).length > 0;
   return {
-    [WORKSPACE_ID_ANNOTATION]: wiring.workspaceId,
-    [API_KEY_SECRET_ANNOTATION]: wiring.apiKeySecret,
-    ...(wiring.policyId ? { [POLICY_ID_ANNOTATION]: wiring.policyId } : {}),
-    ...(wiring.modelUrl ? { [MODEL_URL_ANNOTATION]: wiring.modelUrl } : {}),
-    ...(settings ? { [AUDITOR_SETTINGS_ANNOTATION]: canonicalize(wiring.auditorSettings) } : {}),
+    [ANNOTATION.workspaceId]: wiring.workspaceId,
+    [ANNOTATION.apiKeySecret]: wiring.apiKeySecret,
+    ...(wiring.policyId ? { [ANNOTATION.policyId]: wiring.policyId } : {}),
+    ...(wiring.modelUrl ? { [ANNOTATION.modelUrl]: wiring.modelUrl } : {}),
+    ...(settings ? { [ANNOTATION.auditorSettings]: canonicalize(wiring.auditorSettings) } : {}),
   };
 }
 
 function agentEnv(agent: PlatformAgent, settings: PodSettings, wiring?: PodWiring): k8s.V1EnvVar[] {
   const workspace = wiring?.workspaceId ?? agent.spec.workspace;
   return [
-    { name: 'PLATFORM_AGENT_ID', value: agentId(agent) },
-    { name: 'PLATFORM_SPIFFE_ID', value: `spiffe://${settings.trustDomain}/agent/${agentId(agent)}` },
+    { name: 'PLATFORM_AGENT_ID', value: agentIdOf(agent) },
+    { name: 'PLATFORM_SPIFFE_ID', value: `spiffe://${settings.trustDomain}/agent/${agentIdOf(agent)}` },
     ...(agent.spec.model?.id ? [{ name: 'PLATFORM_MODEL_ID', value: agent.spec.model.id }] : []),
     ...(workspace ? [{ name: 'PLATFORM_WORKSPACE_ID', value: workspace }] : []),
     ...(wiring?.modelUrl ? [{ name: 'OPENAI_BASE_URL', value: wiring.modelUrl }] : []),
@@ -79,8 +67,8 @@ export function desiredPod(
     ...(settings.runtimeClassName ? { runtimeClassName: settings.runtimeClassName } : {}),
   };
   const annotations = {
-    [CHAIN_ANNOTATION]: chain.join(','),
-    [AUDIT_MODE_ANNOTATION]: agent.spec.auditMode ?? 'enforce',
+    [ANNOTATION.auditorChain]: chain.join(','),
+    [ANNOTATION.auditMode]: agent.spec.auditMode ?? 'enforce',
     ...wiringAnnotations(wiring),
   };
   const hash = specHash({ spec, annotations });
@@ -90,8 +78,8 @@ export function desiredPod(
     metadata: {
       name: names.pod,
       namespace: agent.metadata.namespace,
-      labels: { ...ownedLabels(agent), [SECURED_LABEL]: 'true' },
-      annotations: { ...annotations, [SPEC_HASH_ANNOTATION]: hash },
+      labels: { ...ownedLabels(agent), [LABEL.secured]: 'true' },
+      annotations: { ...annotations, [ANNOTATION.specHash]: hash },
       ownerReferences: [
         ownerReference({ apiVersion: AGENT_API_VERSION, kind: AGENT_KIND, metadata: agent.metadata }),
       ],

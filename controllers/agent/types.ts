@@ -1,8 +1,7 @@
 // The PlatformAgent shape the controller reads and writes: the generated types
 // of crds/kinds/platform-agent.ts, plus the names the controller uses.
-import { API_VERSION } from '../../crds/kit.ts';
 import type { PlatformAgent, PlatformAgentSpec, PlatformAgentStatus } from '../../crds/generated/types.ts';
-import { RESOURCES } from '../common/meta.ts';
+import { API_VERSION, RESOURCES } from '../../contract/kube.ts';
 
 export type { PlatformAgent, PlatformAgentSpec, PlatformAgentStatus };
 export type AgentOwner = NonNullable<PlatformAgentSpec['owners']>[number];
@@ -13,11 +12,6 @@ export type TrustTier = NonNullable<PlatformAgentStatus['trustTier']>;
 export const AGENT_KIND = 'PlatformAgent';
 export const AGENT_API_VERSION = API_VERSION;
 export const AGENT_RESOURCE = RESOURCES.agent;
-
-/** `agent_id` is `<namespace>.<name>` (CLARIFICATIONS: agent ids). */
-export function agentId(agent: { metadata?: { namespace?: string; name?: string } }): string {
-  return `${agent.metadata?.namespace ?? ''}.${agent.metadata?.name ?? ''}`;
-}
 
 /** Names of the objects an agent owns. */
 export const ownedNames = (

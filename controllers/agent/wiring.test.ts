@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditorPolicy, PlatformWorkspace } from '../../crds/generated/types.ts';
-import { ANNOTATION } from '../../webhooks/constants.ts';
 import { validateAnnotations } from '../../webhooks/mutate/annotations.ts';
 import { testMutateOptions } from '../../webhooks/testing/fixtures.ts';
-import {
-  API_KEY_SECRET_ANNOTATION,
-  AUDITOR_SETTINGS_ANNOTATION,
-  MODEL_URL_ANNOTATION,
-  POLICY_ID_ANNOTATION,
-  WORKSPACE_ID_ANNOTATION,
-} from '../common/meta.ts';
 import { desiredPod } from './pod.ts';
 import type { PlatformAgent } from './types.ts';
 import { agentWiring, type WiringContext } from './wiring.ts';
+import { ANNOTATION } from '../../contract/kube.ts';
 
 const CHAIN = ['injection', 'toxicity', 'model-context', 'llm-judge'];
 
@@ -117,11 +110,11 @@ describe('the pod the wiring gives', () => {
     const pod = desiredPod(member, CHAIN, { image: 'agent:1', trustDomain: 'td' }, wiring);
     const annotations = pod.metadata?.annotations ?? {};
     expect(annotations).toMatchObject({
-      [POLICY_ID_ANNOTATION]: 'team.research-strict',
-      [MODEL_URL_ANNOTATION]: 'http://10.88.0.1:11434/v1',
-      [API_KEY_SECRET_ANNOTATION]: 'agent-bot-gateway-key',
-      [WORKSPACE_ID_ANNOTATION]: 'research',
-      [AUDITOR_SETTINGS_ANNOTATION]: '{"injection":{"banSubstrings":["ignore previous"],"threshold":0.8}}',
+      [ANNOTATION.policyId]: 'team.research-strict',
+      [ANNOTATION.modelUrl]: 'http://10.88.0.1:11434/v1',
+      [ANNOTATION.apiKeySecret]: 'agent-bot-gateway-key',
+      [ANNOTATION.workspaceId]: 'research',
+      [ANNOTATION.auditorSettings]: '{"injection":{"banSubstrings":["ignore previous"],"threshold":0.8}}',
     });
     const checked = validateAnnotations(annotations, testMutateOptions().directory);
     expect(checked.errors).toEqual([]);
@@ -139,11 +132,11 @@ describe('the pod the wiring gives', () => {
 
   it('names the annotations exactly as the webhook reads them', () => {
     expect([
-      POLICY_ID_ANNOTATION,
-      MODEL_URL_ANNOTATION,
-      API_KEY_SECRET_ANNOTATION,
-      AUDITOR_SETTINGS_ANNOTATION,
-      WORKSPACE_ID_ANNOTATION,
+      ANNOTATION.policyId,
+      ANNOTATION.modelUrl,
+      ANNOTATION.apiKeySecret,
+      ANNOTATION.auditorSettings,
+      ANNOTATION.workspaceId,
     ]).toEqual([
       ANNOTATION.policyId,
       ANNOTATION.modelUrl,

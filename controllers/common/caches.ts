@@ -15,7 +15,7 @@ import type {
 } from '../../crds/generated/types.ts';
 import type { ResilientInformer } from '../../base/controller/informer.ts';
 import { customInformer, nodeInformer, ownedInformer, type InformerContext } from './informers.ts';
-import { RESOURCES } from './meta.ts';
+import { RESOURCES } from '../../contract/kube.ts';
 
 export interface Caches {
   agents: ResilientInformer<PlatformAgent>;

@@ -6,7 +6,7 @@ import type { Logger } from '../../base/log.ts';
 import { informerFactory, ResilientInformer } from '../../base/controller/informer.ts';
 import type { ControllerMetrics } from '../../base/controller/metrics.ts';
 import type { CustomResourceRef } from '../../base/controller/status-writer.ts';
-import { MANAGED_SELECTOR } from './meta.ts';
+import { MANAGED_SELECTOR } from '../../contract/kube.ts';
 
 export interface InformerContext {
   kc: k8s.KubeConfig;

@@ -2,14 +2,13 @@
 // (TTL): thin shells over delegation/lifecycle.ts. Deadlines are requeue-after.
 import type * as k8s from '@kubernetes/client-node';
 import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
-import { API_VERSION } from '../../crds/kit.ts';
-import { RESOURCES } from '../common/meta.ts';
 import { toolkit, type ControllerContext } from '../common/toolkit.ts';
 import { mergeConditions, type Condition } from '../../base/controller/conditions.ts';
 import { Controller, type ReconcileResult } from '../../base/controller/controller.ts';
 import type { ResilientInformer } from '../../base/controller/informer.ts';
 import type { CustomResourceRef } from '../../base/controller/status-writer.ts';
 import { consentLifecycle, grantLifecycle, type LifecycleResult } from './lifecycle.ts';
+import { API_VERSION, RESOURCES } from '../../contract/kube.ts';
 
 const MAX_REQUEUE_MS = 3_600_000;
 

@@ -7,8 +7,8 @@
 //   its TTL since creation elapses.
 import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
 import { rfc3339, type DesiredCondition } from '../../base/controller/conditions.ts';
+import { ANNOTATION } from '../../contract/kube.ts';
 
-export const REVOKED_BY_ANNOTATION = 'platform.io/revoked-by';
 export const EXPIRED_RESOLVER = 'platform:expired';
 
 type GrantStatus = NonNullable<DelegationGrant['status']>;
@@ -24,7 +24,7 @@ export interface LifecycleResult<S> {
 export function grantLifecycle(grant: DelegationGrant, now: Date): LifecycleResult<GrantStatus> {
   const previous = grant.status ?? {};
   const g = grant.metadata.generation !== undefined ? { observedGeneration: grant.metadata.generation } : {};
-  const revokedBy = grant.metadata.annotations?.[REVOKED_BY_ANNOTATION];
+  const revokedBy = grant.metadata.annotations?.[ANNOTATION.revokedBy];
   if (previous.phase === 'revoked' || previous.revokedTime || revokedBy) {
     const status: GrantStatus = {
       ...previous,

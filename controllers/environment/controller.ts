@@ -4,8 +4,6 @@
 // publishes the endpoint in status. Owner references garbage-collect both.
 import * as k8s from '@kubernetes/client-node';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
-import { API_VERSION } from '../../crds/kit.ts';
-import { ENVIRONMENT_LABEL, RESOURCES, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
 import { mergePatch } from '../../base/controller/writer.ts';
 import { mergeConditions, type Condition } from '../../base/controller/conditions.ts';
@@ -18,6 +16,7 @@ import {
   environmentSettings,
   type EnvironmentSettings,
 } from './desired.ts';
+import { API_VERSION, LABEL, RESOURCES, ANNOTATION } from '../../contract/kube.ts';
 
 export const ENVIRONMENT_CONTROLLER = 'platformenvironment';
 
@@ -30,7 +29,7 @@ export function createEnvironmentController(
   const core = ctx.kc.makeApiClient(k8s.CoreV1Api);
   const apps = ctx.kc.makeApiClient(k8s.AppsV1Api);
   const hashOf = (o?: k8s.KubernetesObject): string | undefined =>
-    o?.metadata?.annotations?.[SPEC_HASH_ANNOTATION];
+    o?.metadata?.annotations?.[ANNOTATION.specHash];
 
   const syncDeployment = async (env: PlatformEnvironment, namespace: string, name: string): Promise<void> => {
     const body = desiredDeployment(env, settings);
@@ -106,8 +105,8 @@ export function createEnvironmentController(
     name: ENVIRONMENT_CONTROLLER,
     primary: c.environments,
     watches: [
-      { informer: c.deployments, mapToKeys: byLabel(ENVIRONMENT_LABEL) },
-      { informer: c.services, mapToKeys: byLabel(ENVIRONMENT_LABEL) },
+      { informer: c.deployments, mapToKeys: byLabel(LABEL.environment) },
+      { informer: c.services, mapToKeys: byLabel(LABEL.environment) },
     ],
     reconcile,
     log: ctx.log,

@@ -8,24 +8,12 @@
 import type * as k8s from '@kubernetes/client-node';
 import { canonicalize } from '../../base/canonical.ts';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import { auditorSettingsProblems, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
 import { effectiveSettings, resolveSettings } from '../cascade/settings.ts';
 import { chainIds, chainLists, composeChain } from '../chain/compose.ts';
 import { specHash } from '../../base/controller/hash.ts';
-import {
-  AUDIT_MODE_ANNOTATION,
-  AUDITOR_SETTINGS_ANNOTATION,
-  CHAIN_ANNOTATION,
-  ENVIRONMENT_LABEL,
-  MODEL_URL_ANNOTATION,
-  MANAGED_BY,
-  MANAGED_BY_LABEL,
-  SECURED_LABEL,
-  SPEC_HASH_ANNOTATION,
-  WORKSPACE_ID_ANNOTATION,
-  ownerReference,
-} from '../common/meta.ts';
+import { ownerReference } from '../common/meta.ts';
+import { API_VERSION, ANNOTATION, LABEL, MANAGED_BY } from '../../contract/kube.ts';
 
 /** The Service port callers use (and the model server's own port inside the pod). */
 export const MODEL_PORT = 8080;
@@ -45,7 +33,7 @@ function baseMeta(env: PlatformEnvironment): k8s.V1ObjectMeta {
   return {
     name: environmentObjectName(env),
     namespace: env.metadata.namespace,
-    labels: { [MANAGED_BY_LABEL]: MANAGED_BY, [ENVIRONMENT_LABEL]: env.metadata.name ?? '' },
+    labels: { [LABEL.managedBy]: MANAGED_BY, [LABEL.environment]: env.metadata.name ?? '' },
     ownerReferences: [
       ownerReference({ apiVersion: API_VERSION, kind: 'PlatformEnvironment', metadata: env.metadata }),
     ],
@@ -69,19 +57,19 @@ export function environmentSettings(env: PlatformEnvironment): {
 }
 
 export function desiredDeployment(env: PlatformEnvironment, settings: EnvironmentSettings): k8s.V1Deployment {
-  const selector = { [ENVIRONMENT_LABEL]: env.metadata.name ?? '' };
+  const selector = { [LABEL.environment]: env.metadata.name ?? '' };
   const auditors = environmentSettings(env);
   const passSettings = auditors.problems.length === 0 && Object.keys(auditors.settings).length > 0;
   const template: k8s.V1PodTemplateSpec = {
     metadata: {
-      labels: { ...selector, [SECURED_LABEL]: 'true' },
+      labels: { ...selector, [LABEL.secured]: 'true' },
       annotations: {
-        [CHAIN_ANNOTATION]: environmentChain(env).join(','),
-        [AUDIT_MODE_ANNOTATION]: 'enforce',
+        [ANNOTATION.auditorChain]: environmentChain(env).join(','),
+        [ANNOTATION.auditMode]: 'enforce',
         // The gateway forwards allowed calls to the model server in its own pod.
-        [MODEL_URL_ANNOTATION]: `http://127.0.0.1:${MODEL_PORT}`,
-        [WORKSPACE_ID_ANNOTATION]: env.metadata.namespace ?? '',
-        ...(passSettings ? { [AUDITOR_SETTINGS_ANNOTATION]: canonicalize(auditors.settings) } : {}),
+        [ANNOTATION.modelUrl]: `http://127.0.0.1:${MODEL_PORT}`,
+        [ANNOTATION.workspaceId]: env.metadata.namespace ?? '',
+        ...(passSettings ? { [ANNOTATION.auditorSettings]: canonicalize(auditors.settings) } : {}),
       },
     },
     spec: {
@@ -104,7 +92,7 @@ export function desiredDeployment(env: PlatformEnvironment, settings: Environmen
   };
   const spec: k8s.V1DeploymentSpec = { replicas: 1, selector: { matchLabels: selector }, template };
   const meta = baseMeta(env);
-  meta.annotations = { [SPEC_HASH_ANNOTATION]: specHash(spec) };
+  meta.annotations = { [ANNOTATION.specHash]: specHash(spec) };
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: meta, spec };
 }
 
@@ -112,11 +100,11 @@ export function desiredDeployment(env: PlatformEnvironment, settings: Environmen
 export function desiredService(env: PlatformEnvironment): k8s.V1Service {
   const spec: k8s.V1ServiceSpec = {
     type: 'ClusterIP',
-    selector: { [ENVIRONMENT_LABEL]: env.metadata.name ?? '' },
+    selector: { [LABEL.environment]: env.metadata.name ?? '' },
     ports: [{ name: 'http', protocol: 'TCP', port: MODEL_PORT, targetPort: GATEWAY_PORT }],
   };
   const meta = baseMeta(env);
-  meta.annotations = { [SPEC_HASH_ANNOTATION]: specHash(spec) };
+  meta.annotations = { [ANNOTATION.specHash]: specHash(spec) };
   return { apiVersion: 'v1', kind: 'Service', metadata: meta, spec };
 }
 

@@ -7,14 +7,13 @@
 import * as k8s from '@kubernetes/client-node';
 import type { Organization } from '../../crds/generated/types.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import { apiStatus } from '../../base/kube.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
-import { ENABLED_LABEL, MANAGED_BY, MANAGED_BY_LABEL, RESOURCES } from '../common/meta.ts';
 import { toolkit, type ControllerContext, type Toolkit } from '../common/toolkit.ts';
 import { mergePatch } from '../../base/controller/writer.ts';
 import { mergeConditions, type Condition, type DesiredCondition } from '../../base/controller/conditions.ts';
 import { Controller } from '../../base/controller/controller.ts';
+import { API_VERSION, LABEL, MANAGED_BY, RESOURCES } from '../../contract/kube.ts';
 
 export const ORGANIZATION_CONTROLLER = 'organization';
 
@@ -34,11 +33,11 @@ async function ensureNamespace(core: k8s.CoreV1Api, kit: Toolkit, name: string):
   } catch (err) {
     if (apiStatus(err) !== 404) throw err;
   }
-  const labels = { [ENABLED_LABEL]: 'true' };
+  const labels = { [LABEL.namespaceEnabled]: 'true' };
   if (!ns) {
-    const body = { metadata: { name, labels: { ...labels, [MANAGED_BY_LABEL]: MANAGED_BY } } };
+    const body = { metadata: { name, labels: { ...labels, [LABEL.managedBy]: MANAGED_BY } } };
     await kit.writer.create('Namespace', () => core.createNamespace({ body }));
-  } else if (ns.metadata?.labels?.[ENABLED_LABEL] !== 'true' && !ns.metadata?.deletionTimestamp) {
+  } else if (ns.metadata?.labels?.[LABEL.namespaceEnabled] !== 'true' && !ns.metadata?.deletionTimestamp) {
     await kit.writer.patch('Namespace', () =>
       core.patchNamespace({ name, body: { metadata: { labels } } }, mergePatch),
     );

@@ -1,15 +1,14 @@
 // Wiring of the workspace controller: reconciles PlatformWorkspace keys, fed
 // by its agents, its ConfigMap, organizations and registered auditors.
 import * as k8s from '@kubernetes/client-node';
-import { WORKSPACE_LABEL } from '../../crds/definitions/convert.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { inNamespace } from '../common/caches.ts';
-import { RESOURCES, SPEC_HASH_ANNOTATION } from '../common/meta.ts';
 import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
 import { Controller } from '../../base/controller/controller.ts';
 import type { InformerEventType } from '../../base/controller/informer.ts';
 import { objectKey } from '../../base/controller/keys.ts';
 import { WorkspaceReconciler } from './reconciler.ts';
+import { RESOURCES, ANNOTATION, LABEL } from '../../contract/kube.ts';
 
 export const WORKSPACE_CONTROLLER = 'platformworkspace';
 
@@ -44,18 +43,18 @@ export function createWorkspaceController(ctx: ControllerContext): Controller {
   const agentEvent = (agent: k8s.KubernetesObject, type: InformerEventType): string[] => {
     const key = objectKey(agent);
     const meta = agent.metadata ?? {};
-    const signature = `${meta.generation}|${meta.annotations?.[SPEC_HASH_ANNOTATION]}|${String(meta.deletionTimestamp)}`;
+    const signature = `${meta.generation}|${meta.annotations?.[ANNOTATION.specHash]}|${String(meta.deletionTimestamp)}`;
     if (type !== 'delete' && seen.get(key) === signature) return [];
     if (type === 'delete') seen.delete(key);
     else seen.set(key, signature);
-    return byLabel(WORKSPACE_LABEL)(agent);
+    return byLabel(LABEL.workspace)(agent);
   };
   return new Controller({
     name: WORKSPACE_CONTROLLER,
     primary: c.workspaces,
     watches: [
       { informer: c.agents, mapToKeys: agentEvent },
-      { informer: c.configMaps, mapToKeys: byLabel(WORKSPACE_LABEL) },
+      { informer: c.configMaps, mapToKeys: byLabel(LABEL.workspace) },
       { informer: c.organizations, mapToKeys: byOrg },
       { informer: c.auditors, mapToKeys: () => c.workspaces.keys() },
     ],

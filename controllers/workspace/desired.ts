@@ -4,20 +4,13 @@
 // the workspace status fields. Each agent carries a hash of what the
 // workspace wrote, so an unchanged workspace causes no write.
 import type * as k8s from '@kubernetes/client-node';
-import { WORKSPACE_LABEL } from '../../crds/definitions/convert.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { chainIds, chainLists, composeChain, unknownAuditors } from '../chain/compose.ts';
 import { workspaceChainInput } from '../agent/chain.ts';
 import { specHash } from '../../base/controller/hash.ts';
-import {
-  CHAIN_CONFIGMAP,
-  MANAGED_BY,
-  MANAGED_BY_LABEL,
-  SPEC_HASH_ANNOTATION,
-  ownerReference,
-} from '../common/meta.ts';
+import { ownerReference } from '../common/meta.ts';
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
+import { API_VERSION, CONFIGMAP, MANAGED_BY, LABEL, ANNOTATION } from '../../contract/kube.ts';
 
 export const WORKSPACE_KIND = 'PlatformWorkspace';
 type Owner = NonNullable<PlatformAgent['spec']['owners']>[number];
@@ -59,9 +52,9 @@ export function desiredAgents(ws: PlatformWorkspace): DesiredAgent[] {
   const owner = ownerReference({ apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata });
   return (ws.spec.agents ?? []).map((entry) => {
     const spec = agentSpecFromEntry(ws, entry);
-    const labels = { [WORKSPACE_LABEL]: ws.metadata.name ?? '' };
+    const labels = { [LABEL.workspace]: ws.metadata.name ?? '' };
     const hash = specHash({ spec, labels });
-    const annotations = { [SPEC_HASH_ANNOTATION]: hash };
+    const annotations = { [ANNOTATION.specHash]: hash };
     const body = {
       apiVersion: API_VERSION,
       kind: 'PlatformAgent',
@@ -96,9 +89,9 @@ export function desiredChainConfigMap(ws: PlatformWorkspace, org: Organization |
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: {
-      name: CHAIN_CONFIGMAP,
+      name: CONFIGMAP.auditorChain,
       namespace: ws.metadata.namespace,
-      labels: { [MANAGED_BY_LABEL]: MANAGED_BY, [WORKSPACE_LABEL]: ws.metadata.name ?? '' },
+      labels: { [LABEL.managedBy]: MANAGED_BY, [LABEL.workspace]: ws.metadata.name ?? '' },
       ownerReferences: [
         ownerReference({ apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata }),
       ],

@@ -7,9 +7,8 @@
 // unless agents it does not own still live there.
 import type * as k8s from '@kubernetes/client-node';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import type { Logger } from '../../base/log.ts';
-import { CHAIN_CONFIGMAP, ENABLED_LABEL, SPEC_HASH_ANNOTATION, isOwnedBy } from '../common/meta.ts';
+import { isOwnedBy } from '../common/meta.ts';
 import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
 import {
   jsonEqual,
@@ -21,8 +20,8 @@ import type { EventRecorder } from '../../base/controller/events.ts';
 import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
 import { WORKSPACE_KIND, desiredAgents, desiredChainConfigMap, workspaceChainCheck } from './desired.ts';
+import { ANNOTATION, API_VERSION, CONFIGMAP, FINALIZER, LABEL, RESOURCES } from '../../contract/kube.ts';
 
-export const WORKSPACE_FINALIZER = 'platform.io/workspace-namespace-label';
 const CONDITIONS = ['Ready', 'ChainValid', 'OrganizationFound', 'AgentsReconciled'];
 
 export interface WorkspaceReader {
@@ -47,8 +46,8 @@ export interface WorkspaceReconcilerDeps {
   log: Logger;
 }
 
-const AGENTS = { group: 'platform.io', version: 'v1alpha1', plural: 'platformagents' };
-const WORKSPACES = { group: 'platform.io', version: 'v1alpha1', plural: 'platformworkspaces' };
+const AGENTS = RESOURCES.agent;
+const WORKSPACES = RESOURCES.workspace;
 
 /** How long a namespace seen with the right label is trusted without reading it again. */
 const NAMESPACE_CHECK_INTERVAL_MS = 60_000;
@@ -64,8 +63,8 @@ export class WorkspaceReconciler {
     if (!ws) return;
     const namespace = ws.metadata.namespace ?? '';
     if (ws.metadata.deletionTimestamp) return this.finalize(ws);
-    if (!(ws.metadata.finalizers ?? []).includes(WORKSPACE_FINALIZER)) {
-      await this.setFinalizers(ws, [...(ws.metadata.finalizers ?? []), WORKSPACE_FINALIZER]);
+    if (!(ws.metadata.finalizers ?? []).includes(FINALIZER.workspaceNamespaceLabel)) {
+      await this.setFinalizers(ws, [...(ws.metadata.finalizers ?? []), FINALIZER.workspaceNamespaceLabel]);
       return; // the update event brings the workspace back with the finalizer
     }
     await this.labelNamespace(namespace, 'true');
@@ -78,7 +77,7 @@ export class WorkspaceReconciler {
 
   private async finalize(ws: PlatformWorkspace): Promise<void> {
     const finalizers = ws.metadata.finalizers ?? [];
-    if (!finalizers.includes(WORKSPACE_FINALIZER)) return;
+    if (!finalizers.includes(FINALIZER.workspaceNamespaceLabel)) return;
     const namespace = ws.metadata.namespace ?? '';
     const others = this.deps.read.workspacesIn(namespace).filter((w) => w.metadata.uid !== ws.metadata.uid);
     // Agents this workspace does not own (standalone ones) still need the webhook here.
@@ -89,7 +88,7 @@ export class WorkspaceReconciler {
     }
     await this.setFinalizers(
       ws,
-      finalizers.filter((f) => f !== WORKSPACE_FINALIZER),
+      finalizers.filter((f) => f !== FINALIZER.workspaceNamespaceLabel),
     );
   }
 
@@ -114,8 +113,8 @@ export class WorkspaceReconciler {
     this.labelledAtMs.delete(name);
     const ns = await this.deps.core.readNamespace({ name }).catch(() => undefined);
     if (!ns || ns.metadata?.deletionTimestamp) return;
-    if ((ns.metadata?.labels?.[ENABLED_LABEL] ?? null) !== value) {
-      const body = { metadata: { labels: { [ENABLED_LABEL]: value } } };
+    if ((ns.metadata?.labels?.[LABEL.namespaceEnabled] ?? null) !== value) {
+      const body = { metadata: { labels: { [LABEL.namespaceEnabled]: value } } };
       await this.deps.writer.patch('Namespace', () =>
         this.deps.core.patchNamespace({ name, body }, mergePatch),
       );
@@ -126,7 +125,7 @@ export class WorkspaceReconciler {
   private async syncConfigMap(ws: PlatformWorkspace, org: Organization | undefined): Promise<void> {
     const desired = desiredChainConfigMap(ws, org);
     const namespace = ws.metadata.namespace ?? '';
-    const current = this.deps.read.configMap(namespace, CHAIN_CONFIGMAP);
+    const current = this.deps.read.configMap(namespace, CONFIGMAP.auditorChain);
     if (!current) {
       await this.deps.writer.create('ConfigMap', () =>
         this.deps.core.createNamespacedConfigMap({ namespace, body: desired }),
@@ -140,7 +139,7 @@ export class WorkspaceReconciler {
       data: desired.data,
     };
     await this.deps.writer.patch('ConfigMap', () =>
-      this.deps.core.patchNamespacedConfigMap({ namespace, name: CHAIN_CONFIGMAP, body }, mergePatch),
+      this.deps.core.patchNamespacedConfigMap({ namespace, name: CONFIGMAP.auditorChain, body }, mergePatch),
     );
   }
 
@@ -158,7 +157,7 @@ export class WorkspaceReconciler {
         );
       } else if (!isOwnedBy(current, owner)) {
         taken.push(d.name);
-      } else if (current.metadata.annotations?.[SPEC_HASH_ANNOTATION] !== d.hash) {
+      } else if (current.metadata.annotations?.[ANNOTATION.specHash] !== d.hash) {
         await this.deps.writer.patch('PlatformAgent', () =>
           this.deps.custom.patchNamespacedCustomObject(
             { ...AGENTS, namespace, name: d.name, body: d.patch },

@@ -1,15 +1,13 @@
 // Pure: a definition file's document → the custom resources to apply, with a
 // map from each resource's field paths back to the file's, so schema errors
 // found on a resource point at the line the user wrote.
-import { API_VERSION } from '../kit.ts';
 import type { Path } from './source.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 export const DEFINITION_KINDS = ['PlatformWorkspace', 'PlatformAgent', 'PlatformEnvironment'] as const;
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 /** Top-level sections a definition file may hold; any other is a free-form block, kept and not applied. */
 export const KNOWN_SECTIONS = ['apiVersion', 'kind', 'metadata', 'spec', 'abilities', 'environment'] as const;
-/** Label the workspace controller puts on the agents it creates. */
-export const WORKSPACE_LABEL = 'platform.io/workspace';
 
 type Obj = Record<string, unknown>;
 /** [path in the resource, path in the file]: the longest matching resource prefix is rewritten. */

@@ -1,10 +1,10 @@
 // The definition-file checks the OpenAPI schema cannot express, as a table of
 // small rules. Each returns every error it finds; none stops the others.
 import { CAMEL_KEY_RE, snakeToCamel } from '../../auditors/sdk/setting-names.ts';
-import { API_VERSION } from '../kit.ts';
 import { DEFINITION_KINDS } from './convert.ts';
 import type { DefinitionError } from './errors.ts';
 import { errorAt, type Path, type SourceDocument } from './source.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 const NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LEGACY_FIELDS = ['policyRef', 'policies'];

@@ -16,6 +16,7 @@ import {
   text,
   time,
 } from '../schema/parts.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 const CATEGORY_OF_TYPE: Record<(typeof APP_TYPES)[number], (typeof APP_CATEGORIES)[number]> = {
   mcp_server: 'MCP Servers',
@@ -30,7 +31,7 @@ const categoryRule = Object.entries(CATEGORY_OF_TYPE)
 
 export const appCatalogEntry: KindDefinition = {
   kind: 'AppCatalogEntry',
-  plural: 'appcatalogentries',
+  plural: PLURAL.appCatalogEntry,
   singular: 'appcatalogentry',
   shortNames: ['papp'],
   scope: 'Cluster',
@@ -80,7 +81,7 @@ export const appCatalogEntry: KindDefinition = {
 
 export const agentInstalledApp: KindDefinition = {
   kind: 'AgentInstalledApp',
-  plural: 'agentinstalledapps',
+  plural: PLURAL.installedApp,
   singular: 'agentinstalledapp',
   shortNames: ['pinstall'],
   scope: 'Namespaced',

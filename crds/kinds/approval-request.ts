@@ -3,6 +3,7 @@
 import { conditionsSchema, type KindDefinition } from '../kit.ts';
 import { APPROVAL_PHASES, HIGH_RISK_ACTIONS } from '../schema/enums.ts';
 import { baseStatus, freeForm, obj, oneOf, str, stringSet, text, time } from '../schema/parts.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 const status = baseStatus(conditionsSchema, {
   phase: oneOf(APPROVAL_PHASES),
@@ -23,7 +24,7 @@ status['x-kubernetes-validations'] = [
 
 export const approvalRequest: KindDefinition = {
   kind: 'ApprovalRequest',
-  plural: 'approvalrequests',
+  plural: PLURAL.approval,
   singular: 'approvalrequest',
   shortNames: ['papproval'],
   scope: 'Namespaced',

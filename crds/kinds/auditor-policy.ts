@@ -4,6 +4,7 @@ import { conditionsSchema, type KindDefinition } from '../kit.ts';
 import { ENFORCEMENT_MODES, POLICY_DECISIONS, PRESET_TIERS } from '../schema/enums.ts';
 import { anyValue, baseStatus, id, listMap, mapOf, obj, oneOf, str, text, unit } from '../schema/parts.ts';
 import { cascadeScope } from './scoped.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 const CLAIM_NAME = '^[a-z][a-z0-9_]*([.][a-z][a-z0-9_]*)*$';
 const SETTING_KEY = '^[a-z][a-z0-9_]*$';
@@ -46,7 +47,7 @@ const responseRule = obj(
 
 export const auditorPolicy: KindDefinition = {
   kind: 'AuditorPolicy',
-  plural: 'auditorpolicies',
+  plural: PLURAL.policy,
   singular: 'auditorpolicy',
   shortNames: ['apol'],
   scope: 'Namespaced',

@@ -4,6 +4,7 @@
 import { conditionsSchema, type KindDefinition } from '../kit.ts';
 import { CONSENT_PHASES, CONSENT_RESOLUTIONS, GRANT_PHASES } from '../schema/enums.ts';
 import { baseStatus, duration, obj, oneOf, str, stringSet, text, time } from '../schema/parts.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 const SCOPE_REASON =
   'It belongs to one agent and lives beside it, so deleting the agent (or its namespace) removes it.';
@@ -13,7 +14,7 @@ const scopes = () => stringSet(str({ maxLength: 253, minLength: 1 }), 64);
 
 export const delegationGrant: KindDefinition = {
   kind: 'DelegationGrant',
-  plural: 'delegationgrants',
+  plural: PLURAL.grant,
   singular: 'delegationgrant',
   shortNames: ['pgrant'],
   scope: 'Namespaced',
@@ -74,7 +75,7 @@ consentStatus['x-kubernetes-validations'] = [
 
 export const consentRequest: KindDefinition = {
   kind: 'ConsentRequest',
-  plural: 'consentrequests',
+  plural: PLURAL.consent,
   singular: 'consentrequest',
   shortNames: ['pconsent'],
   scope: 'Namespaced',

@@ -14,6 +14,7 @@ import {
   stringSet,
   text,
 } from '../schema/parts.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 const framework = obj(
   {
@@ -34,7 +35,7 @@ const framework = obj(
 
 export const organization: KindDefinition = {
   kind: 'Organization',
-  plural: 'organizations',
+  plural: PLURAL.organization,
   singular: 'organization',
   shortNames: ['porg'],
   scope: 'Cluster',

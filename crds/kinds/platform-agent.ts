@@ -21,10 +21,11 @@ import {
   stringSet,
   time,
 } from '../schema/parts.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 export const platformAgent: KindDefinition = {
   kind: 'PlatformAgent',
-  plural: 'platformagents',
+  plural: PLURAL.agent,
   singular: 'platformagent',
   shortNames: ['pagent'],
   scope: 'Namespaced',

@@ -13,10 +13,11 @@ import {
   owners,
   str,
 } from '../schema/parts.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 export const platformEnvironment: KindDefinition = {
   kind: 'PlatformEnvironment',
-  plural: 'platformenvironments',
+  plural: PLURAL.environment,
   singular: 'platformenvironment',
   shortNames: ['penv'],
   scope: 'Namespaced',

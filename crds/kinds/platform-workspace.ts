@@ -15,6 +15,7 @@ import {
   str,
   stringSet,
 } from '../schema/parts.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 const workspaceAgent = obj(
   {
@@ -30,7 +31,7 @@ const workspaceAgent = obj(
 
 export const platformWorkspace: KindDefinition = {
   kind: 'PlatformWorkspace',
-  plural: 'platformworkspaces',
+  plural: PLURAL.workspace,
   singular: 'platformworkspace',
   shortNames: ['pws'],
   scope: 'Namespaced',

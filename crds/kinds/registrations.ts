@@ -28,6 +28,7 @@ import {
   text,
   time,
 } from '../schema/parts.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 const SCOPE_REASON =
   'Registered once for the whole platform: it appears in every workspace’s catalog, wizard and settings.';
@@ -82,7 +83,7 @@ const registrationStatus = baseStatus(conditionsSchema, {
 
 export const auditorRegistration: KindDefinition = {
   kind: 'AuditorRegistration',
-  plural: 'auditorregistrations',
+  plural: PLURAL.auditor,
   singular: 'auditorregistration',
   shortNames: ['paud'],
   scope: 'Cluster',
@@ -125,7 +126,7 @@ export const auditorRegistration: KindDefinition = {
 
 export const modelRegistration: KindDefinition = {
   kind: 'ModelRegistration',
-  plural: 'modelregistrations',
+  plural: PLURAL.model,
   singular: 'modelregistration',
   shortNames: ['pmodel'],
   scope: 'Cluster',

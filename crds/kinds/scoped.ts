@@ -4,6 +4,7 @@
 import { conditionsSchema, type KindDefinition, type JSONSchema } from '../kit.ts';
 import { CASCADE_SCOPES, SHARING_MODES, TOOL_ENFORCEMENTS } from '../schema/enums.ts';
 import { HOST_PATTERN, baseStatus, obj, oneOf, secretKeyRef, str, stringSet, time } from '../schema/parts.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 const SCOPE_REASON =
   'The Secret holding the material (or the tool install) sits in the same namespace as the object, so no reference crosses namespaces; the tier is the namespace (org home or workspace).';
@@ -21,7 +22,7 @@ const AUTH_STATUSES = ['connected', 'expired', 'revoked', 'error', 'pending'] as
 
 export const scopedCredential: KindDefinition = {
   kind: 'ScopedCredential',
-  plural: 'scopedcredentials',
+  plural: PLURAL.credential,
   singular: 'scopedcredential',
   shortNames: ['pcred'],
   scope: 'Namespaced',
@@ -56,7 +57,7 @@ export const scopedCredential: KindDefinition = {
 
 export const scopedToolInstall: KindDefinition = {
   kind: 'ScopedToolInstall',
-  plural: 'scopedtoolinstalls',
+  plural: PLURAL.toolInstall,
   singular: 'scopedtoolinstall',
   shortNames: ['ptool'],
   scope: 'Namespaced',

@@ -3,12 +3,13 @@
 import { conditionsSchema, type KindDefinition } from '../kit.ts';
 import { WORKFLOW_PHASES } from '../schema/enums.ts';
 import { arr, baseStatus, bool, listMap, obj, oneOf, str, text } from '../schema/parts.ts';
+import { PLURAL } from '../../contract/kube.ts';
 
 const nodeName = () => str({ maxLength: 63, minLength: 1 });
 
 export const workflow: KindDefinition = {
   kind: 'Workflow',
-  plural: 'workflows',
+  plural: PLURAL.workflow,
   singular: 'workflow',
   shortNames: ['pwf'],
   scope: 'Namespaced',

@@ -18,9 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startControlPlane } from '../../hack/control-plane/control-plane.ts';
-import { API_VERSION } from '../../crds/kit.ts';
 import { k8s, loadKubeConfig } from '../../base/kube.ts';
 import { OPERATOR_NAMESPACE, cpuSeconds, operatorIdentity, peakRssMb } from './operator-scale/cluster.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 
 const WORKSPACES = 10;
 const PER_WORKSPACE = 100;

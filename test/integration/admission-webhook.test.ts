@@ -8,7 +8,6 @@ import { startWebhookApp, type WebhookApp } from '../../webhooks/app.ts';
 import { inspect } from '../../webhooks/tls/x509.ts';
 import { httpNotary } from '../../webhooks/validate/notary.ts';
 import { DIGEST_A, quietLogger, testMutateOptions } from '../../webhooks/testing/fixtures.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { useApi } from './api-harness.ts';
 import {
   TEST_FILE_LABEL,
@@ -18,6 +17,7 @@ import {
   rejection,
   useNamespace,
 } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const ns = useNamespace('admission', { 'platform.computing/enabled': 'true' });
 // The real Verifier API answers the webhook's notarization checks.

@@ -1,10 +1,10 @@
 // The Foundation's first vertical proof: a running operator process reconciles
 // PlatformAgents on the real control plane and writes `status.phase`.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s } from '../../base/kube.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 interface Agent {
   metadata: k8s.V1ObjectMeta;

@@ -3,10 +3,10 @@
 // administrators cannot decide; a decision is final.
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, PlatformAgent } from '../../crds/generated/types.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s, orUndefinedOn404 } from '../../base/kube.ts';
 import { storedAgent, SUBJECTS, useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const ns = useNamespace('api-approvals');
 const fx = useApi(ns);

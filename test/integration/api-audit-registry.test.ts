@@ -2,10 +2,10 @@
 // administrators only (workspace administrators see their namespaces) and
 // its hash chain verifies. The registry check answers from registrations.
 import { afterAll, describe, expect, it } from 'vitest';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s } from '../../base/kube.ts';
 import { SUBJECTS, useApi } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const ns = useNamespace('api-audit');
 const fx = useApi(ns);

@@ -3,10 +3,11 @@
 // credential failure (401).
 import { describe, expect, it } from 'vitest';
 import { hashKey, mintKey } from '../../api/auth/api-key-format.ts';
-import { API_KEY_LABEL, secretNameFor } from '../../api/auth/key-store.ts';
+import { secretNameFor } from '../../api/auth/key-store.ts';
 import { k8s } from '../../base/kube.ts';
 import { useApi, SUBJECTS } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
+import { LABEL } from '../../contract/kube.ts';
 
 const ns = useNamespace('api-core');
 const fx = useApi(ns);
@@ -17,7 +18,7 @@ async function writeKeySecret(namespace: string, expiresAt: string): Promise<str
   await core.createNamespacedSecret({
     namespace,
     body: {
-      metadata: { name: secretNameFor(fresh.id), labels: { [API_KEY_LABEL]: 'true' } },
+      metadata: { name: secretNameFor(fresh.id), labels: { [LABEL.apiKey]: 'true' } },
       stringData: {
         sha256: hashKey(fresh.key),
         subject: 'late@example.com',
@@ -140,7 +141,7 @@ describe('authentication', () => {
     await eventually(async () => {
       const list = await core.listNamespacedSecret({
         namespace: ns.name,
-        labelSelector: `${API_KEY_LABEL}=true`,
+        labelSelector: `${LABEL.apiKey}=true`,
       });
       return list.items.every((s) => s.metadata?.name !== secretNameFor(String(minted.body.id)))
         ? true

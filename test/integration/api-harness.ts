@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { PlatformAgent } from '../../crds/generated/types.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s } from '../../base/kube.ts';
 import { createLogger } from '../../base/log.ts';
 import { startApi, type RunningApi } from '../../api/run.ts';
 import { loadApiSettings } from '../../api/settings.ts';
 import { eventually, kubeConfig, type TestNamespace } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 export const PERSONAS = ['org_admin', 'workspace_admin', 'owner', 'editor', 'viewer', 'stranger'] as const;
 export type Persona = (typeof PERSONAS)[number];

@@ -8,10 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { findBinary } from '../../hack/control-plane/paths.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { apiStatus, k8s } from '../../base/kube.ts';
 import { defaultOwners, storedAgent, useApi, type Reply } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const ns = useNamespace('api-hygiene');
 const fx = useApi(ns);

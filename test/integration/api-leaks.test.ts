@@ -19,11 +19,11 @@ import { ROUTES } from '../../api/routes/index.ts';
 import { startApi, type RunningApi } from '../../api/run.ts';
 import { loadApiSettings } from '../../api/settings.ts';
 import { ALL_KINDS } from '../../crds/index.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s } from '../../base/kube.ts';
 import { createLogger } from '../../base/log.ts';
 import { SUBJECTS, defaultOwners, readBootstrapKey } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const ns = useNamespace('api-leaks');
 const rand = (bytes = 24): string => randomBytes(bytes).toString('base64url');

@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../api/routes/index.ts';
 import { k8s } from '../../base/kube.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { createAttestationAgent } from '../../attestation/agent.ts';
 import { signEvidence } from '../../evidence/sign.ts';
 import { sampleEvidence } from '../process/fixtures/evidence.ts';
 import { defaultOwners, PERSONAS, useApi, type Persona } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 /** `gateway`: a Gateway's API key (role gateway), which holds no other role. */
 type Who = Persona | 'gateway' | 'anonymous';

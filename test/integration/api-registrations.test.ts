@@ -6,10 +6,10 @@
 // registration in force (never a stored status).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s } from '../../base/kube.ts';
 import { useApi } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const ns = useNamespace('api-reg');
 const fx = useApi(ns);

@@ -10,9 +10,9 @@ import { parseAllDocuments } from 'yaml';
 import { findBinary, REPO_ROOT } from '../../hack/control-plane/paths.ts';
 import { applyDefinitionFile } from '../../crds/definitions/validate.ts';
 import { ALL_KINDS } from '../../crds/index.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { apiMessage, k8s } from '../../base/kube.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const SAMPLES = join(REPO_ROOT, 'config/samples');
 const INVALID = join(REPO_ROOT, 'test/fixtures/invalid');

@@ -2,10 +2,10 @@
 // killed another takes over within lease duration + retry period + a margin;
 // on SIGTERM the leader releases the lease so a standby takes over at once.
 import { describe, expect, it } from 'vitest';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s } from '../../base/kube.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const ns = useNamespace('leader-election');
 const resource = { group: GROUP, version: VERSION, plural: 'platformagents' };

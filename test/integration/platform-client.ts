@@ -1,8 +1,8 @@
 // Small helpers for the controller integration tests: create, read and patch
 // platform resources and core objects of one namespace on the test control plane.
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s } from '../../base/kube.ts';
 import { kubeConfig } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 export const API_VERSION = `${GROUP}/${VERSION}`;
 export const mergePatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);

@@ -9,7 +9,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditorPolicy } from '../../crds/generated/types.ts';
 import { createAttestationAgent } from '../../attestation/agent.ts';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { signEvidence } from '../../evidence/sign.ts';
 import { k8s } from '../../base/kube.ts';
 import { storedAgent, useApi } from './api-harness.ts';
@@ -22,6 +21,7 @@ import {
   startPolicyWebhook,
   type PolicyWebhook,
 } from './verifier-fixtures.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const EVIDENCE_MAX = 16 * 1024;
 const ns = useNamespace('policy-evidence');

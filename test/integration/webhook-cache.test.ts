@@ -4,11 +4,11 @@
 // with the polls set to an hour so only the watches can do it.
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { GROUP, VERSION } from '../../crds/kit.ts';
 import { k8s } from '../../base/kube.ts';
 import { startWebhookApp, type WebhookApp } from '../../webhooks/app.ts';
 import { quietLogger, testMutateOptions } from '../../webhooks/testing/fixtures.ts';
 import { eventually, kubeConfig, registerWebhooks, useNamespace } from './harness.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const ns = useNamespace('webhook-cache', { 'platform.computing/enabled': 'true' });
 const HOUR_MS = 3_600_000;

@@ -2,8 +2,9 @@
 // run in one loop that collects every error. Adding an annotation is one line
 // here and one test. Any error means: warn, record an Event, inject nothing.
 import { auditorSettingsProblems, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
-import { ANNOTATION, SIDECAR_RESOURCES } from '../constants.ts';
+import { SIDECAR_RESOURCES } from '../constants.ts';
 import type { AuditorDirectory } from './directory.ts';
+import { ANNOTATION } from '../../contract/kube.ts';
 
 export type AuditMode = 'enforce' | 'observe';
 

@@ -3,9 +3,10 @@
 // the `platform-auditor-chain` ConfigMap (ordered union of preRequest and
 // postResponse), the built-in default chain; the system auditors are always
 // appended when missing. Then each auditor gets a port that never collides.
-import { CHAIN_CONFIGMAP, CHAIN_CONFIGMAP_KEYS, DEFAULT_CHAIN, PORT, SYSTEM_AUDITORS } from '../constants.ts';
+import { DEFAULT_CHAIN, PORT, SYSTEM_AUDITORS } from '../constants.ts';
 import { parseAuditorList, type PodSettings } from './annotations.ts';
 import type { AuditorDirectory, AuditorImage } from './directory.ts';
+import { CONFIGMAP, CHAIN_CONFIGMAP_KEYS } from '../../contract/kube.ts';
 
 export type ChainSource = 'annotation:auditor-chain' | 'annotation:auditors' | 'configmap' | 'default';
 
@@ -27,7 +28,8 @@ export function configMapChain(
     const value = data?.[key];
     if (value === undefined) continue;
     const parsed = parseAuditorList(value, dir);
-    if (parsed.error) return { ids: [], error: `ConfigMap ${CHAIN_CONFIGMAP} key ${key}: ${parsed.error}` };
+    if (parsed.error)
+      return { ids: [], error: `ConfigMap ${CONFIGMAP.auditorChain} key ${key}: ${parsed.error}` };
     for (const id of parsed.ids) if (!ids.includes(id)) ids.push(id);
   }
   return { ids };

@@ -2,7 +2,7 @@
 // return the reason to skip), validate its annotations, resolve its chain and
 // ports, and mutate a deep clone. The HTTP handler only fetches and diffs.
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
-import { ANNOTATION, CONTAINER, LABEL } from '../constants.ts';
+import { CONTAINER } from '../constants.ts';
 import {
   validateAnnotations,
   type AuditMode,
@@ -19,6 +19,8 @@ import {
   type PodWiring,
 } from './containers.ts';
 import { modelEndpointOf } from './redirect.ts';
+import { ANNOTATION, LABEL } from '../../contract/kube.ts';
+import { formatAgentId } from '../../contract/agent-id.ts';
 
 export interface MutateInput {
   namespace: string;
@@ -75,7 +77,8 @@ export const SKIP_PREDICATES: readonly (readonly [string, Predicate])[] = [
   [
     'already-injected',
     (i) =>
-      i.pod.metadata?.annotations?.[ANNOTATION.status] !== undefined || hasContainer(i.pod, CONTAINER.gateway)
+      i.pod.metadata?.annotations?.[ANNOTATION.injectionStatus] !== undefined ||
+      hasContainer(i.pod, CONTAINER.gateway)
         ? 'already injected'
         : '',
   ],
@@ -98,11 +101,11 @@ function podPorts(pod: V1Pod): number[] {
   return allContainers(pod).flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
 }
 
-/** `<namespace>.<agent>` (CLARIFICATIONS: agent ids), from the agent label, else the pod's name. */
+/** The agent id (contract/agent-id.ts), from the agent label, else the pod's name. */
 export function agentIdOf(pod: V1Pod, namespace: string): string {
   const meta = pod.metadata ?? {};
   const name = meta.labels?.[LABEL.agent] ?? meta.name ?? (meta.generateName ?? 'pod').replace(/-$/, '');
-  return `${namespace}.${name}`;
+  return formatAgentId({ namespace, name });
 }
 
 /** What the injected containers are built from: the pod's annotations, else the webhook's defaults. */
@@ -144,7 +147,7 @@ function applyWiring(pod: V1Pod, options: MutateOptions, wiring: PodWiring, stat
     spec.containers = [...(spec.containers ?? []), ...sidecars];
   }
   const meta = (out.metadata ??= {});
-  meta.annotations = { ...meta.annotations, [ANNOTATION.status]: JSON.stringify(status) };
+  meta.annotations = { ...meta.annotations, [ANNOTATION.injectionStatus]: JSON.stringify(status) };
   return out;
 }
 

@@ -6,7 +6,6 @@
 // (policies change rarely; an admission must not judge by a stale cache). A
 // failed read refuses the change, matching `failurePolicy: Fail`.
 import type { AuditorPolicy } from '../../crds/generated/types.ts';
-import { GROUP } from '../../crds/kit.ts';
 import type { Logger } from '../../base/log.ts';
 import { validateAuditorPolicyChange } from '../../policy/admission.ts';
 import {
@@ -17,6 +16,7 @@ import {
 } from '../admission/review.ts';
 import { validateResource } from '../../crds/validators.ts';
 import type { WebhookMetrics } from '../metrics.ts';
+import { GROUP, PLURAL } from '../../contract/kube.ts';
 
 export interface PolicyValidateDeps {
   /** Every AuditorPolicy in the cluster (the org-scope ones are the parents of a workspace policy). */
@@ -27,7 +27,7 @@ export interface PolicyValidateDeps {
 
 const isPolicyWrite = (r: AdmissionRequest): boolean =>
   r.resource.group === GROUP &&
-  r.resource.resource === 'auditorpolicies' &&
+  r.resource.resource === PLURAL.policy &&
   !r.subResource &&
   (r.operation === 'CREATE' || r.operation === 'UPDATE');
 
