@@ -6,6 +6,7 @@
 // SIGTERM: stop accepting, let in-flight requests finish (bounded), then stop
 // the informers.
 import { createServer, type Server } from 'node:http';
+import { closeGracefully } from '../base/close.ts';
 import { listen } from '../base/listen.ts';
 import * as k8s from '@kubernetes/client-node';
 import { loadKubeConfig } from '../base/kube.ts';
@@ -106,17 +107,6 @@ function authenticators(s: ApiSettings, kc: k8s.KubeConfig, keys: ApiKeyStore): 
   return list;
 }
 
-function closeServer(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
-
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
   const timings = { relistIntervalMs: s.relistIntervalMs, staleAfterMs: s.staleAfterMs };
@@ -169,7 +159,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const port = await listen(server, s.port, s.host);
   log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');
   const stop = async (): Promise<void> => {
-    await closeServer(server, s.shutdownGraceMs);
+    await closeGracefully(server, s.shutdownGraceMs);
     await Promise.all(informers.all.map((i) => i.stop()));
     if (!o.evidenceStore) await evidenceStore.close();
     if (!o.audit) await audit.close?.();
