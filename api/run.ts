@@ -58,20 +58,25 @@ export interface StartApiOptions {
 }
 
 /** The Verifier's evidence and policy dependencies: AuditorPolicy resources, the store, the passport sink. */
+interface VerifierParts {
+  store: EvidenceStore;
+  writer: ClusterWriter;
+  informers: ApiInformers;
+  agents: AgentIndex;
+  keys: ApiKeyStore;
+}
+
 function verifierDeps(
   o: StartApiOptions,
-  store: EvidenceStore,
-  writer: ClusterWriter,
-  informers: ApiInformers,
-  identity: { agents: AgentIndex; keys: ApiKeyStore },
+  { store, writer, informers, agents, keys }: VerifierParts,
 ): Pick<ApiDeps, 'evidence' | 'policy'> {
   return {
     evidence: {
       store,
-      keys: pinnedAttesterKeys(store, credentialLive(identity.keys, Date.now)),
+      keys: pinnedAttesterKeys(store, credentialLive(keys, Date.now)),
       passport: statusPassportSink(writer, o.log),
       registrations: (id) => auditorTrustFacts(id, informers.auditors.get(id)),
-      agents: agentResolver(identity.agents, writer),
+      agents: agentResolver(agents, writer),
       window: { maxFutureMs: o.settings.evidenceMaxSkewMs, maxAgeMs: o.settings.evidenceMaxAgeMs },
       maxBytes: o.settings.evidenceMaxBytes,
     },
@@ -131,7 +136,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     log,
     now: Date.now,
     approvalTtlMs: s.approvalTtlMs,
-    ...verifierDeps(o, evidenceStore, writer, informers, { agents, keys }),
+    ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
   };
   for (const i of informers.all) i.start();
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
