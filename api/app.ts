@@ -3,6 +3,7 @@
 // route executor reads a body only after authenticating its caller.
 import { Router } from '@koa/router';
 import Koa from 'koa';
+import compose from 'koa-compose';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../base/log.ts';
 import type { Authenticator } from './auth/principal.ts';
@@ -11,7 +12,7 @@ import { HttpError } from '../base/http-error.ts';
 import type { ApiMetrics } from './http/metrics.ts';
 import { accessLog, requestId } from './http/middleware.ts';
 import { openApiDocument } from './openapi.ts';
-import { routeHandler } from './routes/execute.ts';
+import { routeSteps } from './routes/execute.ts';
 import { ROUTES } from './routes/index.ts';
 import { koaPath, type ApiDeps, type RouteSpec } from './routes/route.ts';
 
@@ -90,7 +91,7 @@ export function createApp(o: AppOptions): Koa {
     bodyLimitBytes: o.bodyLimitBytes,
   };
   for (const spec of ROUTES) {
-    router.register(koaPath(spec.path), [spec.method], routeHandler(spec, executor));
+    router.register(koaPath(spec.path), [spec.method], compose(routeSteps(spec, executor)));
   }
   const ops = opsRouter(o);
   app.use(requestId);

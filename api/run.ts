@@ -6,6 +6,7 @@
 // SIGTERM: stop accepting, let in-flight requests finish (bounded), then stop
 // the informers.
 import { createServer, type Server } from 'node:http';
+import { closeGracefully } from '../base/close.ts';
 import { listen } from '../base/listen.ts';
 import * as k8s from '@kubernetes/client-node';
 import { loadKubeConfig } from '../base/kube.ts';
@@ -57,20 +58,25 @@ export interface StartApiOptions {
 }
 
 /** The Verifier's evidence and policy dependencies: AuditorPolicy resources, the store, the passport sink. */
+interface VerifierParts {
+  store: EvidenceStore;
+  writer: ClusterWriter;
+  informers: ApiInformers;
+  agents: AgentIndex;
+  keys: ApiKeyStore;
+}
+
 function verifierDeps(
   o: StartApiOptions,
-  store: EvidenceStore,
-  writer: ClusterWriter,
-  informers: ApiInformers,
-  identity: { agents: AgentIndex; keys: ApiKeyStore },
+  { store, writer, informers, agents, keys }: VerifierParts,
 ): Pick<ApiDeps, 'evidence' | 'policy'> {
   return {
     evidence: {
       store,
-      keys: pinnedAttesterKeys(store, credentialLive(identity.keys, Date.now)),
+      keys: pinnedAttesterKeys(store, credentialLive(keys, Date.now)),
       passport: statusPassportSink(writer, o.log),
       registrations: (id) => auditorTrustFacts(id, informers.auditors.get(id)),
-      agents: agentResolver(identity.agents, writer),
+      agents: agentResolver(agents, writer),
       window: { maxFutureMs: o.settings.evidenceMaxSkewMs, maxAgeMs: o.settings.evidenceMaxAgeMs },
       maxBytes: o.settings.evidenceMaxBytes,
     },
@@ -106,17 +112,6 @@ function authenticators(s: ApiSettings, kc: k8s.KubeConfig, keys: ApiKeyStore): 
   return list;
 }
 
-function closeServer(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
-
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
   const timings = { relistIntervalMs: s.relistIntervalMs, staleAfterMs: s.staleAfterMs };
@@ -141,7 +136,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     log,
     now: Date.now,
     approvalTtlMs: s.approvalTtlMs,
-    ...verifierDeps(o, evidenceStore, writer, informers, { agents, keys }),
+    ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
   };
   for (const i of informers.all) i.start();
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
@@ -169,7 +164,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const port = await listen(server, s.port, s.host);
   log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');
   const stop = async (): Promise<void> => {
-    await closeServer(server, s.shutdownGraceMs);
+    await closeGracefully(server, s.shutdownGraceMs);
     await Promise.all(informers.all.map((i) => i.stop()));
     if (!o.evidenceStore) await evidenceStore.close();
     if (!o.audit) await audit.close?.();

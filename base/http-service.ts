@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { closeGracefully } from './close.ts';
 import { listenDualStack } from './listen.ts';
 import type { Logger } from './log.ts';
 
@@ -107,11 +108,7 @@ export async function startHttpService(o: HttpServiceOptions): Promise<HttpServi
   const port = (server.address() as AddressInfo).port;
   const close = async (graceMs: number): Promise<void> => {
     closing = true;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-    await closed;
-    clearTimeout(timer);
+    await closeGracefully(server, graceMs);
   };
   return { server, port, close };
 }

@@ -74,26 +74,39 @@ interface Pending {
   freeText: boolean;
 }
 
+/** An object's keys are checked at once; its values go on the stack, first key on top. */
+function visitObject(value: object, at: string, stack: Pending[]): HygieneProblem | undefined {
+  const entries = Object.entries(value);
+  for (const [k] of entries) {
+    const what = refusedCharacter(k);
+    if (what) return { field: `${at}/${safeName(k)}`, what: `key holds ${what}` };
+  }
+  for (const [k, v] of entries.reverse()) {
+    stack.push({ value: v, at: `${at}/${safeName(k)}`, freeText: FREE_TEXT_FIELDS.has(k) });
+  }
+  return undefined;
+}
+
+/** A string is checked; an array's or an object's members go on the stack. */
+function visit({ value, at, freeText }: Pending, stack: Pending[]): HygieneProblem | undefined {
+  if (typeof value === 'string') {
+    const what = refusedCharacter(value, freeText);
+    return what ? { field: at, what } : undefined;
+  }
+  if (Array.isArray(value)) {
+    for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], at: `${at}/${i}`, freeText });
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null) return visitObject(value, at, stack);
+  return undefined;
+}
+
 /** Depth-first, with an explicit stack: a deeply nested body cannot overflow the call stack. */
 function walk(root: unknown, rootAt: string): HygieneProblem | undefined {
   const stack: Pending[] = [{ value: root, at: rootAt, freeText: false }];
   for (let next = stack.pop(); next; next = stack.pop()) {
-    const { value, at, freeText } = next;
-    if (typeof value === 'string') {
-      const what = refusedCharacter(value, freeText);
-      if (what) return { field: at, what };
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], at: `${at}/${i}`, freeText });
-    } else if (typeof value === 'object' && value !== null) {
-      const entries = Object.entries(value);
-      for (const [k] of entries) {
-        const what = refusedCharacter(k);
-        if (what) return { field: `${at}/${safeName(k)}`, what: `key holds ${what}` };
-      }
-      for (const [k, v] of entries.reverse()) {
-        stack.push({ value: v, at: `${at}/${safeName(k)}`, freeText: FREE_TEXT_FIELDS.has(k) });
-      }
-    }
+    const problem = visit(next, stack);
+    if (problem) return problem;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
 // process is alive), /readyz (it can do its job: every readiness check passes)
 // and Prometheus /metrics.
 import { createServer, type Server } from 'node:http';
+import { closeGracefully } from './close.ts';
 import { listen } from './listen.ts';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from './log.ts';
@@ -22,8 +23,12 @@ export interface OpsServer {
   server: Server;
   port: number;
   addReadiness(name: string, check: ReadinessCheck): void;
-  close(): Promise<void>;
+  /** Stops accepting; probes and scrapes in flight are answered (cut after `graceMs`). */
+  close(graceMs?: number): Promise<void>;
 }
+
+/** A probe or a scrape takes milliseconds; one still running at a stop gets this long. */
+const OPS_GRACE_MS = 2_000;
 
 export function newRegistry(role: string): Registry {
   const registry = new Registry();
@@ -83,10 +88,6 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     addReadiness: (name, check) => {
       readiness[name] = check;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: (graceMs = OPS_GRACE_MS) => closeGracefully(server, graceMs),
   };
 }

@@ -4,6 +4,7 @@
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createAttestationAgent } from '../attestation/agent.ts';
+import { closeGracefully, HTTP_GRACE_MS } from '../base/close.ts';
 import { newRegistry } from '../base/ops-server.ts';
 import type { RoleRunner } from '../base/role.ts';
 import { loadGatewaySettings, parseChain } from './config.ts';
@@ -89,10 +90,7 @@ export const runGateway: RoleRunner = async (context) => {
   );
   context.lifecycle.onStop('gateway http server', async () => {
     clearInterval(refresher);
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+    await closeGracefully(server, HTTP_GRACE_MS);
   });
   context.lifecycle.onStop('evidence delivery', () => forwarder.drain(5000));
 };

@@ -1,6 +1,7 @@
 // The proxy's one listener (8088 in a pod). Accepts up to `maxConnections`
 // clients, hands each to `handleConnection`, and stops in two steps: stop
 // accepting at once, then give open tunnels the drain time before closing them.
+import { closeGracefully } from '../base/close.ts';
 import { listenDualStack } from '../base/listen.ts';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -21,22 +22,6 @@ export interface ProxyServer {
   accepting(): boolean;
   /** Stops accepting, waits up to `drainMs` for open connections, then closes the rest. */
   stop(drainMs: number): Promise<void>;
-}
-
-function waitForDrain(open: Set<Socket>, drainMs: number): Promise<void> {
-  if (open.size === 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(finish, drainMs);
-    const check = (): void => {
-      if (open.size === 0) finish();
-    };
-    function finish(): void {
-      clearTimeout(timer);
-      for (const s of open) s.off('close', check);
-      resolve();
-    }
-    for (const s of open) s.once('close', check);
-  });
 }
 
 export async function startProxyServer(o: ProxyServerOptions): Promise<ProxyServer> {
@@ -69,12 +54,15 @@ export async function startProxyServer(o: ProxyServerOptions): Promise<ProxyServ
   accepting = true;
   const stop = async (drainMs: number): Promise<void> => {
     accepting = false;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     o.log.info({ open: open.size, drainMs }, 'proxy draining');
-    await waitForDrain(open, drainMs);
+    // The listener closes once every tunnel has ended; those still open after `drainMs` are cut.
+    const cutTunnels = (): void => {
+      abort.abort();
+      for (const s of open) s.destroy();
+    };
+    await closeGracefully(server, drainMs, cutTunnels);
     abort.abort();
-    for (const s of open) s.destroy();
-    await Promise.all([closed, ...handling]);
+    await Promise.all(handling);
   };
   return {
     server,

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BodyAbortedError, readBoundedBody } from '../base/body.ts';
 import { errorBody, HttpError } from '../base/http-error.ts';
+import { closeGracefully } from '../base/close.ts';
 import { listen } from '../base/listen.ts';
 import type { Logger } from '../base/log.ts';
 import {
@@ -186,15 +187,9 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     port,
     reloadCertificate: (c) =>
       server.setSecureContext({ cert: c.certPem, key: c.keyPem, minVersion: 'TLSv1.2' }),
-    close: () =>
-      new Promise((resolve) => {
-        closing = true;
-        const cut = setTimeout(() => server.closeAllConnections(), options.closeGraceMs ?? CLOSE_GRACE_MS);
-        server.close(() => {
-          clearTimeout(cut);
-          resolve();
-        });
-        server.closeIdleConnections();
-      }),
+    close: () => {
+      closing = true;
+      return closeGracefully(server, options.closeGraceMs ?? CLOSE_GRACE_MS);
+    },
   };
 }

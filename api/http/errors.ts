@@ -14,19 +14,21 @@ const PASS_THROUGH: Record<number, string> = {
   422: 'rejected_by_cluster',
 };
 
+/** Errors thrown by Koa itself (ctx.throw, router 405/501) carry `status` and `expose`. */
+function koaError(err: unknown): HttpError | undefined {
+  const e = err as { status?: unknown; expose?: unknown; message?: unknown } | undefined;
+  if (e?.status === 501) return new HttpError(405, 'method not allowed', 'method_not_allowed');
+  if (typeof e?.status !== 'number' || e.status < 400 || e.status >= 500 || e.expose !== true)
+    return undefined;
+  return new HttpError(e.status, String(e.message), e.status === 405 ? 'method_not_allowed' : undefined);
+}
+
 export function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
   const status = apiStatus(err);
-  if (status !== undefined && PASS_THROUGH[status]) {
-    return new HttpError(status, apiMessage(err), PASS_THROUGH[status]);
-  }
-  // Errors thrown by Koa itself (ctx.throw, router 405/501) carry `status` and `expose`.
-  const e = err as { status?: unknown; expose?: unknown; message?: unknown };
-  if (e?.status === 501) return new HttpError(405, 'method not allowed', 'method_not_allowed');
-  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
-    return new HttpError(e.status, String(e.message), e.status === 405 ? 'method_not_allowed' : undefined);
-  }
-  return undefined;
+  const code = status === undefined ? undefined : PASS_THROUGH[status];
+  if (status !== undefined && code) return new HttpError(status, apiMessage(err), code);
+  return koaError(err);
 }
 
 export interface ErrorLogger {

@@ -36,15 +36,16 @@ export function validateKind<T>(resource: unknown, where: string): T {
   return result.value;
 }
 
-export function intQuery(
-  q: Record<string, string>,
-  name: string,
-  dflt: number,
-  min: number,
-  max: number,
-): number {
+/** An integer query parameter: `fallback` when absent, 400 `invalid_query` outside `min`-`max`. */
+export interface IntRange {
+  fallback: number;
+  min: number;
+  max: number;
+}
+
+export function intQuery(q: Record<string, string>, name: string, { fallback, min, max }: IntRange): number {
   const raw = q[name];
-  if (raw === undefined) return dflt;
+  if (raw === undefined) return fallback;
   if (!/^\d{1,16}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw badRequest(
       `query ${name}=${JSON.stringify(raw.slice(0, 40))}: expected an integer ${min}-${max}`,

@@ -77,7 +77,7 @@ async function create(rc: RouteCtx): Promise<unknown> {
 const NAMESPACE_QUERY = new RegExp(NAMESPACE_PATTERN);
 
 function list(rc: RouteCtx): Promise<unknown> {
-  const limit = intQuery(rc.query, 'limit', 100, 1, 1000);
+  const limit = intQuery(rc.query, 'limit', { fallback: 100, min: 1, max: 1000 });
   const keys = rc.deps.agents.visibleKeys(rc.principal);
   const ns = patternQuery(rc.query, 'namespace', NAMESPACE_QUERY);
   const scoped = ns ? keys.filter((k) => k.startsWith(`${ns}/`)) : keys;
@@ -95,7 +95,7 @@ function list(rc: RouteCtx): Promise<unknown> {
 }
 
 function stale(rc: RouteCtx): Promise<unknown> {
-  const days = intQuery(rc.query, 'days', 30, 0, 3650);
+  const days = intQuery(rc.query, 'days', { fallback: 30, min: 0, max: 3650 });
   const visible = rc.deps.agents.visibleKeys(rc.principal).flatMap((k) => rc.deps.agents.agent(k) ?? []);
   rc.audit = { resource: 'agents', details: { days } };
   return Promise.resolve({ days, items: staleList(visible, days, rc.deps.now()) });

@@ -8,7 +8,7 @@ import { AUDIT_PAGE, AUDIT_VERIFICATION } from './responses.ts';
 
 function filterOf(rc: RouteCtx): AuditFilter {
   const q = rc.query;
-  const filter: AuditFilter = { limit: intQuery(q, 'limit', 100, 1, 1000) };
+  const filter: AuditFilter = { limit: intQuery(q, 'limit', { fallback: 100, min: 1, max: 1000 }) };
   for (const key of ['subject', 'action', 'resource'] as const) {
     const value = stringQuery(q, key, 256);
     if (value !== undefined) filter[key] = value;
@@ -21,7 +21,7 @@ function filterOf(rc: RouteCtx): AuditFilter {
   const until = timeQuery(q, 'until');
   if (since !== undefined) filter.sinceMs = since;
   if (until !== undefined) filter.untilMs = until;
-  if (q.before !== undefined) filter.beforeSeq = intQuery(q, 'before', 1, 1, 2 ** 30);
+  if (q.before !== undefined) filter.beforeSeq = intQuery(q, 'before', { fallback: 1, min: 1, max: 2 ** 30 });
   if (!rc.principal.orgAdmin) filter.namespaces = rc.principal.workspaceAdminOf;
   return filter;
 }

@@ -64,8 +64,8 @@ export const timelineItem = (e: StoredEvidence): Record<string, unknown> => ({
 
 async function timeline(rc: RouteCtx): Promise<unknown> {
   const agentId = rc.params.agent_id!;
-  const limit = intQuery(rc.query, 'limit', 50, 1, 500);
-  const before = intQuery(rc.query, 'before_seq', 0, 0, Number.MAX_SAFE_INTEGER);
+  const limit = intQuery(rc.query, 'limit', { fallback: 50, min: 1, max: 500 });
+  const before = intQuery(rc.query, 'before_seq', { fallback: 0, min: 0, max: Number.MAX_SAFE_INTEGER });
   const uid = rc.agent?.metadata.uid ?? '';
   const entries = await rc.deps.evidence.store.listByAgent(agentId, uid, {
     limit,

@@ -1,10 +1,11 @@
-// Runs one route: authenticate (unless public), refuse control characters in
-// path and query parameters, load the agent or approval the path names,
-// authorize against the policy table, only then read and validate the body
-// (an unknown caller cannot make the API read one; control characters first),
-// call the handler, answer, and append the audit entry (reads and writes
-// alike, allowed or denied).
-import type { Context } from 'koa';
+// One route as a chain of Koa middleware, one step each: authenticate (unless
+// public), audit (around every later step, so reads and writes alike,
+// allowed or denied, leave one entry), refuse control characters in path and
+// query parameters, load the agent or approval the path names and authorize
+// against the policy table, only then read and validate the body (an unknown
+// caller cannot make the API read one; control characters first), call the
+// handler and answer. The route's state travels on `ctx.state.rc`.
+import type { Context, Middleware } from 'koa';
 import type { ApprovalRequest } from '../../crds/generated/types.ts';
 import { parseAgentId, type PlatformAgent } from '../agents/model.ts';
 import { authenticateToken } from '../auth/authenticate.ts';
@@ -120,9 +121,21 @@ async function principalOf(ctx: Context, spec: RouteSpec, ex: Executor): Promise
 const outcomeOf = (status: number): 'allowed' | 'denied' | 'failed' =>
   status < 400 ? 'allowed' : status === 403 ? 'denied' : 'failed';
 
-export function routeHandler(spec: RouteSpec, ex: Executor) {
-  return async function runRoute(ctx: Context): Promise<void> {
+/** The route's state, on `ctx.state.rc` from the authentication step on. */
+const routeCtx = (ctx: Context): RouteCtx => ctx.state.rc as RouteCtx;
+
+/** Names the route for the access log and the metrics. */
+const nameRoute =
+  (spec: RouteSpec): Middleware =>
+  (ctx, next) => {
     ctx.state.route = `${spec.method} ${spec.path}`;
+    return next();
+  };
+
+/** The caller (401 when unknown); starts the route's state. */
+const authenticate =
+  (spec: RouteSpec, ex: Executor): Middleware =>
+  async (ctx, next) => {
     const principal = await principalOf(ctx, spec, ex);
     ctx.state.principal = principal;
     const rc: RouteCtx = {
@@ -134,36 +147,87 @@ export function routeHandler(spec: RouteSpec, ex: Executor) {
       audit: { resource: ctx.path },
       bodyBytes: 0,
     };
+    ctx.state.rc = rc;
+    await next();
+  };
+
+/** One audit entry per authenticated request, whatever its outcome: the steps after it run inside. */
+const audit =
+  (spec: RouteSpec, ex: Executor): Middleware =>
+  async (ctx, next) => {
+    if (spec.action === 'public') return next();
+    const action = spec.action;
     let status = 500;
     try {
-      rc.query = flatQuery(ctx.query);
-      assertClean(paramsProblem('path', rc.params) ?? paramsProblem('query', rc.query));
-      await authorize(spec, rc, ctx.method !== 'GET');
-      const { body, bytes } = await requestBody(ctx, spec, ex);
-      rc.body = body;
-      rc.bodyBytes = bytes;
-      checkBody(spec, rc);
-      const result = await spec.handle(rc);
-      status = rc.status ?? spec.success;
-      ctx.status = status;
-      if (status !== 204) ctx.body = result;
+      await next();
+      // The route's own status, even where Koa answers 204 for an empty body.
+      status = routeCtx(ctx).status ?? spec.success;
     } catch (err) {
       status = toHttpError(err)?.status ?? 500;
       throw err;
     } finally {
-      if (spec.action !== 'public') {
-        await ex.deps.audit.append({
-          subject: principal.subject,
-          method: principal.method,
-          action: spec.action,
-          resource: rc.audit.resource,
-          ...(rc.audit.namespace ? { namespace: rc.audit.namespace } : {}),
-          status,
-          outcome: outcomeOf(status),
-          requestId: String(ctx.state.requestId),
-          ...(rc.audit.details ? { details: rc.audit.details } : {}),
-        });
-      }
+      const { principal, audit: note } = routeCtx(ctx);
+      await ex.deps.audit.append({
+        subject: principal.subject,
+        method: principal.method,
+        action,
+        resource: note.resource,
+        ...(note.namespace ? { namespace: note.namespace } : {}),
+        status,
+        outcome: outcomeOf(status),
+        requestId: String(ctx.state.requestId),
+        ...(note.details ? { details: note.details } : {}),
+      });
     }
   };
+
+/** Control characters in path and query parameters: refused before anything is looked up. */
+const hygiene: Middleware = (ctx, next) => {
+  const rc = routeCtx(ctx);
+  rc.query = flatQuery(ctx.query);
+  assertClean(paramsProblem('path', rc.params) ?? paramsProblem('query', rc.query));
+  return next();
+};
+
+/** Loads the agent or approval the path names and checks the policy table (writes read fresh). */
+const authorization =
+  (spec: RouteSpec): Middleware =>
+  async (ctx, next) => {
+    await authorize(spec, routeCtx(ctx), ctx.method !== 'GET');
+    await next();
+  };
+
+/** Reads the body (only now that the caller may call the route), then checks it. */
+const body =
+  (spec: RouteSpec, ex: Executor): Middleware =>
+  async (ctx, next) => {
+    const rc = routeCtx(ctx);
+    const { body: read, bytes } = await requestBody(ctx, spec, ex);
+    rc.body = read;
+    rc.bodyBytes = bytes;
+    checkBody(spec, rc);
+    await next();
+  };
+
+/** Calls the handler and answers. */
+const answer =
+  (spec: RouteSpec): Middleware =>
+  async (ctx) => {
+    const rc = routeCtx(ctx);
+    const result = await spec.handle(rc);
+    ctx.status = rc.status ?? spec.success;
+    if (ctx.status !== 204) ctx.body = result;
+  };
+
+/** A route's steps, in order; `app.ts` composes them into the route's one middleware. */
+export function routeSteps(spec: RouteSpec, ex: Executor): Middleware[] {
+  return [
+    nameRoute(spec),
+    authenticate(spec, ex),
+    audit(spec, ex),
+    hygiene,
+    authorization(spec),
+    body(spec, ex),
+    answer(spec),
+  ];
 }

@@ -3,6 +3,7 @@
 // self-registers with the gateway without waiting for it, and registers its
 // stop steps on the role lifecycle for a graceful SIGTERM.
 import { createServer } from 'node:http';
+import { closeGracefully, HTTP_GRACE_MS } from '../../base/close.ts';
 import { listen } from '../../base/listen.ts';
 import { hostname } from 'node:os';
 import { ConfigError } from '../../base/config.ts';
@@ -136,10 +137,7 @@ export async function startAuditor(def: AuditorDefinition, options: StartOptions
   }
   const close = async (): Promise<void> => {
     stopRegistering.abort();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+    await closeGracefully(server, HTTP_GRACE_MS);
     await registration;
   };
   const running: RunningAuditor = { port, url: `http://${shownHost}:${port}`, state, loaded, close };

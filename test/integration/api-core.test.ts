@@ -1,11 +1,12 @@
 // The API's shell over real HTTP against the real control plane: ops
 // endpoints, the OpenAPI document, error shapes, API keys and every kind of
 // credential failure (401).
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { hashKey, mintKey } from '../../api/auth/api-key-format.ts';
 import { secretNameFor } from '../../api/auth/key-store.ts';
 import { k8s } from '../../base/kube.ts';
-import { useApi, SUBJECTS } from './api-harness.ts';
+import { storedAgent, useApi, SUBJECTS } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { LABEL } from '../../contract/kube.ts';
 
@@ -93,6 +94,45 @@ describe('errors are {detail, code}', () => {
     const broken = await fx.call('POST', '/v1/api-keys', { key, raw: '{"description":' });
     expect(broken.status).toBe(400);
     expect(broken.body.detail).toMatch(/malformed JSON/);
+  });
+});
+
+/** POSTs `text` in 64 KiB pieces without a Content-Length (chunked); resolves with the status and code. */
+function postChunked(url: string, key: string, text: string): Promise<{ status: number; code?: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      let answer = '';
+      res.on('data', (c: Buffer) => (answer += c.toString()));
+      res.on('end', () => {
+        const body = answer ? (JSON.parse(answer) as { code?: string }) : {};
+        resolve({ status: res.statusCode ?? 0, ...(body.code ? { code: body.code } : {}) });
+      });
+    });
+    // The server reads and drops the rest after its 413 (base/body.ts), so every piece goes out.
+    req.on('error', reject);
+    for (let at = 0; at < text.length; at += 65_536) req.write(text.slice(at, at + 65_536));
+    req.end();
+  });
+}
+
+describe('a chunked body over the limit', () => {
+  it('is cut at the limit with 413 body_too_large and writes nothing; under it, the same body is written', async () => {
+    const agent = JSON.stringify({
+      namespace: ns.name,
+      name: 'chunked',
+      spec: { owners: [{ subject: SUBJECTS.owner, role: 'Owner' }], model: { id: 'gpt-test' } },
+    });
+    const url = `${fx.api.url}/v1/agents`;
+    // Whitespace keeps it a valid agent: only its size is wrong (the default limit is 1 MiB).
+    const padded = agent + ' '.repeat(2 * 1024 * 1024);
+    expect(await postChunked(url, fx.keys.org_admin, padded)).toEqual({
+      status: 413,
+      code: 'body_too_large',
+    });
+    await expect(storedAgent(ns.name, 'chunked')).rejects.toMatchObject({ code: 404 });
+    expect(await postChunked(url, fx.keys.org_admin, agent)).toEqual({ status: 201 });
+    expect((await storedAgent(ns.name, 'chunked')).metadata?.name).toBe('chunked');
   });
 });
 

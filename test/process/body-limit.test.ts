@@ -16,6 +16,7 @@ import { createLogger } from '../../base/log.ts';
 import { startWebhookServer } from '../../webhooks/server.ts';
 import { issueCa, issueServing } from '../../webhooks/tls/certs.ts';
 import { startReceiver } from './fixtures/loopback.ts';
+import { startTestVerifier } from './fixtures/verifier.ts';
 import { createTestAuditor } from './fixtures/test-auditors.ts';
 
 const log = createLogger('body-limit-test', { level: 'silent' });
@@ -30,13 +31,38 @@ interface Target {
   path: string;
   /** Any request that shows the server still serves. */
   alive: string;
+  /** The server's limit, when not LIMIT. */
+  limit?: number;
+  /** Sent with the oversized body (a credential, where the server reads bodies only from known callers). */
+  headers?: Record<string, string>;
   expected: { status: number; body: unknown };
 }
 
 const targets: Target[] = [];
 const closers: (() => Promise<unknown>)[] = [];
 
+/** The Verifier API's evidence intake: its route limit (64 KiB) is tighter than the API's. */
+const EVIDENCE_LIMIT = 64 * 1024;
+
+async function startApi(): Promise<void> {
+  const verifier = await startTestVerifier(['body-limit.agent']);
+  closers.push(() => verifier.close());
+  targets.push({
+    name: 'api',
+    url: verifier.url,
+    path: '/v1/evidence',
+    alive: '/healthz',
+    limit: EVIDENCE_LIMIT,
+    headers: { authorization: `Bearer ${verifier.gatewayKey}` },
+    expected: {
+      status: 413,
+      body: { detail: `request body exceeds the limit of ${EVIDENCE_LIMIT} bytes`, code: 'body_too_large' },
+    },
+  });
+}
+
 async function startAll(): Promise<void> {
+  await startApi();
   const receiver = await startReceiver();
   closers.push(() => receiver.close());
   const auditor = await startAuditor(createTestAuditor(), {
@@ -161,9 +187,14 @@ interface Answer {
 }
 
 /** POSTs `chunks`; with `declared`, under that Content-Length, else chunked. */
-function post(url: string, chunks: Buffer[], declared?: number): Promise<Answer> {
+function post(
+  url: string,
+  chunks: Buffer[],
+  declared?: number,
+  extra: Record<string, string> = {},
+): Promise<Answer> {
   const https = url.startsWith('https:');
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
   if (declared !== undefined) headers['content-length'] = String(declared);
   return new Promise((resolve, reject) => {
     const req = (https ? httpsRequest : httpRequest)(
@@ -202,18 +233,19 @@ function oversized(bytes: number): Buffer[] {
 }
 
 describe('every server cuts an oversized body at its limit', () => {
-  const names = ['auditor', 'model', 'agent', 'gateway', 'webhook'];
+  const names = ['api', 'auditor', 'model', 'agent', 'gateway', 'webhook'];
   it.each(names)('%s: streamed without a Content-Length', async (name) => {
     const t = targets.find((x) => x.name === name)!;
-    expect(await post(`${t.url}${t.path}`, oversized(LIMIT * 4))).toEqual(t.expected);
+    const chunks = oversized((t.limit ?? LIMIT) * 4);
+    expect(await post(`${t.url}${t.path}`, chunks, undefined, t.headers)).toEqual(t.expected);
     expect(await get(`${t.url}${t.alive}`)).toBeLessThan(500);
   });
 
   it.each(names)('%s: a declared Content-Length over the limit', async (name) => {
     const t = targets.find((x) => x.name === name)!;
-    const chunks = oversized(LIMIT * 4);
+    const chunks = oversized((t.limit ?? LIMIT) * 4);
     const length = chunks.reduce((n, c) => n + c.length, 0);
-    expect(await post(`${t.url}${t.path}`, chunks, length)).toEqual(t.expected);
+    expect(await post(`${t.url}${t.path}`, chunks, length, t.headers)).toEqual(t.expected);
     expect(await get(`${t.url}${t.alive}`)).toBeLessThan(500);
   });
 });
