@@ -135,7 +135,7 @@ export class Pipeline {
     // actually decided.
     const decision = this.decide(this.prepare(), input.phase, claims, outcomes);
     const t2 = performance.now();
-    const evidence = await this.sign(input, traceId, claims, outcomes, decision);
+    const evidence = await this.sign(input, { traceId, claims, auditors: outcomes, decision });
     const slowest = Math.max(0, ...outcomes.map((o) => o.latency_ms));
     return {
       evidence,
@@ -149,13 +149,8 @@ export class Pipeline {
     };
   }
 
-  private sign(
-    input: EvaluateInput,
-    traceId: string,
-    claims: Claim[],
-    auditors: AuditorOutcome[],
-    d: Decision,
-  ): Promise<Evidence> {
+  private sign(input: EvaluateInput, outcome: DecidedCall): Promise<Evidence> {
+    const { traceId, claims, auditors, decision: d } = outcome;
     const policy = this.o.policy.current();
     const meta = input.data.metadata;
     return signEvidence(
@@ -184,6 +179,14 @@ export class Pipeline {
       this.o.agent,
     );
   }
+}
+
+/** What one evaluation found and decided, to be signed as Evidence. */
+interface DecidedCall {
+  traceId: string;
+  claims: Claim[];
+  auditors: AuditorOutcome[];
+  decision: Decision;
 }
 
 /** Who and what the call was for, as the request metadata names them (empty values left out). */

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../base/log.ts';
-import { AuditorRegistry } from './registry.ts';
+import { AuditorRegistry, registrationTarget } from './registry.ts';
 
 const REFUSAL = {
   detail: 'auditor ext is registered already; a gateway key cannot change its endpoint, auth',
@@ -61,5 +61,26 @@ describe('the gateway’s auditor registry', () => {
     expect(status).toBe(403);
     expect(body).toEqual(REFUSAL);
     expect(r.list()).toMatchObject([{ id: 'ext', url: 'http://127.0.0.1:8101', deploymentMode: 'sidecar' }]);
+  });
+});
+
+describe('registrationTarget', () => {
+  it('takes a DNS-label id and an http(s) endpoint, without trailing slashes', () => {
+    expect(registrationTarget({ auditor_id: 'pii-1', endpoint: 'https://a.example:8443//' })).toEqual({
+      id: 'pii-1',
+      endpoint: 'https://a.example:8443',
+    });
+  });
+
+  it('refuses ids that are not DNS labels, other schemes and missing fields', () => {
+    for (const body of [
+      { auditor_id: 'Pii', endpoint: 'http://a' },
+      { auditor_id: '-pii', endpoint: 'http://a' },
+      { auditor_id: 'pii', endpoint: 'ftp://a' },
+      { auditor_id: 'pii' },
+      { endpoint: 'http://a' },
+      { auditor_id: 7, endpoint: 'http://a' },
+    ])
+      expect(registrationTarget(body as never)).toBeUndefined();
   });
 });

@@ -81,14 +81,14 @@ export class AuditorRegistry {
 
   /** Records a registration; returns [status, body] to answer. */
   async register(body: RegistrationBody, authorized: boolean): Promise<[number, unknown]> {
-    const id = typeof body.auditor_id === 'string' ? body.auditor_id : '';
-    const endpoint = typeof body.endpoint === 'string' ? body.endpoint.replace(/\/+$/, '') : '';
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(id) || !/^https?:\/\//.test(endpoint)) {
+    const target = registrationTarget(body);
+    if (!target) {
       return [
         400,
         { detail: 'registration needs auditor_id and an http(s) endpoint', code: 'invalid_request' },
       ];
     }
+    const { id, endpoint } = target;
     const known = this.byId.get(id);
     if (!authorized) return this.acknowledge(known);
     let auth: AuditorAuth;
@@ -97,9 +97,7 @@ export class AuditorRegistry {
     } catch (err) {
       return [422, { detail: (err as Error).message, code: 'invalid_auth' }];
     }
-    const mode = (
-      typeof body.deployment_mode === 'string' ? body.deployment_mode : (known?.deploymentMode ?? 'external')
-    ) as DeploymentMode;
+    const mode = deploymentModeOf(body, known);
     const auditor: ChainAuditor = { id, url: endpoint, deploymentMode: mode, auth };
     await fetchVocabulary(auditor, Math.min(this.o.timeoutMs, 5000));
     const answer = await this.relay(body, id, !auditor.vocabularyError);
@@ -151,4 +149,18 @@ function refusalOf(status: number, raw: Buffer): { detail: string; code?: string
     // not JSON: answered generically below
   }
   return { detail: `the Verifier refused the registration (${status})`, code: 'registration_refused' };
+}
+
+/** The auditor id (a DNS label) and its http(s) endpoint without trailing slashes; undefined when either is unusable. */
+export function registrationTarget(body: RegistrationBody): { id: string; endpoint: string } | undefined {
+  const id = typeof body.auditor_id === 'string' ? body.auditor_id : '';
+  const endpoint = typeof body.endpoint === 'string' ? body.endpoint.replace(/\/+$/, '') : '';
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(id) || !/^https?:\/\//.test(endpoint)) return undefined;
+  return { id, endpoint };
+}
+
+/** The mode the body names, else the one the auditor registered with before, else external. */
+function deploymentModeOf(body: RegistrationBody, known: ChainAuditor | undefined): DeploymentMode {
+  if (typeof body.deployment_mode === 'string') return body.deployment_mode as DeploymentMode;
+  return known?.deploymentMode ?? 'external';
 }

@@ -3,7 +3,7 @@
 // HTTP and stops gracefully (stop accepting, drain Evidence delivery).
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { createAttestationAgent } from '../attestation/agent.ts';
+import { createAttestationAgent, type AttestationAgent } from '../attestation/agent.ts';
 import { closeGracefully, HTTP_GRACE_MS } from '../base/close.ts';
 import { newRegistry } from '../base/ops-server.ts';
 import type { RoleRunner } from '../base/role.ts';
@@ -19,49 +19,67 @@ import {
 import { AuditorRegistry } from './registry.ts';
 import { startGatewayServer } from './server.ts';
 
+type GatewaySettings = ReturnType<typeof loadGatewaySettings>;
+
 /** A file, else the policy the operator named, else (no AuditorPolicy governs the agent) the built-in default. */
-function policySourceOf(s: ReturnType<typeof loadGatewaySettings>, registry: AuditorRegistry): PolicySource {
+function policySourceOf(s: GatewaySettings, registry: AuditorRegistry): PolicySource {
   if (s.policyFile) return filePolicySource(s.policyFile);
   if (s.verifierUrl && s.policyId) return verifierPolicySource(s.verifierUrl, s.policyId, s.apiKey);
   return defaultPolicySource(() => registry.list());
 }
 
-export const runGateway: RoleRunner = async (context) => {
-  const s = loadGatewaySettings(context.env, context.flags);
-  const log = context.log;
-  const agent = createAttestationAgent({
+function attestationAgentOf(s: GatewaySettings): AttestationAgent {
+  return createAttestationAgent({
     provider: s.teeProvider as 'MOCK' | 'COCO',
     ...(s.keyFile ? { keyFile: s.keyFile } : {}),
     coco: { baseUrl: s.cocoUrl },
   });
+}
+
+/** The auditor chain from the settings, calling out with the gateway's own TLS material. */
+function registryOf(s: GatewaySettings, context: Parameters<RoleRunner>[0]): AuditorRegistry {
   const tls = {
     ...(s.tlsCert ? { cert: s.tlsCert } : {}),
     ...(s.tlsKey ? { key: s.tlsKey } : {}),
     ...(s.tlsCa ? { ca: s.tlsCa } : {}),
   };
-  const registry = new AuditorRegistry(parseChain(s.chain), {
+  return new AuditorRegistry(parseChain(s.chain), {
     tls,
     env: context.env,
     timeoutMs: s.auditorTimeout,
-    log,
+    log: context.log,
     ...(s.verifierUrl ? { verifierUrl: s.verifierUrl } : {}),
     ...(s.apiKey ? { apiKey: s.apiKey } : {}),
   });
-  const policy = policySourceOf(s, registry);
-  await Promise.all([policy.refresh(), registry.refreshVocabularies()]);
-  const refresher = setInterval(() => void policy.refresh(), s.policyRefresh);
-  refresher.unref();
-  const pipeline = new Pipeline({
+}
+
+function pipelineOf(
+  s: GatewaySettings,
+  parts: { registry: AuditorRegistry; policy: PolicySource; agent: AttestationAgent },
+): Pipeline {
+  return new Pipeline({
     agentId: s.agentId,
     workspaceId: s.workspaceId,
     sessionId: s.sessionId,
     attesterId: s.attesterId ?? `gateway/${s.agentId || hostname()}`,
     auditMode: s.auditMode as 'enforce' | 'observe',
     timeoutMs: s.auditorTimeout,
-    auditors: () => registry.list(),
-    policy,
-    agent,
+    auditors: () => parts.registry.list(),
+    policy: parts.policy,
+    agent: parts.agent,
   });
+}
+
+export const runGateway: RoleRunner = async (context) => {
+  const s = loadGatewaySettings(context.env, context.flags);
+  const log = context.log;
+  const agent = attestationAgentOf(s);
+  const registry = registryOf(s, context);
+  const policy = policySourceOf(s, registry);
+  await Promise.all([policy.refresh(), registry.refreshVocabularies()]);
+  const refresher = setInterval(() => void policy.refresh(), s.policyRefresh);
+  refresher.unref();
+  const pipeline = pipelineOf(s, { registry, policy, agent });
   const forwarder = new EvidenceForwarder(s.verifierUrl, s.apiKey, log);
   const server = await startGatewayServer(
     {

@@ -111,32 +111,49 @@ export function outputOf(raw: Buffer): string {
   return raw.toString('utf8');
 }
 
-export function startGatewayServer(o: GatewayServerOptions, port: number, host: string): Promise<Server> {
-  const decisions = new Counter({
-    name: 'platform_gateway_decisions_total',
-    help: 'Decisions by outcome',
-    labelNames: ['decision', 'blocked', 'phase'],
-    registers: [o.metrics],
-  });
-  const auditorErrors = new Counter({
-    name: 'platform_gateway_auditor_errors_total',
-    help: 'Auditor calls that ended in an error',
-    labelNames: ['auditor', 'code'],
-    registers: [o.metrics],
-  });
-  const added = new Histogram({
-    name: 'platform_gateway_added_seconds',
-    help: 'Evaluation time beyond the slowest auditor',
-    buckets: [0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.05],
-    registers: [o.metrics],
-  });
-  const keyDigest = o.apiKey ? createHash('sha256').update(o.apiKey).digest() : undefined;
-  const authorized = (req: IncomingMessage): boolean => {
+/** The Gateway's decision metrics, registered on `metrics`. */
+function gatewayMetrics(metrics: Registry) {
+  return {
+    decisions: new Counter({
+      name: 'platform_gateway_decisions_total',
+      help: 'Decisions by outcome',
+      labelNames: ['decision', 'blocked', 'phase'],
+      registers: [metrics],
+    }),
+    auditorErrors: new Counter({
+      name: 'platform_gateway_auditor_errors_total',
+      help: 'Auditor calls that ended in an error',
+      labelNames: ['auditor', 'code'],
+      registers: [metrics],
+    }),
+    added: new Histogram({
+      name: 'platform_gateway_added_seconds',
+      help: 'Evaluation time beyond the slowest auditor',
+      buckets: [0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.05],
+      registers: [metrics],
+    }),
+  };
+}
+
+/** Whether a request carries `Bearer <apiKey>` (compared by digest, in constant time); never without a key. */
+function bearerCheck(apiKey: string | undefined): (req: IncomingMessage) => boolean {
+  const keyDigest = apiKey ? createHash('sha256').update(apiKey).digest() : undefined;
+  return (req) => {
     const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     return Boolean(keyDigest && m && timingSafeEqual(createHash('sha256').update(m[1]!).digest(), keyDigest));
   };
+}
 
-  const evaluate = async (input: EvaluateInput): Promise<EvaluateResult> => {
+/** What the request handlers share: the options, one evaluation (counted and forwarded), the key check. */
+interface GatewayContext {
+  o: GatewayServerOptions;
+  evaluate: (input: EvaluateInput) => Promise<EvaluateResult>;
+  authorized: (req: IncomingMessage) => boolean;
+}
+
+function evaluator(o: GatewayServerOptions): GatewayContext['evaluate'] {
+  const { decisions, auditorErrors, added } = gatewayMetrics(o.metrics);
+  return async (input) => {
     await o.registry.refreshVocabularies();
     const r = await o.pipeline.evaluate(input);
     decisions.inc({ decision: r.evidence.decision, blocked: String(r.blocked), phase: input.phase });
@@ -146,89 +163,110 @@ export function startGatewayServer(o: GatewayServerOptions, port: number, host: 
     o.forwarder.submit(r.evidence);
     return r;
   };
+}
 
-  const handleEvaluate = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = JSON.parse(
-      (await readBoundedBody(req, o.maxBodyBytes)).toString('utf8') || '{}',
-    ) as Partial<EvaluateInput>;
-    if (
-      !REQUEST_PHASES.includes(body.phase as RequestPhase) ||
-      typeof body.data !== 'object' ||
-      body.data === null
-    ) {
-      return send(res, 400, {
-        detail: `send {data, phase} with phase one of ${REQUEST_PHASES.join(', ')}`,
-        code: 'invalid_request',
-      });
-    }
-    const r = await evaluate(body as EvaluateInput);
-    send(res, 200, r.evidence, {
-      'x-platform-decision': r.evidence.decision,
-      'x-platform-evidence-id': r.evidence.evidence_id,
-    });
-  };
+const isEvaluateInput = (body: Partial<EvaluateInput>): body is EvaluateInput =>
+  REQUEST_PHASES.includes(body.phase as RequestPhase) && typeof body.data === 'object' && body.data !== null;
 
-  const blocked = (res: ServerResponse, r: EvaluateResult): void =>
-    send(res, 403, {
-      detail: 'blocked by policy',
-      code: 'blocked_by_policy',
-      evidence_id: r.evidence.evidence_id,
-      decision_reasons: r.evidence.decision_reasons,
+async function handleEvaluate(ctx: GatewayContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = JSON.parse(
+    (await readBoundedBody(req, ctx.o.maxBodyBytes)).toString('utf8') || '{}',
+  ) as Partial<EvaluateInput>;
+  if (!isEvaluateInput(body)) {
+    return send(res, 400, {
+      detail: `send {data, phase} with phase one of ${REQUEST_PHASES.join(', ')}`,
+      code: 'invalid_request',
     });
+  }
+  const r = await ctx.evaluate(body);
+  send(res, 200, r.evidence, {
+    'x-platform-decision': r.evidence.decision,
+    'x-platform-evidence-id': r.evidence.evidence_id,
+  });
+}
 
-  const handleModelPath = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const raw = await readBoundedBody(req, o.maxBodyBytes);
-    const meta = metadataOf(raw, req.headers);
-    const before = await evaluate({ data: { input: inputOf(raw), metadata: meta }, phase: 'request' });
-    if (before.blocked) return blocked(res, before);
-    if (!o.modelUrl) return send(res, 502, { detail: 'PLATFORM_MODEL_URL is not set', code: 'no_model' });
-    const answer = await callJson(modelTarget(o.modelUrl, req.url ?? '/'), {
-      method: req.method === 'GET' ? 'GET' : 'POST',
-      ...(req.method === 'GET' ? {} : { body: JSON.parse(raw.toString('utf8') || 'null') as unknown }),
-      timeoutMs: 120_000,
-      headers: req.headers.authorization ? { authorization: req.headers.authorization } : {},
-    });
-    const after = await evaluate({
-      data: { input: inputOf(raw), output: outputOf(answer.body), metadata: meta },
-      phase: 'response',
-    });
-    if (after.blocked) return blocked(res, after);
-    res.writeHead(answer.status, {
-      'content-type': 'application/json',
-      'x-platform-evidence-id': after.evidence.evidence_id,
-    });
-    res.end(answer.body);
-  };
+function blocked(res: ServerResponse, r: EvaluateResult): void {
+  send(res, 403, {
+    detail: 'blocked by policy',
+    code: 'blocked_by_policy',
+    evidence_id: r.evidence.evidence_id,
+    decision_reasons: r.evidence.decision_reasons,
+  });
+}
 
-  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (req.method === 'GET' && path === '/healthz') return send(res, 200, { status: 'ok' });
-    if (req.method === 'GET' && path === '/readyz') {
-      const why = o.readiness();
-      return send(res, why ? 503 : 200, why ? { status: 'fail', detail: why } : { status: 'ok' });
-    }
-    if (req.method === 'GET' && path === '/metrics')
-      return send(res, 200, await o.metrics.metrics(), { 'content-type': o.metrics.contentType });
-    if (req.method === 'POST' && path === '/v1/evaluate') return handleEvaluate(req, res);
-    if (req.method === 'POST' && path === '/v1/auditors/register') {
-      const body = JSON.parse((await readBoundedBody(req, 64 * 1024)).toString('utf8') || '{}') as object;
-      const [status, answer] = await o.registry.register(body, authorized(req));
-      return send(res, status, answer);
-    }
-    return handleModelPath(req, res);
-  };
+async function handleModelPath(
+  ctx: GatewayContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const { o, evaluate } = ctx;
+  const raw = await readBoundedBody(req, o.maxBodyBytes);
+  const meta = metadataOf(raw, req.headers);
+  const before = await evaluate({ data: { input: inputOf(raw), metadata: meta }, phase: 'request' });
+  if (before.blocked) return blocked(res, before);
+  if (!o.modelUrl) return send(res, 502, { detail: 'PLATFORM_MODEL_URL is not set', code: 'no_model' });
+  const answer = await callJson(modelTarget(o.modelUrl, req.url ?? '/'), {
+    method: req.method === 'GET' ? 'GET' : 'POST',
+    ...(req.method === 'GET' ? {} : { body: JSON.parse(raw.toString('utf8') || 'null') as unknown }),
+    timeoutMs: 120_000,
+    headers: req.headers.authorization ? { authorization: req.headers.authorization } : {},
+  });
+  const after = await evaluate({
+    data: { input: inputOf(raw), output: outputOf(answer.body), metadata: meta },
+    phase: 'response',
+  });
+  if (after.blocked) return blocked(res, after);
+  res.writeHead(answer.status, {
+    'content-type': 'application/json',
+    'x-platform-evidence-id': after.evidence.evidence_id,
+  });
+  res.end(answer.body);
+}
 
+async function handleRegister(ctx: GatewayContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = JSON.parse((await readBoundedBody(req, 64 * 1024)).toString('utf8') || '{}') as object;
+  const [status, answer] = await ctx.o.registry.register(body, ctx.authorized(req));
+  send(res, status, answer);
+}
+
+type Handler = (ctx: GatewayContext, req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+
+/** `METHOD path` → handler; anything else is the in-pod model path. */
+const ROUTES: Record<string, Handler> = {
+  'GET /healthz': (_ctx, _req, res) => send(res, 200, { status: 'ok' }),
+  'GET /readyz': ({ o }, _req, res) => {
+    const why = o.readiness();
+    send(res, why ? 503 : 200, why ? { status: 'fail', detail: why } : { status: 'ok' });
+  },
+  'GET /metrics': async ({ o }, _req, res) =>
+    send(res, 200, await o.metrics.metrics(), { 'content-type': o.metrics.contentType }),
+  'POST /v1/evaluate': handleEvaluate,
+  'POST /v1/auditors/register': handleRegister,
+};
+
+async function route(ctx: GatewayContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = (req.url ?? '/').split('?')[0];
+  const handler = Object.hasOwn(ROUTES, `${req.method} ${path}`)
+    ? ROUTES[`${req.method} ${path}`]!
+    : handleModelPath;
+  return handler(ctx, req, res);
+}
+
+/** The answer to a request whose handling threw: the client's fault is a 4xx, anything else a logged 500. */
+function answerFailure(res: ServerResponse, err: unknown, log: Logger): void {
+  if (res.headersSent || err instanceof BodyAbortedError) return void res.destroy();
+  if (err instanceof HttpError)
+    return send(res, err.status, { detail: err.detail, code: 'payload_too_large' }, err.headers);
+  if (err instanceof SyntaxError)
+    return send(res, 400, { detail: `malformed JSON: ${syntaxProblem(err)}`, code: 'malformed_json' });
+  log.error({ err }, 'gateway request failed');
+  send(res, 500, { detail: 'internal error', code: 'internal' });
+}
+
+export function startGatewayServer(o: GatewayServerOptions, port: number, host: string): Promise<Server> {
+  const ctx: GatewayContext = { o, evaluate: evaluator(o), authorized: bearerCheck(o.apiKey) };
   const server = createServer((req, res) => {
-    route(req, res).catch((err: unknown) => {
-      if (res.headersSent) return res.destroy();
-      if (err instanceof BodyAbortedError) return res.destroy();
-      if (err instanceof HttpError)
-        return send(res, err.status, { detail: err.detail, code: 'payload_too_large' }, err.headers);
-      if (err instanceof SyntaxError)
-        return send(res, 400, { detail: `malformed JSON: ${syntaxProblem(err)}`, code: 'malformed_json' });
-      o.log.error({ err }, 'gateway request failed');
-      send(res, 500, { detail: 'internal error', code: 'internal' });
-    });
+    route(ctx, req, res).catch((err: unknown) => answerFailure(res, err, o.log));
   });
   return listenDualStack(server, port, host).then(() => server);
 }

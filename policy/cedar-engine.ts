@@ -11,6 +11,7 @@ import {
   statefulIsAuthorized,
   validate,
   type AuthorizationError,
+  type Response as CedarResponse,
   type SchemaJson,
 } from '@cedar-policy/cedar-wasm/nodejs';
 import { ACTION_ID, ACTION_TYPE, PRINCIPAL_TYPE, RESOURCE_TYPE, type ClaimInfo } from './cedar-schema.ts';
@@ -104,6 +105,25 @@ function inSetOrder<T>(items: T[], order: Map<string, number>, id: (t: T) => str
   return [...items].sort((a, b) => at(a) - at(b));
 }
 
+/** The id of the prepared policy set to evaluate in `phase`. */
+function setIdFor(entry: Entry, phase: unknown): string {
+  // Without the policies whose phase guard is false here: same decision, fewer evaluations.
+  return typeof phase === 'string' ? (entry.phaseSets.get(phase) ?? entry.otherSetId) : entry.setId;
+}
+
+/** Cedar's answer as a decision: any evaluation error denies; reasons name the forbids that fired. */
+function decisionOf(response: CedarResponse, order: Map<string, number>): Decision {
+  const { decision, diagnostics } = response;
+  const errors = inSetOrder(diagnostics.errors, order, (e) => e.policyId);
+  if (errors.length > 0) return deny(errors.map(errorReason));
+  const determining = inSetOrder(diagnostics.reason, order, (id) => id);
+  if (decision === 'allow') return { decision, reasons: [], determining };
+  const reasons = determining.length
+    ? determining.map((id) => `forbid: ${id}`)
+    : ['no permit applies (default deny)'];
+  return { decision, reasons, determining };
+}
+
 const ACTION = { type: ACTION_TYPE, id: ACTION_ID };
 
 export class CedarEngine {
@@ -180,11 +200,7 @@ export class CedarEngine {
       action: ACTION,
       resource: { type: RESOURCE_TYPE, id: facts.phase },
       context: built.context,
-      // Without the policies whose phase guard is false here: same decision, fewer evaluations.
-      preparsedPolicySetId:
-        typeof facts.phase === 'string'
-          ? (entry.phaseSets.get(facts.phase) ?? entry.otherSetId)
-          : entry.setId,
+      preparsedPolicySetId: setIdFor(entry, facts.phase),
       entities: [],
       // The context was type-checked against the vocabularies above; Cedar's own
       // request validation would repeat it at several times the cost.
@@ -195,17 +211,7 @@ export class CedarEngine {
     if (answer.type === 'failure') {
       return deny(answer.errors.map((e) => `TypeMismatch: request context rejected: ${e.message}`));
     }
-    const { decision, diagnostics } = answer.response;
-    const errors = inSetOrder(diagnostics.errors, entry.order, (e) => e.policyId);
-    if (errors.length > 0) return deny(errors.map(errorReason));
-    const determining = inSetOrder(diagnostics.reason, entry.order, (id) => id);
-    if (decision === 'deny') {
-      const reasons = determining.length
-        ? determining.map((id) => `forbid: ${id}`)
-        : ['no permit applies (default deny)'];
-      return { decision, reasons, determining };
-    }
-    return { decision, reasons: [], determining };
+    return decisionOf(answer.response, entry.order);
   }
 }
 

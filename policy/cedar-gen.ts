@@ -44,42 +44,52 @@ export function claimRef(name: string): string {
   return IDENT.test(name) ? `context.${name}` : `context[${cedarString(name)}]`;
 }
 
-function scalar(type: ClaimType, value: Condition['value'], claim: string): string {
-  if (type === 'score_normalized') {
+type ScalarValue = Condition['value'];
+
+/** Each scalar claim type's literal form, throwing (with the claim's name) on a value it cannot take. */
+const SCALARS: Partial<Record<ClaimType, (value: ScalarValue, claim: string) => string | undefined>> = {
+  score_normalized: (value, claim) => {
     if (typeof value !== 'number' || value < 0 || value > 1)
       throw new Error(`${claim}: a score threshold is a number 0.0–1.0`);
     return String(scaleDecimal(value));
-  }
-  if (type === 'duration_ms') {
+  },
+  duration_ms: (value, claim) => {
     const ms = typeof value === 'string' ? parseDurationMs(value) : value;
     if (typeof ms !== 'number' || !Number.isFinite(ms))
       throw new Error(`${claim}: a duration is milliseconds or like 2s`);
     return String(Math.round(ms));
-  }
-  if (type === 'count') {
+  },
+  count: (value, claim) => {
     if (!Number.isInteger(value)) throw new Error(`${claim}: a count compares with an integer`);
     return String(value);
-  }
-  if (type === 'boolean') {
+  },
+  boolean: (value, claim) => {
     if (typeof value !== 'boolean') throw new Error(`${claim}: a boolean compares with true or false`);
     return String(value);
-  }
-  if (type === 'string' && typeof value === 'string') return cedarString(value);
+  },
+  string: (value) => (typeof value === 'string' ? cedarString(value) : undefined),
+};
+
+function scalar(type: ClaimType, value: ScalarValue, claim: string): string {
+  const literal = SCALARS[type]?.(value, claim);
+  if (literal !== undefined) return literal;
   throw new Error(`${claim}: cannot compare a ${type} claim with ${JSON.stringify(value)}`);
 }
 
 const ORDERED: ReadonlySet<ClaimType> = new Set(['score_normalized', 'count', 'duration_ms']);
 
+function stringListExpr(c: Condition, ref: string): string {
+  const items = Array.isArray(c.value) ? c.value : [String(c.value)];
+  if (c.op === 'contains') return `${ref}.contains(${cedarString(String(items[0] ?? ''))})`;
+  if (c.op === 'containsAny' || c.op === 'containsAll')
+    return `${ref}.${c.op}([${items.map(cedarString).join(', ')}])`;
+  throw new Error(`${c.claim}: a string_list takes contains, containsAny or containsAll`);
+}
+
 /** One condition as a Cedar expression; throws with a reason when it does not fit the claim's type. */
 export function conditionExpr(c: Condition, type: ClaimType): string {
   const ref = claimRef(c.claim);
-  if (type === 'string_list') {
-    const items = Array.isArray(c.value) ? c.value : [String(c.value)];
-    if (c.op === 'contains') return `${ref}.contains(${cedarString(String(items[0] ?? ''))})`;
-    if (c.op === 'containsAny' || c.op === 'containsAll')
-      return `${ref}.${c.op}([${items.map(cedarString).join(', ')}])`;
-    throw new Error(`${c.claim}: a string_list takes contains, containsAny or containsAll`);
-  }
+  if (type === 'string_list') return stringListExpr(c, ref);
   if (type === 'object') throw new Error(`${c.claim}: object claims are not visible to Cedar`);
   if (['<', '<=', '>', '>='].includes(c.op) && !ORDERED.has(type))
     throw new Error(`${c.claim}: ${c.op} needs a numeric claim`);

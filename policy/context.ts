@@ -25,6 +25,9 @@ const VALUE_CHECKS: Record<ClaimType, (v: unknown) => boolean> = {
   object: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
 };
 
+const validConfidence = (c: unknown): boolean =>
+  c === undefined || (typeof c === 'number' && c >= 0 && c <= 1);
+
 /** '' when `claim` fits `declared` (or its own type when undeclared), else the TypeMismatch reason. */
 export function claimTypeProblem(claim: Claim, declared: ClaimType | undefined): string {
   const type = declared ?? claim.type;
@@ -36,10 +39,7 @@ export function claimTypeProblem(claim: Claim, declared: ClaimType | undefined):
   if (!check(claim.value)) {
     return `TypeMismatch: claim '${claim.name}' (${type}) has value ${JSON.stringify(claim.value) ?? 'undefined'}`;
   }
-  if (
-    claim.confidence !== undefined &&
-    !(typeof claim.confidence === 'number' && claim.confidence >= 0 && claim.confidence <= 1)
-  ) {
+  if (!validConfidence(claim.confidence)) {
     return `TypeMismatch: claim '${claim.name}' has confidence ${JSON.stringify(claim.confidence)}`;
   }
   return '';
@@ -61,6 +61,31 @@ function sameValue(a: CedarValueJson, b: CedarValueJson): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** What one claim adds to the context: nothing (not visible to Cedar), a value, or a reason to deny. */
+type ClaimEntry = { skip: true } | { skip: false; value: CedarValueJson } | { reason: string };
+
+function claimEntry(
+  claim: Claim,
+  declared: ClaimType | undefined,
+  seen: Map<string, CedarValueJson>,
+): ClaimEntry {
+  const problem = claimTypeProblem(claim, declared);
+  if (problem) return { reason: problem };
+  const value = cedarValue(declared ?? claim.type, claim.value);
+  if (value === undefined || RESERVED.has(claim.name)) return { skip: true };
+  const earlier = seen.get(claim.name);
+  if (earlier !== undefined && !sameValue(earlier, value)) {
+    return { reason: `TypeMismatch: claim '${claim.name}' reported twice with different values` };
+  }
+  return { skip: false, value };
+}
+
+const readsAttribute = (usage: ContextUsage, name: string): boolean =>
+  usage.wholeContext || usage.attributes.has(name);
+
+const readsConfidence = (usage: ContextUsage, name: string): boolean =>
+  usage.wholeConfidence || usage.confidence.has(name);
+
 /**
  * Every claim is type-checked; only the attributes in `usage` (what the loaded
  * policies can read) are put into the context Cedar receives.
@@ -74,23 +99,12 @@ export function buildContext(
   const context: Context = { phase: facts.phase, agent_id: facts.agentId, workspace_id: facts.workspaceId };
   const seen = new Map<string, CedarValueJson>();
   for (const claim of facts.claims) {
-    const declared = claims.get(claim.name)?.type;
-    const problem = claimTypeProblem(claim, declared);
-    if (problem) return { ok: false, reason: problem };
-    const type = declared ?? claim.type;
-    const value = cedarValue(type, claim.value);
-    if (value === undefined || RESERVED.has(claim.name)) continue;
-    const earlier = seen.get(claim.name);
-    if (earlier !== undefined && !sameValue(earlier, value)) {
-      return {
-        ok: false,
-        reason: `TypeMismatch: claim '${claim.name}' reported twice with different values`,
-      };
-    }
-    seen.set(claim.name, value);
-    if (usage.wholeContext || usage.attributes.has(claim.name)) context[claim.name] = value;
-    if (usage.wholeConfidence || usage.confidence.has(claim.name))
-      confidence[claim.name] = scaleDecimal(claim.confidence ?? 1);
+    const entry = claimEntry(claim, claims.get(claim.name)?.type, seen);
+    if ('reason' in entry) return { ok: false, reason: entry.reason };
+    if (entry.skip) continue;
+    seen.set(claim.name, entry.value);
+    if (readsAttribute(usage, claim.name)) context[claim.name] = entry.value;
+    if (readsConfidence(usage, claim.name)) confidence[claim.name] = scaleDecimal(claim.confidence ?? 1);
   }
   context.confidence = confidence;
   return { ok: true, context };

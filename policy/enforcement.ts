@@ -16,28 +16,35 @@ export interface Violation {
   message: string;
 }
 
+type Override = Detection[string][string];
+
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
+
+function bound(value: unknown, constraint: unknown, op: '>=' | '<='): string {
+  if (typeof value !== 'number') return `requires a number ${op} ${show(constraint)}`;
+  const ok = op === '>=' ? value >= (constraint as number) : value <= (constraint as number);
+  return ok ? '' : `requires a value ${op} ${show(constraint)}`;
+}
+
+function supersetBreach(constraint: unknown, value: unknown): string {
+  const need = Array.isArray(constraint) ? constraint : [];
+  if (!Array.isArray(value)) return `requires a list including ${show(need)}`;
+  const missing = need.filter((item) => !value.some((v) => show(v) === show(item)));
+  return missing.length === 0 ? '' : `requires a list including ${show(need)} (missing ${show(missing)})`;
+}
+
+const BREACHES: Record<EnforcementMode, (constraint: unknown, value: unknown) => string> = {
+  unlocked: () => '',
+  exact: (constraint, value) =>
+    show(value) === show(constraint) ? '' : `requires exactly ${show(constraint)}`,
+  floor: (constraint, value) => bound(value, constraint, '>='),
+  ceiling: (constraint, value) => bound(value, constraint, '<='),
+  superset: supersetBreach,
+};
 
 /** Why `value` breaks `mode` with `constraint`, or '' when it satisfies it. */
 export function breach(mode: EnforcementMode, constraint: unknown, value: unknown): string {
-  switch (mode) {
-    case 'unlocked':
-      return '';
-    case 'exact':
-      return show(value) === show(constraint) ? '' : `requires exactly ${show(constraint)}`;
-    case 'floor':
-      if (typeof value !== 'number') return `requires a number >= ${show(constraint)}`;
-      return value >= (constraint as number) ? '' : `requires a value >= ${show(constraint)}`;
-    case 'ceiling':
-      if (typeof value !== 'number') return `requires a number <= ${show(constraint)}`;
-      return value <= (constraint as number) ? '' : `requires a value <= ${show(constraint)}`;
-    case 'superset': {
-      const need = Array.isArray(constraint) ? constraint : [];
-      if (!Array.isArray(value)) return `requires a list including ${show(need)}`;
-      const missing = need.filter((item) => !value.some((v) => show(v) === show(item)));
-      return missing.length === 0 ? '' : `requires a list including ${show(need)} (missing ${show(missing)})`;
-    }
-  }
+  return BREACHES[mode](constraint, value);
 }
 
 function message(v: Omit<Violation, 'message'>, requirement: string): string {
@@ -67,24 +74,31 @@ export function typeViolations(detection: Detection | undefined): Violation[] {
   return out;
 }
 
+/** One parent's locked setting against the child's override, or undefined when it holds. */
+function parentViolation(
+  parent: PolicyRecord,
+  field: string,
+  locked: Override,
+  mine: Override | undefined,
+): Violation | undefined {
+  const mode = locked.enforcement ?? 'unlocked';
+  if (mode === 'unlocked' || mine === undefined) return undefined;
+  const requirement = breach(mode, locked.value, mine.value);
+  if (!requirement) return undefined;
+  const v = { field, mode, constraint: locked.value, value: mine.value, setBy: parent.id };
+  return { ...v, message: message(v, requirement) };
+}
+
 /** Overrides in `detection` that break a mode set by one of `parents` (org before workspace). */
 export function parentViolations(detection: Detection | undefined, parents: PolicyRecord[]): Violation[] {
-  const out: Violation[] = [];
-  for (const parent of parents) {
-    for (const [claim, settings] of Object.entries(parent.spec.detection ?? {})) {
-      for (const [key, locked] of Object.entries(settings)) {
-        const mode = locked.enforcement ?? 'unlocked';
-        const mine = detection?.[claim]?.[key];
-        if (mode === 'unlocked' || mine === undefined) continue;
-        const requirement = breach(mode, locked.value, mine.value);
-        if (!requirement) continue;
-        const field = `detection.${claim}.${key}`;
-        const v = { field, mode, constraint: locked.value, value: mine.value, setBy: parent.id };
-        out.push({ ...v, message: message(v, requirement) });
-      }
-    }
-  }
-  return out;
+  return parents.flatMap((parent) =>
+    Object.entries(parent.spec.detection ?? {}).flatMap(([claim, settings]) =>
+      Object.entries(settings).flatMap(([key, locked]) => {
+        const v = parentViolation(parent, `detection.${claim}.${key}`, locked, detection?.[claim]?.[key]);
+        return v ? [v] : [];
+      }),
+    ),
+  );
 }
 
 /** Every violation of saving `detection` below `parents`. */

@@ -14,24 +14,30 @@ const isPhase = (x: unknown): boolean => {
 const stringValue = (x: unknown): string | undefined =>
   isNode(x) && typeof x.Value === 'string' ? x.Value : undefined;
 
-/** The phases a guard expression admits, or undefined when it is not a phase guard. */
-function guardOf(expr: unknown): string[] | undefined {
-  if (!isNode(expr)) return undefined;
-  const eq = expr['=='];
-  if (isNode(eq)) {
-    const value = isPhase(eq.left)
-      ? stringValue(eq.right)
-      : isPhase(eq.right)
-        ? stringValue(eq.left)
-        : undefined;
-    return value === undefined ? undefined : [value];
-  }
-  const contains = expr.contains;
+/** `context.phase == "x"` (either side) → `["x"]`. */
+function equalityGuard(eq: Record<string, unknown>): string[] | undefined {
+  const value = isPhase(eq.left)
+    ? stringValue(eq.right)
+    : isPhase(eq.right)
+      ? stringValue(eq.left)
+      : undefined;
+  return value === undefined ? undefined : [value];
+}
+
+/** `["x", "y"].contains(context.phase)` → `["x", "y"]`. */
+function containsGuard(contains: unknown): string[] | undefined {
   if (!isNode(contains) || !isPhase(contains.right) || !isNode(contains.left)) return undefined;
   const items = contains.left.Set;
   if (!Array.isArray(items)) return undefined;
   const values = items.map(stringValue);
   return values.every((v) => v !== undefined) ? (values as string[]) : undefined;
+}
+
+/** The phases a guard expression admits, or undefined when it is not a phase guard. */
+function guardOf(expr: unknown): string[] | undefined {
+  if (!isNode(expr)) return undefined;
+  const eq = expr['=='];
+  return isNode(eq) ? equalityGuard(eq) : containsGuard(expr.contains);
 }
 
 /** The phases a policy (Cedar's JSON form) can apply in; undefined for every phase. */

@@ -7,21 +7,26 @@ import type { SettingValue, Vocabulary } from '../auditors/sdk/types.ts';
 import { breach } from './enforcement.ts';
 import type { PolicyRecord, ResolvedDetection } from './types.ts';
 
+type Override = NonNullable<PolicyRecord['spec']['detection']>[string][string];
+
+/** A policy's overrides as `[claim, key, override]`, in declaration order. */
+function overridesOf(policy: PolicyRecord): [string, string, Override][] {
+  return Object.entries(policy.spec.detection ?? {}).flatMap(([claim, settings]) =>
+    Object.entries(settings).map(([key, o]): [string, string, Override] => [claim, key, o]),
+  );
+}
+
 /** Resolves the chain `[org, …, workspace]`; a child value that breaks a parent's mode is ignored. */
 export function resolveDetection(chain: PolicyRecord[]): ResolvedDetection {
   const out: ResolvedDetection = {};
   const locks = new Map<string, { mode: string; value: unknown }>();
-  for (const policy of chain) {
-    for (const [claim, settings] of Object.entries(policy.spec.detection ?? {})) {
-      for (const [key, o] of Object.entries(settings)) {
-        const id = `${claim}\u0000${key}`;
-        const lock = locks.get(id);
-        if (lock && breach(lock.mode as never, lock.value, o.value)) continue;
-        (out[claim] ??= {})[key] = o.value as SettingValue;
-        const mode = o.enforcement ?? 'unlocked';
-        if (mode !== 'unlocked' && !lock) locks.set(id, { mode, value: o.value });
-      }
-    }
+  for (const [claim, key, o] of chain.flatMap(overridesOf)) {
+    const id = `${claim}\u0000${key}`;
+    const lock = locks.get(id);
+    if (lock && breach(lock.mode as never, lock.value, o.value)) continue;
+    (out[claim] ??= {})[key] = o.value as SettingValue;
+    const mode = o.enforcement ?? 'unlocked';
+    if (mode !== 'unlocked' && !lock) locks.set(id, { mode, value: o.value });
   }
   return out;
 }

@@ -22,23 +22,19 @@ export function scaleDecimal(x: number): number {
   return scaled;
 }
 
+/** The digits before the scaled decimal point, and the first digit after it (the rounding digit). */
+function splitAtPoint(digits: string, point: number): { kept: string; next: string } {
+  if (point <= 0) return { kept: '', next: point === 0 ? (digits[0] ?? '0') : '0' };
+  if (point >= digits.length) return { kept: digits + '0'.repeat(point - digits.length), next: '0' };
+  return { kept: digits.slice(0, point), next: digits[point] ?? '0' };
+}
+
 function scaleByDigits(x: number): number {
   const [mantissa = '0', exponent = '0'] = String(Math.abs(x)).split('e');
   const [whole = '0', fraction = ''] = mantissa.split('.');
   const digits = whole + fraction;
   const point = whole.length + Number(exponent) + Math.log10(CEDAR_SCALE);
-  let kept: string;
-  let next: string;
-  if (point <= 0) {
-    kept = '';
-    next = point === 0 ? (digits[0] ?? '0') : '0';
-  } else if (point >= digits.length) {
-    kept = digits + '0'.repeat(point - digits.length);
-    next = '0';
-  } else {
-    kept = digits.slice(0, point);
-    next = digits[point] ?? '0';
-  }
+  const { kept, next } = splitAtPoint(digits, point);
   const magnitude = Number(kept || '0') + (next >= '5' ? 1 : 0);
   return x < 0 && magnitude !== 0 ? -magnitude : magnitude;
 }

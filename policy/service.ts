@@ -6,7 +6,7 @@ import type { Vocabulary } from '../auditors/sdk/types.ts';
 import { HttpError } from '../base/http-error.ts';
 import { applyPreset } from './apply-preset.ts';
 import { indexVocabularies } from './cedar-schema.ts';
-import { bundlePreset, presetFor } from './presets.ts';
+import { bundlePreset, presetFor, type Preset } from './presets.ts';
 import type { PolicyRepository } from './repository.ts';
 import { chainVersion, checkPolicySave, policyChain } from './save.ts';
 import type { AuditorPolicySpec, PolicyRecord } from './types.ts';
@@ -100,25 +100,25 @@ async function workspacePolicy(
   return all.find((p) => p.spec.scope === 'workspace' && p.spec.scopeId === workspaceId);
 }
 
-/** Applies `{auditor, tier}` or `{bundle}` to the workspace policy (created as `<workspace>.workspace-policy`). */
-export async function applyPresetTo(
-  deps: PolicyServiceDeps,
-  workspaceId: string,
-  body: PresetRequest,
-): Promise<PresetOutcome> {
+/** The preset `body` names; 400 when it names none. */
+function requestedPreset(body: PresetRequest): Preset {
   const preset = body.bundle ? bundlePreset(body.bundle) : presetFor(body.auditor ?? '', body.tier ?? '');
-  if (!preset)
-    throw new HttpError(
-      400,
-      'send {auditor, tier} (Starter, Balanced, Strict) or {bundle} (solo_builder, production_team, regulated_enterprise)',
-      'unknown_preset',
-    );
-  const current = await workspacePolicy(deps, workspaceId);
-  const base: AuditorPolicySpec = current?.spec ?? { scope: 'workspace', scopeId: workspaceId };
-  const { claims } = indexVocabularies(await deps.vocabularies());
-  let spec: AuditorPolicySpec;
+  if (preset) return preset;
+  throw new HttpError(
+    400,
+    'send {auditor, tier} (Starter, Balanced, Strict) or {bundle} (solo_builder, production_team, regulated_enterprise)',
+    'unknown_preset',
+  );
+}
+
+/** `base` with `preset` applied; 422 when the preset does not fit the registered auditors. */
+function presetSpec(
+  base: AuditorPolicySpec,
+  preset: Preset,
+  claims: Parameters<typeof applyPreset>[2],
+): AuditorPolicySpec {
   try {
-    spec = applyPreset(base, preset, claims);
+    return applyPreset(base, preset, claims);
   } catch (err) {
     throw new HttpError(
       422,
@@ -126,6 +126,19 @@ export async function applyPresetTo(
       'invalid_policy',
     );
   }
+}
+
+/** Applies `{auditor, tier}` or `{bundle}` to the workspace policy (created as `<workspace>.workspace-policy`). */
+export async function applyPresetTo(
+  deps: PolicyServiceDeps,
+  workspaceId: string,
+  body: PresetRequest,
+): Promise<PresetOutcome> {
+  const preset = requestedPreset(body);
+  const current = await workspacePolicy(deps, workspaceId);
+  const base: AuditorPolicySpec = current?.spec ?? { scope: 'workspace', scopeId: workspaceId };
+  const { claims } = indexVocabularies(await deps.vocabularies());
+  const spec = presetSpec(base, preset, claims);
   const id = current?.id ?? `${workspaceId}.workspace-policy`;
   const saved = await savePolicy(deps, id, spec, current);
   const applied = body.bundle ? { bundle: body.bundle } : { auditor: body.auditor, tier: body.tier };

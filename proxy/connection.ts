@@ -10,7 +10,7 @@ import type { RequestHead } from './http-head.ts';
 import type { MetricKind, Outcome, ProxyMetrics } from './metrics.ts';
 import { errorResponse, opsResponse, type OpsState } from './ops.ts';
 import type { AccessRecorder, ConnectionKind, EgressPolicy } from './policy.ts';
-import { kindOf, readPreamble, type PreambleRead } from './preamble.ts';
+import { kindOf, readPreamble, type Preamble, type PreambleRead } from './preamble.ts';
 import { formatDestination, isSelf, routeHead, type Destination, type RouteOptions } from './route.ts';
 import { connectUpstream, relay, UpstreamError } from './tunnel.ts';
 
@@ -116,10 +116,12 @@ async function tunnel(
   return relay(client, upstream, { idleTimeoutMs: ctx.idleTimeoutMs, signal: ctx.signal, onBytes });
 }
 
+/** A complete preamble of one kind, with the bytes read so far. */
+type ReadOf<K extends Preamble['kind']> = { buf: Buffer; preamble: Extract<Preamble, { kind: K }> };
+
 async function handleHttp(
   client: Socket,
-  head: RequestHead,
-  buf: Buffer,
+  { head, buf }: { head: RequestHead; buf: Buffer },
   ctx: ConnectionContext,
   t: Tally,
 ): Promise<Outcome> {
@@ -162,22 +164,39 @@ async function dispatch(
     return read.end;
   }
   const p = read.preamble;
-  if (p.kind === 'unsupported') {
+  if (p.kind === 'http') return dispatchHttp(client, { buf: read.buf, preamble: p }, ctx, t);
+  if (p.kind === 'tls') return dispatchTls(client, { buf: read.buf, preamble: p }, ctx, t);
+  closeWith(client, 0);
+  return 'unsupported';
+}
+
+async function dispatchHttp(
+  client: Socket,
+  read: ReadOf<'http'>,
+  ctx: ConnectionContext,
+  t: Tally,
+): Promise<Outcome> {
+  const parsed = read.preamble.head;
+  if (parsed.kind === 'head') return handleHttp(client, { head: parsed.head, buf: read.buf }, ctx, t);
+  t.reason = parsed.reason;
+  closeWith(client, ctx.headTimeoutMs, errorResponse(400, 'malformed request head'));
+  return 'malformed';
+}
+
+/** A TLS ClientHello goes to its SNI host on the TLS port; without one (or to the proxy itself) it is closed. */
+async function dispatchTls(
+  client: Socket,
+  read: ReadOf<'tls'>,
+  ctx: ConnectionContext,
+  t: Tally,
+): Promise<Outcome> {
+  const hello = read.preamble.hello;
+  if (hello.kind !== 'sni') {
+    if (hello.kind === 'invalid') t.reason = hello.reason;
     closeWith(client, 0);
-    return 'unsupported';
+    return hello.kind === 'no-sni' ? 'no-sni' : 'malformed';
   }
-  if (p.kind === 'http') {
-    if (p.head.kind === 'head') return handleHttp(client, p.head.head, read.buf, ctx, t);
-    t.reason = p.head.reason;
-    closeWith(client, ctx.headTimeoutMs, errorResponse(400, 'malformed request head'));
-    return 'malformed';
-  }
-  if (p.hello.kind !== 'sni') {
-    if (p.hello.kind === 'invalid') t.reason = p.hello.reason;
-    closeWith(client, 0);
-    return p.hello.kind === 'no-sni' ? 'no-sni' : 'malformed';
-  }
-  const destination = { host: p.hello.host, port: ctx.tlsPort };
+  const destination = { host: hello.host, port: ctx.tlsPort };
   if (isSelf(destination, ctx.route)) {
     t.destination = destination;
     closeWith(client, 0);

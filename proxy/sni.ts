@@ -47,6 +47,15 @@ function messageLengthOf(parts: Buffer[]): number | undefined {
   return ((bytes[0] as number) << 16) | ((bytes[1] as number) << 8) | (bytes[2] as number);
 }
 
+/** Why the (complete) record header at `offset` is not a TLS handshake record, or ''. */
+function recordHeaderProblem(buf: Buffer, offset: number): string {
+  if (buf[offset] !== HANDSHAKE) return 'not a handshake record';
+  if (buf[offset + 1] !== 0x03) return 'unknown record version';
+  const length = buf.readUInt16BE(offset + 3);
+  if (length === 0 || length > MAX_RECORD) return 'bad record length';
+  return '';
+}
+
 /**
  * Joins the payloads of consecutive handshake records until the first
  * handshake message is complete; returns that message's body. Buffers are
@@ -58,11 +67,9 @@ function handshakeMessage(buf: Buffer): Reassembly {
   let offset = 0;
   for (let records = 0; records < MAX_RECORDS; records++) {
     if (buf.length - offset < RECORD_HEADER) return { kind: 'need-more' };
-    if (buf[offset] !== HANDSHAKE) return { kind: 'invalid', reason: 'not a handshake record' };
-    if (buf[offset + 1] !== 0x03) return { kind: 'invalid', reason: 'unknown record version' };
-    const length = buf.readUInt16BE(offset + 3);
-    if (length === 0 || length > MAX_RECORD) return { kind: 'invalid', reason: 'bad record length' };
-    const end = offset + RECORD_HEADER + length;
+    const problem = recordHeaderProblem(buf, offset);
+    if (problem) return { kind: 'invalid', reason: problem };
+    const end = offset + RECORD_HEADER + buf.readUInt16BE(offset + 3);
     const payload = buf.subarray(offset + RECORD_HEADER, Math.min(end, buf.length));
     parts.push(payload);
     have += payload.length;
@@ -96,19 +103,31 @@ class Reader {
     this.offset += length;
     return out;
   }
+  /** A field behind a length prefix of `lengthBytes`, when that length `fits` and the field is all there. */
+  vector(lengthBytes: 1 | 2, fits: (length: number) => boolean): Buffer | undefined {
+    const length = this.uint(lengthBytes);
+    return length !== undefined && fits(length) ? this.take(length) : undefined;
+  }
+}
+
+/**
+ * Moves `r` past the ClientHello fields before its extensions (legacy
+ * version, random, session id, cipher suites, compression methods); returns
+ * why they are malformed, or ''.
+ */
+function skipHelloFields(r: Reader): string {
+  if (!r.take(2 + 32)) return 'short ClientHello'; // legacy_version + random
+  if (!r.vector(1, (n) => n <= 32)) return 'bad session id';
+  if (!r.vector(2, (n) => n >= 2 && n % 2 === 0)) return 'bad cipher suites';
+  if (!r.vector(1, (n) => n >= 1)) return 'bad compression methods';
+  return '';
 }
 
 /** The extensions block of a ClientHello body; undefined when the hello has none. */
 function extensionsOf(body: Buffer): { ok: Buffer | undefined } | { invalid: string } {
   const r = new Reader(body);
-  if (!r.take(2 + 32)) return { invalid: 'short ClientHello' }; // legacy_version + random
-  const sessionId = r.uint(1);
-  if (sessionId === undefined || sessionId > 32 || !r.take(sessionId)) return { invalid: 'bad session id' };
-  const suites = r.uint(2);
-  if (suites === undefined || suites < 2 || suites % 2 !== 0 || !r.take(suites))
-    return { invalid: 'bad cipher suites' };
-  const compression = r.uint(1);
-  if (!compression || !r.take(compression)) return { invalid: 'bad compression methods' };
+  const problem = skipHelloFields(r);
+  if (problem) return { invalid: problem };
   if (r.left === 0) return { ok: undefined }; // extensions are optional before TLS 1.3
   const length = r.uint(2);
   const extensions = r.take(length);

@@ -86,6 +86,29 @@ function policySource(o: WebhookAppOptions, caches: AdmissionCaches): PolicyVali
     caches.policies.isSynced() ? caches.policies.list() : listAuditorPolicies(customObjects);
 }
 
+/** What each admission handler reads and reports through. */
+function handlerDeps(
+  o: WebhookAppOptions,
+  caches: AdmissionCaches,
+): { mutateDeps: MutateDeps; validateDeps: ValidateDeps; policyDeps: PolicyValidateDeps } {
+  return {
+    mutateDeps: {
+      options: o.mutate,
+      cluster: cacheFirstClusterView(caches, kubeClusterView(o.kc), o.clusterCacheTtlMs),
+      events: kubeEventSink(o.kc, o.log, o.instance),
+      log: o.log,
+      metrics: o.metrics,
+    },
+    validateDeps: {
+      strictNotarization: o.strictNotarization,
+      notary: httpNotary({ ...o.notary, metrics: o.metrics }),
+      log: o.log,
+      metrics: o.metrics,
+    },
+    policyDeps: { policies: policySource(o, caches), log: o.log, metrics: o.metrics },
+  };
+}
+
 export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp> {
   const holder: { server?: WebhookServer } = {};
   const caches = admissionCaches(o.kc, o.log);
@@ -104,24 +127,7 @@ export async function startWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
   watchCertificates(watches, rotator);
   for (const informer of informers) informer.start();
   const stopInformers = (): Promise<unknown> => Promise.all(informers.map((i) => i.stop()));
-  const mutateDeps: MutateDeps = {
-    options: o.mutate,
-    cluster: cacheFirstClusterView(caches, kubeClusterView(o.kc), o.clusterCacheTtlMs),
-    events: kubeEventSink(o.kc, o.log, o.instance),
-    log: o.log,
-    metrics: o.metrics,
-  };
-  const validateDeps: ValidateDeps = {
-    strictNotarization: o.strictNotarization,
-    notary: httpNotary({ ...o.notary, metrics: o.metrics }),
-    log: o.log,
-    metrics: o.metrics,
-  };
-  const policyDeps: PolicyValidateDeps = {
-    policies: policySource(o, caches),
-    log: o.log,
-    metrics: o.metrics,
-  };
+  const { mutateDeps, validateDeps, policyDeps } = handlerDeps(o, caches);
   const server = await startWebhookServer({
     host: o.host,
     port: o.port,

@@ -46,6 +46,28 @@ function mutateOptions(s: WebhookSettings, native: boolean): MutateOptions {
   };
 }
 
+/** The lease election among webhook replicas (when enabled); the leader refreshes the certificate on winning. */
+function leaderElectorOf(
+  s: WebhookSettings,
+  o: { kc: k8s.KubeConfig; log: Logger; identity: string; refresh: () => Promise<unknown> | undefined },
+): LeaderElector | undefined {
+  const { kc, log, identity, refresh } = o;
+  if (!s.leaderElection) return undefined;
+  return new LeaderElector({
+    api: kc.makeApiClient(k8s.CoordinationV1Api),
+    namespace: s.namespace,
+    name: 'platform-webhook',
+    identity,
+    leaseDurationMs: 15_000,
+    renewDeadlineMs: 10_000,
+    retryPeriodMs: 2_000,
+    log,
+    onStartedLeading: () =>
+      void refresh()?.catch((err: unknown) => log.error({ err: String(err) }, 'refresh failed')),
+    onStoppedLeading: () => undefined,
+  });
+}
+
 export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => {
   const s = loadWebhookSettings(env, flags);
   const kc = loadKubeConfig(s.kubeconfig);
@@ -64,25 +86,15 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
     },
   });
   lifecycle.onStop('ops server', () => ops.close());
-  let elector: LeaderElector | undefined;
-  if (s.leaderElection) {
-    elector = new LeaderElector({
-      api: kc.makeApiClient(k8s.CoordinationV1Api),
-      namespace: s.namespace,
-      name: 'platform-webhook',
-      identity,
-      leaseDurationMs: 15_000,
-      renewDeadlineMs: 10_000,
-      retryPeriodMs: 2_000,
-      log,
-      onStartedLeading: () =>
-        void holder.app?.rotator
-          .refresh()
-          .catch((err: unknown) => log.error({ err: String(err) }, 'refresh failed')),
-      onStoppedLeading: () => undefined,
-    });
+  const elector = leaderElectorOf(s, {
+    kc,
+    log,
+    identity,
+    refresh: () => holder.app?.rotator.refresh(),
+  });
+  if (elector) {
     elector.start();
-    lifecycle.onStop('leader election', () => elector?.stop());
+    lifecycle.onStop('leader election', () => elector.stop());
   }
   const started = await startWebhookApp({
     kc,

@@ -64,6 +64,14 @@ export interface PlacedAuditor extends AuditorImage {
 const RESERVED = new Set<number>([PORT.gateway, PORT.credentialProxy, PORT.mcpGateway]);
 const isBuiltinRange = (p: number): boolean => p >= PORT.builtinFirst && p <= PORT.builtinLast;
 
+/** The auditor's own port when it may keep it, else the lowest free third-party port; undefined when none is free. */
+function portFor(e: AuditorImage, used: ReadonlySet<number>): number | undefined {
+  if (e.builtin || !(used.has(e.port) || isBuiltinRange(e.port))) return e.port;
+  let port = PORT.thirdPartyFirst;
+  while (port <= PORT.thirdPartyLast && used.has(port)) port++;
+  return port > PORT.thirdPartyLast ? undefined : port;
+}
+
 /**
  * Ports in a pod: built-ins keep their fixed port; another auditor keeps its
  * registered port when free (not reserved, not in the built-in range, not used
@@ -86,13 +94,8 @@ export function assignPorts(
   const used = new Set<number>([...RESERVED, ...podPorts, ...fixed.keys()]);
   const placed: PlacedAuditor[] = [];
   for (const e of entries) {
-    let port = e.port;
-    if (!e.builtin && (used.has(port) || isBuiltinRange(port))) {
-      port = PORT.thirdPartyFirst;
-      while (port <= PORT.thirdPartyLast && used.has(port)) port++;
-      if (port > PORT.thirdPartyLast)
-        return { placed: [], error: `no free port in 8101-8199 for auditor ${e.id}` };
-    }
+    const port = portFor(e, used);
+    if (port === undefined) return { placed: [], error: `no free port in 8101-8199 for auditor ${e.id}` };
     used.add(port);
     placed.push({ ...e, assignedPort: port });
   }

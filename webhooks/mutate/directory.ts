@@ -43,6 +43,15 @@ export function buildDirectory(
   return dir;
 }
 
+/** The first bad field of a registry entry as `field: expectation`, or ''. */
+function thirdPartyProblem(e: Partial<ThirdPartyAuditor>): string {
+  if (typeof e.id !== 'string' || !/^[a-z0-9]([-a-z0-9]{0,48}[a-z0-9])?$/.test(e.id))
+    return 'id: expected a DNS label of at most 50 characters';
+  if (typeof e.image !== 'string' || e.image === '') return 'image: expected an image reference';
+  const validPort = e.port === undefined || (Number.isInteger(e.port) && e.port > 0 && e.port < 65536);
+  return validPort ? '' : 'port: expected a port number';
+}
+
 /** Parses the registry file (JSON array of `{id, image, port?}`); returns the problems found. */
 export function parseThirdParty(text: string): { auditors: ThirdPartyAuditor[]; problems: string[] } {
   const problems: string[] = [];
@@ -56,13 +65,9 @@ export function parseThirdParty(text: string): { auditors: ThirdPartyAuditor[]; 
   const auditors: ThirdPartyAuditor[] = [];
   raw.forEach((entry: unknown, i) => {
     const e = (entry ?? {}) as Partial<ThirdPartyAuditor>;
-    const validPort = e.port === undefined || (Number.isInteger(e.port) && e.port > 0 && e.port < 65536);
-    if (typeof e.id !== 'string' || !/^[a-z0-9]([-a-z0-9]{0,48}[a-z0-9])?$/.test(e.id)) {
-      problems.push(`[${i}].id: expected a DNS label of at most 50 characters`);
-    } else if (typeof e.image !== 'string' || e.image === '')
-      problems.push(`[${i}].image: expected an image reference`);
-    else if (!validPort) problems.push(`[${i}].port: expected a port number`);
-    else auditors.push({ id: e.id, image: e.image, ...(e.port !== undefined ? { port: e.port } : {}) });
+    const problem = thirdPartyProblem(e);
+    if (problem) problems.push(`[${i}].${problem}`);
+    else auditors.push({ id: e.id!, image: e.image!, ...(e.port !== undefined ? { port: e.port } : {}) });
   });
   return { auditors, problems };
 }

@@ -31,10 +31,15 @@ function podName(pod: V1Pod): string {
   return pod.metadata?.name ?? `${pod.metadata?.generateName ?? ''}<generated>`;
 }
 
+/** The admitted pod: the request, the pod it creates and the namespace it lands in. */
+interface AdmittedPod {
+  request: AdmissionRequest;
+  pod: V1Pod;
+  namespace: string;
+}
+
 function respond(
-  request: AdmissionRequest,
-  pod: V1Pod,
-  namespace: string,
+  { request, pod, namespace }: AdmittedPod,
   decision: MutateDecision,
   deps: MutateDeps,
 ): AdmissionResponse {
@@ -89,5 +94,5 @@ export async function handleMutate(request: AdmissionRequest, deps: MutateDeps):
     );
   }
   const decision = decideMutation({ namespace, pod, namespaceLabels, chainConfig }, deps.options);
-  return respond(request, pod, namespace, decision, deps);
+  return respond({ request, pod, namespace }, decision, deps);
 }

@@ -59,22 +59,25 @@ export function modelEndpointOf(modelUrl: string): ModelEndpoint | undefined {
 
 const CIDR_RE = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}\/(3[0-2]|[12]?\d)$/;
 
+const isPort = (p: number): boolean => Number.isInteger(p) && p >= 1 && p <= 65535;
+
 /** Problems with the options (each names the bad value); empty when valid. */
 export function checkRedirectOptions(o: RedirectOptions): string[] {
-  const problems: string[] = [];
-  for (const c of [...o.modelCidrs, ...(o.excludeCidrs ?? [])]) {
-    if (!CIDR_RE.test(c)) problems.push(`${JSON.stringify(c)} is not an IPv4 CIDR such as 10.0.0.0/8`);
-  }
-  for (const e of o.modelEndpoints ?? []) {
-    if (isIP(e.address) === 0) problems.push(`${JSON.stringify(e.address)} is not an IP address`);
-  }
-  const endpointPorts = (o.modelEndpoints ?? []).map((e) => e.port);
-  for (const p of [o.gatewayPort, o.proxyPort, ...o.modelPorts, ...endpointPorts]) {
-    if (!Number.isInteger(p) || p < 1 || p > 65535) problems.push(`${p} is not a port`);
-  }
-  if (!Number.isInteger(o.sidecarUid) || o.sidecarUid < 1)
-    problems.push(`sidecar UID ${o.sidecarUid} must be a non-root UID`);
-  return problems;
+  const endpoints = o.modelEndpoints ?? [];
+  const cidrs = [...o.modelCidrs, ...(o.excludeCidrs ?? [])];
+  const ports = [o.gatewayPort, o.proxyPort, ...o.modelPorts, ...endpoints.map((e) => e.port)];
+  return [
+    ...cidrs
+      .filter((c) => !CIDR_RE.test(c))
+      .map((c) => `${JSON.stringify(c)} is not an IPv4 CIDR such as 10.0.0.0/8`),
+    ...endpoints
+      .filter((e) => isIP(e.address) === 0)
+      .map((e) => `${JSON.stringify(e.address)} is not an IP address`),
+    ...ports.filter((p) => !isPort(p)).map((p) => `${p} is not a port`),
+    ...(Number.isInteger(o.sidecarUid) && o.sidecarUid >= 1
+      ? []
+      : [`sidecar UID ${o.sidecarUid} must be a non-root UID`]),
+  ];
 }
 
 /** Match arguments of the pod's model endpoints of one address family. */

@@ -37,15 +37,14 @@ const decode = (v: string | undefined): string | undefined =>
 
 /** The bundle from a Secret's base64 `data`. */
 export function bundleFromSecretData(data: Record<string, string> | undefined): CertBundle {
-  const caCert = decode(data?.[SECRET_KEYS.caCert]);
-  const caKey = decode(data?.[SECRET_KEYS.caKey]);
-  const cert = decode(data?.[SECRET_KEYS.cert]);
-  const key = decode(data?.[SECRET_KEYS.key]);
+  const get = (key: string): string | undefined => decode(data?.[key]);
+  const caCert = get(SECRET_KEYS.caCert);
+  const previousCaPem = get(SECRET_KEYS.previousCaCert);
+  const cert = get(SECRET_KEYS.cert);
+  const key = get(SECRET_KEYS.key);
   return {
-    ...(caCert ? { ca: { certPem: caCert, keyPem: caKey ?? '' } } : {}),
-    ...(decode(data?.[SECRET_KEYS.previousCaCert])
-      ? { previousCaPem: decode(data?.[SECRET_KEYS.previousCaCert]) }
-      : {}),
+    ...(caCert ? { ca: { certPem: caCert, keyPem: get(SECRET_KEYS.caKey) ?? '' } } : {}),
+    ...(previousCaPem ? { previousCaPem } : {}),
     ...(cert && key ? { serving: { certPem: cert, keyPem: key } } : {}),
   };
 }

@@ -317,18 +317,26 @@ export class CertRotator {
       );
     }
     this.lastCondition = condition;
+    this.serveIfNew(condition);
+    this.recordExpiry();
+  }
+
+  /** Hands a serving pair the server does not have yet to it (not while the condition says Missing). */
+  private serveIfNew(condition: CertCondition): void {
     const serving = this.bundle.serving;
-    if (serving && serving.certPem !== this.served?.certPem && condition.reason !== 'Missing') {
-      this.served = serving;
-      this.options.onServingCertificate(serving);
-      this.options.log.info(
-        { secret: this.secretRef(), condition: condition.reason },
-        'serving certificate loaded',
-      );
-    }
+    if (!serving || serving.certPem === this.served?.certPem || condition.reason === 'Missing') return;
+    this.served = serving;
+    this.options.onServingCertificate(serving);
+    this.options.log.info(
+      { secret: this.secretRef(), condition: condition.reason },
+      'serving certificate loaded',
+    );
+  }
+
+  private recordExpiry(): void {
     for (const [label, pem] of [
       ['ca', this.bundle.ca?.certPem],
-      ['serving', serving?.certPem],
+      ['serving', this.bundle.serving?.certPem],
     ] as const) {
       if (pem)
         this.options.metrics?.certExpiry.set({ certificate: label }, inspect(pem).notAfter.getTime() / 1000);

@@ -67,25 +67,37 @@ export async function handleValidatePolicy(
   const policy = request.object;
   if (!isPolicy(policy)) return allow(request.uid);
   const old = isPolicy(request.oldObject) ? request.oldObject : undefined;
-  let parents: AuditorPolicy[] = [];
-  if (policy.spec.scope === 'workspace') {
-    try {
-      parents = (await deps.policies()).filter((p) => p.spec.scope === 'org' && !sameObject(p, policy));
-    } catch (err) {
-      deps.log.warn({ err: (err as Error).message }, 'validate-policy: cannot read org policies');
-      deps.metrics?.validations.inc({ result: 'error' });
-      return refuse(request.uid, 500, 'cannot read the org AuditorPolicies to check enforcement modes');
-    }
-  }
+  const parents = await orgParents(policy, deps);
+  if (!parents)
+    return refuse(request.uid, 500, 'cannot read the org AuditorPolicies to check enforcement modes');
   const verdict = validateAuditorPolicyChange(old, policy, parents);
   if (verdict.allowed) {
     deps.metrics?.validations.inc({ result: 'allowed' });
     return allow(request.uid);
   }
   deps.metrics?.validations.inc({ result: 'denied' });
-  deps.log.info(
-    { policy: `${request.namespace ?? ''}/${request.name ?? policy.metadata.name ?? ''}` },
-    'validate-policy: enforcement violation',
-  );
+  deps.log.info({ policy: policyRef(request, policy) }, 'validate-policy: enforcement violation');
   return refuse(request.uid, 422, verdict.message);
+}
+
+/** `namespace/name` of the policy under review, for the log. */
+const policyRef = (request: AdmissionRequest, policy: AuditorPolicy): string =>
+  `${request.namespace ?? ''}/${request.name ?? policy.metadata.name ?? ''}`;
+
+/**
+ * The org policies above a workspace policy (none for an org policy);
+ * undefined when they cannot be read, which refuses the change.
+ */
+async function orgParents(
+  policy: AuditorPolicy,
+  deps: PolicyValidateDeps,
+): Promise<AuditorPolicy[] | undefined> {
+  if (policy.spec.scope !== 'workspace') return [];
+  try {
+    return (await deps.policies()).filter((p) => p.spec.scope === 'org' && !sameObject(p, policy));
+  } catch (err) {
+    deps.log.warn({ err: (err as Error).message }, 'validate-policy: cannot read org policies');
+    deps.metrics?.validations.inc({ result: 'error' });
+    return undefined;
+  }
 }
