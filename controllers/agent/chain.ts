@@ -103,15 +103,13 @@ export function agentChain(
   };
 }
 
-export function chainCondition(chain: AgentChain, generation?: number): DesiredCondition {
-  const g = generation !== undefined ? { observedGeneration: generation } : {};
+export function chainCondition(chain: AgentChain): DesiredCondition {
   if (chain.unknown.length > 0) {
     return {
       type: CONDITION_CHAIN_VALID,
       status: 'False',
       reason: 'UnknownAuditor',
       message: `unknown auditor(s) ${chain.unknown.join(', ')}: register them (AuditorRegistration) or remove them; the running pod is kept`,
-      ...g,
     };
   }
   if (chain.missingFrameworks.length > 0) {
@@ -120,7 +118,6 @@ export function chainCondition(chain: AgentChain, generation?: number): DesiredC
       status: 'False',
       reason: 'UnknownFramework',
       message: `compliance framework(s) ${chain.missingFrameworks.join(', ')} are not defined by the organization; the running pod is kept`,
-      ...g,
     };
   }
   if (chain.refused.length > 0) {
@@ -129,7 +126,6 @@ export function chainCondition(chain: AgentChain, generation?: number): DesiredC
       status: 'False',
       reason: 'RequiredAuditorRemoved',
       message: `${chain.refused.join('; ')}; it stays in the chain`,
-      ...g,
     };
   }
   return {
@@ -137,7 +133,6 @@ export function chainCondition(chain: AgentChain, generation?: number): DesiredC
     status: 'True',
     reason: 'Composed',
     message: chain.ids.join(','),
-    ...g,
   };
 }
 

@@ -82,15 +82,13 @@ export function claimIdentity(
   return claim;
 }
 
-export function identityCondition(claim: IdentityClaim, generation?: number): DesiredCondition {
-  const g = generation !== undefined ? { observedGeneration: generation } : {};
+export function identityCondition(claim: IdentityClaim): DesiredCondition {
   if (claim.conflicts.length === 0) {
     return {
       type: CONDITION_IDENTITY_CONFLICT,
       status: 'False',
       reason: 'Unique',
       message: 'email and handle are unique',
-      ...g,
     };
   }
   const reason = claim.conflicts.every((c) => c.startsWith('handle'))
@@ -103,6 +101,5 @@ export function identityCondition(claim: IdentityClaim, generation?: number): De
     status: 'True',
     reason,
     message: `${claim.conflicts.join('; ')}; choose another and the agent keeps its identity until then`,
-    ...g,
   };
 }

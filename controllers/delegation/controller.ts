@@ -3,10 +3,12 @@
 import type * as k8s from '@kubernetes/client-node';
 import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
+import { defineController } from '../common/define.ts';
 import { RESOURCES } from '../common/meta.ts';
-import { toolkit, type ControllerContext } from '../common/toolkit.ts';
+import type { ControllerContext, Toolkit } from '../common/toolkit.ts';
 import { mergeConditions, type Condition } from '../../base/controller/conditions.ts';
-import { Controller, type ReconcileResult } from '../../base/controller/controller.ts';
+import type { Controller, Reconcile } from '../../base/controller/controller.ts';
+import type { EventRecorder } from '../../base/controller/events.ts';
 import type { ResilientInformer } from '../../base/controller/informer.ts';
 import type { CustomResourceRef } from '../../base/controller/status-writer.ts';
 import { consentLifecycle, grantLifecycle, type LifecycleResult } from './lifecycle.ts';
@@ -14,6 +16,7 @@ import { consentLifecycle, grantLifecycle, type LifecycleResult } from './lifecy
 const MAX_REQUEUE_MS = 3_600_000;
 
 type Lifecycled = (DelegationGrant | ConsentRequest) & { status?: { phase?: string; conditions?: unknown } };
+type Subject = k8s.KubernetesObject & { status?: Record<string, unknown> };
 
 interface LifecycleKind<T extends Lifecycled> {
   name: string;
@@ -23,51 +26,53 @@ interface LifecycleKind<T extends Lifecycled> {
   decide: (obj: T, now: Date) => LifecycleResult<NonNullable<T['status']>>;
 }
 
-function lifecycleController<T extends Lifecycled>(
-  ctx: ControllerContext,
-  spec: LifecycleKind<T>,
-): Controller {
-  const { name, kind, resource, informer, decide } = spec;
-  const kit = toolkit(ctx, name, resource);
-  const reconcile = async (key: string): Promise<ReconcileResult | void> => {
-    const obj = informer.get(key);
+/** The event of a phase change: `phase pending → resolved: …`. */
+async function emitPhaseChange(events: EventRecorder, subject: Subject, change: PhaseChange): Promise<void> {
+  const { from, to, message } = change;
+  await events.emit(subject, {
+    type: 'Normal',
+    reason: to === 'resolved' ? 'Resolved' : `${to[0]!.toUpperCase()}${to.slice(1)}`,
+    action: 'UpdateStatus',
+    note: `phase ${from} → ${to}: ${message}`,
+  });
+}
+
+interface PhaseChange {
+  from: string;
+  to: string;
+  message: string;
+}
+
+function lifecycleReconciler<T extends Lifecycled>(spec: LifecycleKind<T>, kit: Toolkit): Reconcile {
+  return async (key) => {
+    const obj = spec.informer.get(key);
     if (!obj || obj.metadata.deletionTimestamp) return;
     const now = new Date();
-    const result = decide(obj, now);
+    const result = spec.decide(obj, now);
     const previous = obj.status?.conditions as Condition[] | undefined;
-    const conditions = mergeConditions(
-      previous,
-      result.conditions,
-      now,
-      result.conditions.map((c) => c.type),
-    );
-    const g = obj.metadata.generation !== undefined ? { observedGeneration: obj.metadata.generation } : {};
-    const subject = { ...obj, apiVersion: API_VERSION, kind } as k8s.KubernetesObject & {
-      status?: Record<string, unknown>;
-    };
-    const status = { ...result.status, ...g, conditions } as Record<string, unknown>;
+    const types = result.conditions.map((c) => c.type);
+    const conditions = mergeConditions(previous, result.conditions, now, types);
+    const subject: Subject = { ...obj, apiVersion: API_VERSION, kind: spec.kind };
+    const status = { ...result.status, conditions } as Record<string, unknown>;
     const written = await kit.statusWriter.write(subject, status);
-    const from = obj.status?.phase ?? 'none';
-    const to = String(status.phase);
-    if (written && from !== to) {
-      await kit.events.emit(subject, {
-        type: 'Normal',
-        reason: to === 'resolved' ? 'Resolved' : `${to[0]!.toUpperCase()}${to.slice(1)}`,
-        action: 'UpdateStatus',
-        note: `phase ${from} → ${to}: ${result.conditions[0]?.message ?? ''}`,
-      });
+    const change = { from: obj.status?.phase ?? 'none', to: String(status.phase), message: '' };
+    if (written && change.from !== change.to) {
+      await emitPhaseChange(kit.events, subject, { ...change, message: result.conditions[0]?.message ?? '' });
     }
     if (result.requeueAfterMs === undefined) return;
     return { requeueAfterMs: Math.min(MAX_REQUEUE_MS, result.requeueAfterMs + 50) };
   };
-  return new Controller({
-    name,
-    primary: informer,
-    reconcile,
-    log: ctx.log,
-    metrics: ctx.metrics,
-    workers: ctx.workers,
-    resyncIntervalMs: ctx.resyncIntervalMs,
+}
+
+function lifecycleController<T extends Lifecycled>(
+  ctx: ControllerContext,
+  spec: LifecycleKind<T>,
+): Controller {
+  return defineController(ctx, {
+    name: spec.name,
+    resource: spec.resource,
+    primary: spec.informer,
+    reconciler: (kit) => lifecycleReconciler(spec, kit),
   });
 }
 

@@ -9,18 +9,20 @@ import type * as k8s from '@kubernetes/client-node';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { API_VERSION } from '../../crds/kit.ts';
 import type { Logger } from '../../base/log.ts';
-import { CHAIN_CONFIGMAP, ENABLED_LABEL, SPEC_HASH_ANNOTATION, isOwnedBy } from '../common/meta.ts';
+import { CHAIN_CONFIGMAP, ENABLED_LABEL, isOwnedBy } from '../common/meta.ts';
 import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
-import {
-  jsonEqual,
-  mergeConditions,
-  type Condition,
-  type DesiredCondition,
-} from '../../base/controller/conditions.ts';
+import { jsonEqual, mergeConditions, type Condition } from '../../base/controller/conditions.ts';
 import type { EventRecorder } from '../../base/controller/events.ts';
 import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
-import { WORKSPACE_KIND, desiredAgents, desiredChainConfigMap, workspaceChainCheck } from './desired.ts';
+import {
+  WORKSPACE_KIND,
+  desiredAgents,
+  desiredChainConfigMap,
+  workspaceChainCheck,
+  workspaceConditions,
+  type DesiredAgent,
+} from './desired.ts';
 
 export const WORKSPACE_FINALIZER = 'platform.io/workspace-namespace-label';
 const CONDITIONS = ['Ready', 'ChainValid', 'OrganizationFound', 'AgentsReconciled'];
@@ -108,9 +110,7 @@ export class WorkspaceReconciler {
 
   /** Sets (or with null removes) the enabled label; reads first so an unchanged namespace is not written. */
   private async labelNamespace(name: string, value: 'true' | null): Promise<void> {
-    const seenMs = this.labelledAtMs.get(name);
-    const fresh = seenMs !== undefined && Date.now() - seenMs < NAMESPACE_CHECK_INTERVAL_MS;
-    if (value === 'true' && fresh) return;
+    if (value === 'true' && this.labelledRecently(name)) return;
     this.labelledAtMs.delete(name);
     const ns = await this.deps.core.readNamespace({ name }).catch(() => undefined);
     if (!ns || ns.metadata?.deletionTimestamp) return;
@@ -123,54 +123,53 @@ export class WorkspaceReconciler {
     if (value === 'true') this.labelledAtMs.set(name, Date.now());
   }
 
+  private labelledRecently(namespace: string): boolean {
+    const seenMs = this.labelledAtMs.get(namespace);
+    return seenMs !== undefined && Date.now() - seenMs < NAMESPACE_CHECK_INTERVAL_MS;
+  }
+
   private async syncConfigMap(ws: PlatformWorkspace, org: Organization | undefined): Promise<void> {
     const desired = desiredChainConfigMap(ws, org);
     const namespace = ws.metadata.namespace ?? '';
-    const current = this.deps.read.configMap(namespace, CHAIN_CONFIGMAP);
-    if (!current) {
-      await this.deps.writer.create('ConfigMap', () =>
-        this.deps.core.createNamespacedConfigMap({ namespace, body: desired }),
-      );
-      return;
-    }
-    const sameOwner = isOwnedBy(current, { kind: WORKSPACE_KIND, metadata: ws.metadata });
-    if (sameOwner && jsonEqual(current.data ?? {}, desired.data)) return;
-    const body = {
+    const patch = {
       metadata: { labels: desired.metadata?.labels, ownerReferences: desired.metadata?.ownerReferences },
       data: desired.data,
     };
-    await this.deps.writer.patch('ConfigMap', () =>
-      this.deps.core.patchNamespacedConfigMap({ namespace, name: CHAIN_CONFIGMAP, body }, mergePatch),
-    );
+    const owner = { kind: WORKSPACE_KIND, metadata: ws.metadata };
+    await this.deps.writer.createOrPatch({
+      kind: 'ConfigMap',
+      current: this.deps.read.configMap(namespace, CHAIN_CONFIGMAP),
+      desired,
+      // The chain ConfigMap carries no spec hash: its data is the comparison.
+      upToDate: (current) => isOwnedBy(current, owner) && jsonEqual(current.data ?? {}, desired.data),
+      create: () => this.deps.core.createNamespacedConfigMap({ namespace, body: desired }),
+      patch: () =>
+        this.deps.core.patchNamespacedConfigMap(
+          { namespace, name: CHAIN_CONFIGMAP, body: patch },
+          mergePatch,
+        ),
+    });
   }
 
   /** Creates, updates and deletes the workspace's agents; returns names held by agents it does not own. */
   private async syncAgents(ws: PlatformWorkspace): Promise<string[]> {
     const namespace = ws.metadata.namespace ?? '';
     const owner = { apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata };
-    const taken: string[] = [];
     const desired = desiredAgents(ws);
+    const taken: string[] = [];
     for (const d of desired) {
       const current = this.deps.read.agent(namespace, d.name);
-      if (!current) {
-        await this.deps.writer.create('PlatformAgent', () =>
-          this.deps.custom.createNamespacedCustomObject({ ...AGENTS, namespace, body: d.body }),
-        );
-      } else if (!isOwnedBy(current, owner)) {
-        taken.push(d.name);
-      } else if (current.metadata.annotations?.[SPEC_HASH_ANNOTATION] !== d.hash) {
-        await this.deps.writer.patch('PlatformAgent', () =>
-          this.deps.custom.patchNamespacedCustomObject(
-            { ...AGENTS, namespace, name: d.name, body: d.patch },
-            mergePatch,
-          ),
-        );
-      }
+      if (current && !isOwnedBy(current, owner)) taken.push(d.name);
+      else await this.syncAgent(namespace, d, current);
     }
     const wanted = new Set(desired.map((d) => d.name));
-    for (const agent of this.deps.read.agentsIn(namespace)) {
+    const unwanted = this.deps.read
+      .agentsIn(namespace)
+      .filter(
+        (a) => !wanted.has(a.metadata.name ?? '') && isOwnedBy(a, owner) && !a.metadata.deletionTimestamp,
+      );
+    for (const agent of unwanted) {
       const name = agent.metadata.name ?? '';
-      if (wanted.has(name) || !isOwnedBy(agent, owner) || agent.metadata.deletionTimestamp) continue;
       await this.deps.writer.delete('PlatformAgent', () =>
         this.deps.custom.deleteNamespacedCustomObject({ ...AGENTS, namespace, name }),
       );
@@ -178,56 +177,41 @@ export class WorkspaceReconciler {
     return taken;
   }
 
+  private async syncAgent(
+    namespace: string,
+    d: DesiredAgent,
+    current: PlatformAgent | undefined,
+  ): Promise<void> {
+    const custom = this.deps.custom;
+    await this.deps.writer.createOrPatch({
+      kind: 'PlatformAgent',
+      current,
+      desired: d.body,
+      create: () => custom.createNamespacedCustomObject({ ...AGENTS, namespace, body: d.body }),
+      patch: () =>
+        custom.patchNamespacedCustomObject({ ...AGENTS, namespace, name: d.name, body: d.patch }, mergePatch),
+    });
+  }
+
   private async writeStatus(
     ws: PlatformWorkspace,
     org: Organization | undefined,
     taken: string[],
   ): Promise<void> {
-    const g = ws.metadata.generation !== undefined ? { observedGeneration: ws.metadata.generation } : {};
     const chain = workspaceChainCheck(ws, org, this.deps.read.knownAuditors());
-    const orgName = ws.spec.organization;
-    const desired: DesiredCondition[] = [
-      chain.condition,
-      orgName && !org
-        ? {
-            type: 'OrganizationFound',
-            status: 'False',
-            reason: 'OrganizationNotFound',
-            message: `organization ${orgName} does not exist; org-required auditors cannot be applied`,
-            ...g,
-          }
-        : { type: 'OrganizationFound', status: 'True', reason: orgName ? 'Found' : 'NoOrganization', ...g },
-      taken.length > 0
-        ? {
-            type: 'AgentsReconciled',
-            status: 'False',
-            reason: 'AgentNameTaken',
-            message: `agent(s) ${taken.join(', ')} exist and are not owned by this workspace; they are left untouched`,
-            ...g,
-          }
-        : { type: 'AgentsReconciled', status: 'True', reason: 'AgentsInSync', ...g },
-    ];
-    const ready = desired.every((c) => c.status === 'True');
-    desired.push({
-      type: 'Ready',
-      status: ready ? 'True' : 'False',
-      reason: ready ? 'Reconciled' : 'SeeConditions',
-      ...g,
+    const desired = workspaceConditions({
+      chain: chain.condition,
+      organization: ws.spec.organization,
+      org,
+      taken,
     });
-    const now = new Date();
     const conditions = mergeConditions(
       ws.status?.conditions as Condition[] | undefined,
       desired,
-      now,
+      new Date(),
       CONDITIONS,
     );
-    const status = {
-      ...ws.status,
-      ...g,
-      agentCount: (ws.spec.agents ?? []).length,
-      chain: chain.ids,
-      conditions,
-    };
+    const status = { ...ws.status, agentCount: (ws.spec.agents ?? []).length, chain: chain.ids, conditions };
     const subject = { ...ws, apiVersion: API_VERSION, kind: WORKSPACE_KIND };
     if (!(await this.deps.statusWriter.write(subject, status))) return;
     for (const e of conditionEvents(ws.status?.conditions as Condition[] | undefined, conditions)) {
