@@ -36,8 +36,7 @@ export function informerFactory<T extends k8s.KubernetesObject>(
   kubeConfig: k8s.KubeConfig,
   watchPath: string,
   list: k8s.ListPromise<T>,
-  labelSelector?: string,
-  fieldSelector?: string,
+  { labelSelector, fieldSelector }: { labelSelector?: string; fieldSelector?: string } = {},
 ): InformerFactory<T> {
   if (fieldSelector === undefined)
     return () => k8s.makeInformer<T>(kubeConfig, watchPath, list, labelSelector);

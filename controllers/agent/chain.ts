@@ -50,29 +50,32 @@ function frameworks(
   return { found, missing };
 }
 
+/** What the organization and the workspace require by name. */
+function requiredBy(ws: PlatformWorkspace | undefined, org: Organization | undefined): Partial<ChainInput> {
+  return {
+    orgName: org?.metadata.name,
+    orgRequired: org?.spec.requiredAuditors ?? [],
+    workspaceName: ws?.metadata.name,
+    workspaceRequired: ws?.spec.requiredAuditors ?? [],
+  };
+}
+
+/** The default chains of the organization, then of the workspace. */
+function selectedBy(ws: PlatformWorkspace | undefined, org: Organization | undefined): string[] {
+  const wsLists = chainLists(ws?.spec.defaults?.auditorChain);
+  const orgLists = chainLists(org?.spec.defaults?.auditorChain);
+  return [...orgLists.preRequest, ...orgLists.postResponse, ...wsLists.preRequest, ...wsLists.postResponse];
+}
+
 /** The chain input of a workspace (its agents add their own selection). */
 export function workspaceChainInput(
   ws: PlatformWorkspace | undefined,
   org: Organization | undefined,
   extraFrameworks: readonly string[] = [],
 ): { input: ChainInput; missingFrameworks: string[] } {
-  const wsLists = chainLists(ws?.spec.defaults?.auditorChain);
-  const orgLists = chainLists(org?.spec.defaults?.auditorChain);
   const fw = frameworks(org, [...(ws?.spec.frameworks ?? []), ...extraFrameworks]);
   return {
-    input: {
-      orgName: org?.metadata.name,
-      orgRequired: org?.spec.requiredAuditors ?? [],
-      workspaceName: ws?.metadata.name,
-      workspaceRequired: ws?.spec.requiredAuditors ?? [],
-      frameworks: fw.found,
-      userSelected: [
-        ...orgLists.preRequest,
-        ...orgLists.postResponse,
-        ...wsLists.preRequest,
-        ...wsLists.postResponse,
-      ],
-    },
+    input: { ...requiredBy(ws, org), frameworks: fw.found, userSelected: selectedBy(ws, org) },
     missingFrameworks: fw.missing,
   };
 }

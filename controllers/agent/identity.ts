@@ -45,9 +45,9 @@ const olderThan = (a: PlatformAgent, b: PlatformAgent): boolean => {
   return ta !== tb ? ta < tb : keyOf(a) < keyOf(b);
 };
 
+/** The agent that holds, or has the older claim on, `field` = `value` (an email or a handle). */
 function holder(
-  field: Field,
-  value: string,
+  { field, value }: { field: Field; value: string },
   agent: PlatformAgent,
   others: readonly PlatformAgent[],
   emailDomain: string,
@@ -70,7 +70,7 @@ export function claimIdentity(
   const wanted = wantedIdentity(agent, emailDomain);
   const claim: IdentityClaim = { conflicts: [] };
   for (const field of ['email', 'handle'] as const) {
-    const taken = holder(field, wanted[field], agent, others, emailDomain);
+    const taken = holder({ field, value: wanted[field] }, agent, others, emailDomain);
     if (taken) {
       claim.conflicts.push(`${field} ${wanted[field]} is already held by agent ${agentId(taken)}`);
       const previous = agent.status?.[field];

@@ -10,7 +10,7 @@ import type { Logger } from '../../base/log.ts';
 import { lockViolations, resolveSettings } from '../cascade/settings.ts';
 import type { ReconcileResult } from '../../base/controller/controller.ts';
 import type { Condition, DesiredCondition } from '../../base/controller/conditions.ts';
-import type { EventRecorder } from '../../base/controller/events.ts';
+import type { EventRecorder, EventSpec } from '../../base/controller/events.ts';
 import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { staleVerdict } from '../review/stale.ts';
 import { agentChain, chainCondition, chainUsable, type AgentChain } from './chain.ts';
@@ -202,32 +202,36 @@ export class AgentReconciler {
     if (!written) return;
     const from = agent.status?.phase ?? 'none';
     if (from !== result.phase) {
-      this.deps.log.info(
-        { agent: agent.metadata.name, namespace: agent.metadata.namespace, from, to: result.phase },
-        'agent phase changed',
-      );
-      const warning = result.reason === 'NoOwner';
-      await this.deps.events.emit(subject, {
-        type: warning ? 'Warning' : 'Normal',
-        reason: warning ? 'OwnersMissing' : 'PhaseChanged',
-        action: 'UpdateStatus',
-        note: `phase ${from} → ${result.phase}: ${result.message}`,
-      });
-    } else {
-      // Ready can change while the phase stays (a sidecar crashes in a running pod).
-      const ready = readyEvent(
-        agent.status?.conditions as Condition[] | undefined,
-        result.status.conditions as Condition[],
-      );
-      if (ready) await this.deps.events.emit(subject, ready);
+      const { name, namespace } = agent.metadata;
+      this.deps.log.info({ agent: name, namespace, from, to: result.phase }, 'agent phase changed');
     }
-    for (const event of conditionEvents(
-      agent.status?.conditions as Condition[] | undefined,
-      result.status.conditions as Condition[],
-    )) {
-      await this.deps.events.emit(subject, event);
-    }
+    for (const event of agentStatusEvents(agent.status, result)) await this.deps.events.emit(subject, event);
   }
+}
+
+/**
+ * The Events of a written status: the phase change (a Warning when the owners
+ * went) or else a Ready change in the same phase (a sidecar crashes in a
+ * running pod), then one per other condition that changed.
+ */
+export function agentStatusEvents(previous: PlatformAgent['status'], result: AgentStatusResult): EventSpec[] {
+  const from = previous?.phase ?? 'none';
+  const before = previous?.conditions as Condition[] | undefined;
+  const after = result.status.conditions as Condition[];
+  const events: EventSpec[] = [];
+  if (from !== result.phase) {
+    const warning = result.reason === 'NoOwner';
+    events.push({
+      type: warning ? 'Warning' : 'Normal',
+      reason: warning ? 'OwnersMissing' : 'PhaseChanged',
+      action: 'UpdateStatus',
+      note: `phase ${from} → ${result.phase}: ${result.message}`,
+    });
+  } else {
+    const ready = readyEvent(before, after);
+    if (ready) events.push(ready);
+  }
+  return [...events, ...conditionEvents(before, after)];
 }
 
 function settingsCondition(

@@ -8,10 +8,9 @@ import { RESOURCES } from '../common/meta.ts';
 import type { ControllerContext, Toolkit } from '../common/toolkit.ts';
 import { mergeConditions, type Condition } from '../../base/controller/conditions.ts';
 import type { Controller, Reconcile } from '../../base/controller/controller.ts';
-import type { EventRecorder } from '../../base/controller/events.ts';
 import type { ResilientInformer } from '../../base/controller/informer.ts';
 import type { CustomResourceRef } from '../../base/controller/status-writer.ts';
-import { consentLifecycle, grantLifecycle, type LifecycleResult } from './lifecycle.ts';
+import { consentLifecycle, grantLifecycle, phaseEvent, type LifecycleResult } from './lifecycle.ts';
 
 const MAX_REQUEUE_MS = 3_600_000;
 
@@ -26,23 +25,6 @@ interface LifecycleKind<T extends Lifecycled> {
   decide: (obj: T, now: Date) => LifecycleResult<NonNullable<T['status']>>;
 }
 
-/** The event of a phase change: `phase pending → resolved: …`. */
-async function emitPhaseChange(events: EventRecorder, subject: Subject, change: PhaseChange): Promise<void> {
-  const { from, to, message } = change;
-  await events.emit(subject, {
-    type: 'Normal',
-    reason: to === 'resolved' ? 'Resolved' : `${to[0]!.toUpperCase()}${to.slice(1)}`,
-    action: 'UpdateStatus',
-    note: `phase ${from} → ${to}: ${message}`,
-  });
-}
-
-interface PhaseChange {
-  from: string;
-  to: string;
-  message: string;
-}
-
 function lifecycleReconciler<T extends Lifecycled>(spec: LifecycleKind<T>, kit: Toolkit): Reconcile {
   return async (key) => {
     const obj = spec.informer.get(key);
@@ -54,11 +36,8 @@ function lifecycleReconciler<T extends Lifecycled>(spec: LifecycleKind<T>, kit: 
     const conditions = mergeConditions(previous, result.conditions, now, types);
     const subject: Subject = { ...obj, apiVersion: API_VERSION, kind: spec.kind };
     const status = { ...result.status, conditions } as Record<string, unknown>;
-    const written = await kit.statusWriter.write(subject, status);
-    const change = { from: obj.status?.phase ?? 'none', to: String(status.phase), message: '' };
-    if (written && change.from !== change.to) {
-      await emitPhaseChange(kit.events, subject, { ...change, message: result.conditions[0]?.message ?? '' });
-    }
+    const event = phaseEvent(obj.status?.phase, result);
+    if ((await kit.statusWriter.write(subject, status)) && event) await kit.events.emit(subject, event);
     if (result.requeueAfterMs === undefined) return;
     return { requeueAfterMs: Math.min(MAX_REQUEUE_MS, result.requeueAfterMs + 50) };
   };

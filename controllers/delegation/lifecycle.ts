@@ -7,6 +7,7 @@
 //   its TTL since creation elapses.
 import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
 import { rfc3339, type DesiredCondition } from '../../base/controller/conditions.ts';
+import type { EventSpec } from '../../base/controller/events.ts';
 
 export const REVOKED_BY_ANNOTATION = 'platform.io/revoked-by';
 export const EXPIRED_RESOLVER = 'platform:expired';
@@ -119,5 +120,21 @@ export function consentLifecycle(
     status: { ...previous, phase: 'pending' },
     conditions: [{ type: 'Expired', status: 'False', reason: 'Pending', message }],
     requeueAfterMs: deadlineMs - now.getTime(),
+  };
+}
+
+/** The Event of a phase change (`phase pending → resolved: …`); none when the phase stays. */
+export function phaseEvent(
+  previousPhase: string | undefined,
+  result: LifecycleResult<{ phase?: string }>,
+): EventSpec | undefined {
+  const from = previousPhase ?? 'none';
+  const to = String(result.status.phase);
+  if (from === to) return undefined;
+  return {
+    type: 'Normal',
+    reason: to === 'resolved' ? 'Resolved' : `${to[0]!.toUpperCase()}${to.slice(1)}`,
+    action: 'UpdateStatus',
+    note: `phase ${from} → ${to}: ${result.conditions[0]?.message ?? ''}`,
   };
 }

@@ -55,6 +55,8 @@ const WORKSPACES = { group: 'platform.io', version: 'v1alpha1', plural: 'platfor
 /** How long a namespace seen with the right label is trusted without reading it again. */
 const NAMESPACE_CHECK_INTERVAL_MS = 60_000;
 
+const enabledLabel = (ns: k8s.V1Namespace): string | null => ns.metadata?.labels?.[ENABLED_LABEL] ?? null;
+
 export class WorkspaceReconciler {
   /** Namespace → when it was last seen labelled (agent events re-enqueue workspaces often). */
   private readonly labelledAtMs = new Map<string, number>();
@@ -114,7 +116,7 @@ export class WorkspaceReconciler {
     this.labelledAtMs.delete(name);
     const ns = await this.deps.core.readNamespace({ name }).catch(() => undefined);
     if (!ns || ns.metadata?.deletionTimestamp) return;
-    if ((ns.metadata?.labels?.[ENABLED_LABEL] ?? null) !== value) {
+    if (enabledLabel(ns) !== value) {
       const body = { metadata: { labels: { [ENABLED_LABEL]: value } } };
       await this.deps.writer.patch('Namespace', () =>
         this.deps.core.patchNamespace({ name, body }, mergePatch),
