@@ -93,13 +93,15 @@ function informerCheck(
       .join('; ');
 }
 
-function startLeaderElection(
-  kc: k8s.KubeConfig,
-  settings: OperatorSettings,
-  log: Logger,
-  metrics: ControllerMetrics,
-  manager: Manager,
-): LeaderElector {
+/** What the operator runs with, once its manager is built. */
+interface OperatorParts {
+  kc: k8s.KubeConfig;
+  settings: OperatorSettings;
+  log: Logger;
+  metrics: ControllerMetrics;
+}
+
+function startLeaderElection({ kc, settings, log, metrics }: OperatorParts, manager: Manager): LeaderElector {
   const elector = new LeaderElector({
     api: kc.makeApiClient(k8s.CoordinationV1Api),
     namespace: settings.leaseNamespace,
@@ -162,7 +164,7 @@ export const runOperator: RoleRunner = async ({ log, lifecycle, env, flags }) =>
   );
   let elector: LeaderElector | undefined;
   if (settings.leaderElection) {
-    elector = startLeaderElection(kc, settings, log, metrics, manager);
+    elector = startLeaderElection({ kc, settings, log, metrics }, manager);
     const leaseLimitMs = settings.leaseDurationMs;
     ops.addReadiness('leader-election', () =>
       elector && elector.contactAgeMs() > leaseLimitMs

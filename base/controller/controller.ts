@@ -6,6 +6,7 @@
 // backoff. A periodic resync re-enqueues every cached key.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from '../log.ts';
+import type { ChangeFilter } from './filters.ts';
 import type { InformerEventType, ResilientInformer } from './informer.ts';
 import { objectKey } from './keys.ts';
 import type { ControllerMetrics } from './metrics.ts';
@@ -24,6 +25,8 @@ export interface WatchSource {
   informer: ResilientInformer<any>;
   /** Keys to enqueue for an object event; default: the object's own key. */
   mapToKeys?: (obj: KubernetesObject, type: InformerEventType) => string[];
+  /** Which events matter (see filters.ts); default: all. */
+  filter?: ChangeFilter;
 }
 
 export interface ControllerOptions {
@@ -54,12 +57,13 @@ export class Controller {
     this.name = options.name;
     this.queue = new WorkQueue<string>(options.rateLimiter);
     const enqueue =
-      (mapToKeys?: WatchSource['mapToKeys']) => (type: InformerEventType, obj: KubernetesObject) => {
-        if (!this.running) return;
+      ({ mapToKeys, filter }: Omit<WatchSource, 'informer'>) =>
+      (type: InformerEventType, obj: KubernetesObject, old?: KubernetesObject) => {
+        if (!this.running || (filter && !filter({ type, obj, old }))) return;
         for (const key of mapToKeys ? mapToKeys(obj, type) : [objectKey(obj)]) this.queue.add(key);
       };
-    options.primary.on(enqueue());
-    for (const w of options.watches ?? []) w.informer.on(enqueue(w.mapToKeys));
+    options.primary.on(enqueue({}));
+    for (const w of options.watches ?? []) w.informer.on(enqueue(w));
   }
 
   /** Starts the workers and enqueues every object already in the primary cache. */

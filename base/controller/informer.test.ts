@@ -54,6 +54,19 @@ describe('ResilientInformer', () => {
     expect(informer.staleness()).toBe('');
   });
 
+  it('hands handlers the object an update replaced', async () => {
+    const { server, informer } = setup();
+    const seen: string[] = [];
+    informer.on((type, obj, old) =>
+      seen.push(`${type} ${obj.metadata.resourceVersion} old=${old?.metadata.resourceVersion ?? '-'}`),
+    );
+    server.setQuietly(fakeObject('a', '1'));
+    informer.start();
+    expect(await informer.waitForSync(1000)).toBe(true);
+    server.put(fakeObject('a', '2'));
+    expect(seen).toEqual(['add 1 old=-', 'update 2 old=1']);
+  });
+
   it('restarts with backoff after errors instead of stopping like client-node', async () => {
     const { server, informer } = setup();
     server.failStarts = 3;

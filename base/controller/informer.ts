@@ -12,7 +12,8 @@ import type { ControllerMetrics, InformerSource } from './metrics.ts';
 import { objectKey } from './keys.ts';
 
 export type InformerEventType = 'add' | 'update' | 'delete';
-export type InformerHandler<T> = (type: InformerEventType, obj: T) => void;
+/** `old` is the cached object an update replaced (undefined for adds and deletes). */
+export type InformerHandler<T> = (type: InformerEventType, obj: T, old?: T) => void;
 export type InformerFactory<T extends k8s.KubernetesObject> = () => k8s.Informer<T> & k8s.ObjectCache<T>;
 
 export interface ResilientInformerOptions<T extends k8s.KubernetesObject> {
@@ -35,8 +36,7 @@ export function informerFactory<T extends k8s.KubernetesObject>(
   kubeConfig: k8s.KubeConfig,
   watchPath: string,
   list: k8s.ListPromise<T>,
-  labelSelector?: string,
-  fieldSelector?: string,
+  { labelSelector, fieldSelector }: { labelSelector?: string; fieldSelector?: string } = {},
 ): InformerFactory<T> {
   if (fieldSelector === undefined)
     return () => k8s.makeInformer<T>(kubeConfig, watchPath, list, labelSelector);
@@ -219,7 +219,8 @@ export class ResilientInformer<T extends k8s.KubernetesObject> implements Inform
     const version = obj.metadata?.resourceVersion;
     if (previous && version !== undefined && previous.metadata?.resourceVersion === version) return;
     this.cache.set(key, obj);
-    this.emit(previous ? 'update' : 'add', obj);
+    if (previous) this.emit('update', obj, previous);
+    else this.emit('add', obj);
   }
 
   private remove(obj: T): void {
@@ -233,10 +234,10 @@ export class ResilientInformer<T extends k8s.KubernetesObject> implements Inform
     this.lastEventAtMs = Date.now();
   }
 
-  private emit(type: InformerEventType, obj: T): void {
+  private emit(type: InformerEventType, obj: T, old?: T): void {
     for (const handler of this.handlers) {
       try {
-        handler(type, obj);
+        handler(type, obj, old);
       } catch (err) {
         this.options.log.error({ err, resource: this.resource }, 'informer handler threw');
       }

@@ -35,15 +35,18 @@ function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/Z$/, '000Z');
 }
 
+/** When the current holder's lease runs out, by the local clock (its own duration, else ours). */
+function holderExpiresAtMs(input: LeaseInput, leaseDurationSeconds: number): number {
+  return input.observedAtMs + (input.current?.leaseDurationSeconds ?? leaseDurationSeconds) * 1000;
+}
+
 /** What to do with the lease now: renew or take it (write), or wait for the holder's lease to expire. */
 export function decideLease(input: LeaseInput): LeaseDecision {
-  const { current, identity, nowMs, observedAtMs, leaseDurationMs } = input;
-  const leaseDurationSeconds = Math.ceil(leaseDurationMs / 1000);
+  const { current, identity, nowMs } = input;
+  const leaseDurationSeconds = Math.ceil(input.leaseDurationMs / 1000);
   const holder = current?.holderIdentity ?? '';
-  const expiresAtMs = observedAtMs + (current?.leaseDurationSeconds ?? leaseDurationSeconds) * 1000;
-  if (holder !== '' && holder !== identity && expiresAtMs > nowMs) {
-    return { action: 'wait', holder, expiresInMs: expiresAtMs - nowMs };
-  }
+  const expiresInMs = holderExpiresAtMs(input, leaseDurationSeconds) - nowMs;
+  if (holder !== '' && holder !== identity && expiresInMs > 0) return { action: 'wait', holder, expiresInMs };
   const now = microTime(nowMs);
   if (current && holder === identity) {
     return { action: 'write', transition: false, spec: { ...current, leaseDurationSeconds, renewTime: now } };
@@ -69,12 +72,8 @@ export function releasedLease(current: LeaseSpecRecord, nowMs: number): LeaseSpe
 
 /** True when the record changed (a new holder, renewal or transition). */
 export function leaseRecordChanged(a: LeaseSpecRecord | undefined, b: LeaseSpecRecord | undefined): boolean {
-  return (
-    a?.holderIdentity !== b?.holderIdentity ||
-    a?.renewTime !== b?.renewTime ||
-    a?.leaseTransitions !== b?.leaseTransitions ||
-    a?.leaseDurationSeconds !== b?.leaseDurationSeconds
-  );
+  const fields = ['holderIdentity', 'renewTime', 'leaseTransitions', 'leaseDurationSeconds'] as const;
+  return fields.some((field) => a?.[field] !== b?.[field]);
 }
 
 /** Problems with the timings; client-go requires lease > renew deadline > 1.2 × retry period. */

@@ -67,28 +67,11 @@ export class ControllerMetrics {
       labelNames: ['controller', 'kind', 'verb'],
       registers,
     });
-    this.apiRequests = new Counter({
-      name: 'platform_operator_api_requests_total',
-      help: 'Requests this process sent to the Kubernetes API (watches counted once, when opened).',
-      labelNames: ['method', 'resource'],
-      registers,
-    });
-    this.informerRestarts = new Counter({
-      name: 'platform_informer_restarts_total',
-      help: 'Informer restarts by cause (error, relist, stale).',
-      labelNames: ['resource', 'cause'],
-      registers,
-    });
-    this.leaderTransitions = new Counter({
-      name: 'platform_leader_transitions_total',
-      help: 'Times this process became or stopped being the leader.',
-      registers,
-    });
-    this.leaderGauge = new Gauge({
-      name: 'platform_leader_is_leader',
-      help: '1 while this process holds the lease.',
-      registers,
-    });
+    const process = processMetrics(registers);
+    this.apiRequests = process.apiRequests;
+    this.informerRestarts = process.informerRestarts;
+    this.leaderTransitions = process.leaderTransitions;
+    this.leaderGauge = process.leaderGauge;
     this.leaderGauge.set(0);
     this.registerSampledGauges(registers);
   }
@@ -154,4 +137,36 @@ export class ControllerMetrics {
       },
     });
   }
+}
+
+/** What the process as a whole reports: its API requests, informer restarts and leadership. */
+function processMetrics(registers: Registry[]): {
+  apiRequests: Counter<'method' | 'resource'>;
+  informerRestarts: Counter<'resource' | 'cause'>;
+  leaderTransitions: Counter;
+  leaderGauge: Gauge;
+} {
+  const apiRequests = new Counter({
+    name: 'platform_operator_api_requests_total',
+    help: 'Requests this process sent to the Kubernetes API (watches counted once, when opened).',
+    labelNames: ['method', 'resource'],
+    registers,
+  });
+  const informerRestarts = new Counter({
+    name: 'platform_informer_restarts_total',
+    help: 'Informer restarts by cause (error, relist, stale).',
+    labelNames: ['resource', 'cause'],
+    registers,
+  });
+  const leaderTransitions = new Counter({
+    name: 'platform_leader_transitions_total',
+    help: 'Times this process became or stopped being the leader.',
+    registers,
+  });
+  const leaderGauge = new Gauge({
+    name: 'platform_leader_is_leader',
+    help: '1 while this process holds the lease.',
+    registers,
+  });
+  return { apiRequests, informerRestarts, leaderTransitions, leaderGauge };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statusMergePatch } from './status-writer.ts';
+import { statusMergePatch, withObservedGeneration } from './status-writer.ts';
 
 describe('statusMergePatch', () => {
   it('is undefined when nothing changed, whatever the key order', () => {
@@ -28,5 +28,29 @@ describe('statusMergePatch', () => {
 
   it('writes the first status of a new object', () => {
     expect(statusMergePatch(undefined, { phase: 'pending' })).toEqual({ phase: 'pending' });
+  });
+});
+
+describe('withObservedGeneration', () => {
+  const conditions = [
+    { type: 'Ready', status: 'True', reason: 'Reconciled', lastTransitionTime: 't' },
+    // A condition another writer owns keeps its own generation.
+    { type: 'Foreign', status: 'True', reason: 'X', lastTransitionTime: 't', observedGeneration: 1 },
+  ];
+
+  it("stamps the object's generation on the status and on the conditions set this time", () => {
+    expect(withObservedGeneration({ phase: 'running', conditions }, 4)).toEqual({
+      phase: 'running',
+      observedGeneration: 4,
+      conditions: [{ ...conditions[0], observedGeneration: 4 }, conditions[1]],
+    });
+  });
+
+  it('stamps a status without conditions and leaves one without a generation alone', () => {
+    expect(withObservedGeneration({ phase: 'active' }, 2)).toEqual({
+      phase: 'active',
+      observedGeneration: 2,
+    });
+    expect(withObservedGeneration({ phase: 'active' }, undefined)).toEqual({ phase: 'active' });
   });
 });

@@ -46,6 +46,24 @@ export function statusMergePatch(current: Status | undefined, desired: Status): 
   return mergePatchOf(current ?? {}, desired);
 }
 
+/**
+ * The status as written: `observedGeneration` (top level) is the object's
+ * generation, and so is each condition's unless the reconciler kept one it
+ * did not set this time (a condition it does not own keeps its own).
+ */
+export function withObservedGeneration(desired: Status, generation: number | undefined): Status {
+  if (generation === undefined) return desired;
+  const conditions = desired.conditions;
+  if (!Array.isArray(conditions)) return { ...desired, observedGeneration: generation };
+  return {
+    ...desired,
+    observedGeneration: generation,
+    conditions: conditions.map((c: unknown) =>
+      isMap(c) && c.observedGeneration === undefined ? { ...c, observedGeneration: generation } : c,
+    ),
+  };
+}
+
 export interface StatusWriterOptions {
   api: k8s.CustomObjectsApi;
   resource: CustomResourceRef;
@@ -60,10 +78,10 @@ export class StatusWriter {
 
   constructor(private readonly options: StatusWriterOptions) {}
 
-  /** Patches the status when it differs; returns whether a write happened. */
+  /** Patches the status (generation stamped) when it differs; returns whether a write happened. */
   async write(obj: StatusSubject, desired: Status): Promise<boolean> {
     const controller = this.options.controller;
-    const patch = statusMergePatch(obj.status, desired);
+    const patch = statusMergePatch(obj.status, withObservedGeneration(desired, obj.metadata?.generation));
     if (!patch) {
       this.unchanged++;
       this.options.metrics?.statusWrites.inc({ controller, outcome: 'unchanged' });

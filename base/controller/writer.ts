@@ -8,12 +8,53 @@ import type { ControllerMetrics } from './metrics.ts';
 
 export type WriteVerb = 'create' | 'patch' | 'delete';
 
+/** One owned object to bring in line with what the controller wants. */
+export interface OwnedObjectSync<T extends k8s.KubernetesObject> {
+  kind: string;
+  /** From the cache; undefined when the object does not exist. */
+  current: T | undefined;
+  desired: T;
+  create: () => Promise<unknown>;
+  /** Omitted: an existing object is never changed (created once). */
+  patch?: () => Promise<unknown>;
+  /** Default: the spec-hash annotations are equal. */
+  upToDate?: (current: T, desired: T) => boolean;
+}
+
+export type SyncOutcome = 'created' | 'patched' | 'unchanged';
+
+export interface ObjectWriterOptions {
+  controller: string;
+  /** The annotation holding the hash of what the operator last wrote (see hash.ts). */
+  specHashAnnotation: string;
+  metrics?: ControllerMetrics;
+}
+
 export class ObjectWriter {
   writes = 0;
-  constructor(
-    private readonly controller: string,
-    private readonly metrics?: ControllerMetrics,
-  ) {}
+  private readonly controller: string;
+  private readonly metrics?: ControllerMetrics;
+  constructor(private readonly options: ObjectWriterOptions) {
+    this.controller = options.controller;
+    this.metrics = options.metrics;
+  }
+
+  /** Creates the object when missing, patches it when out of date, and otherwise writes nothing. */
+  async createOrPatch<T extends k8s.KubernetesObject>(sync: OwnedObjectSync<T>): Promise<SyncOutcome> {
+    const { kind, current, desired } = sync;
+    if (!current) {
+      await this.create(kind, sync.create);
+      return 'created';
+    }
+    const upToDate = sync.upToDate ?? ((a: T, b: T) => this.specHashOf(a) === this.specHashOf(b));
+    if (!sync.patch || upToDate(current, desired)) return 'unchanged';
+    await this.patch(kind, sync.patch);
+    return 'patched';
+  }
+
+  private specHashOf(obj: k8s.KubernetesObject): string | undefined {
+    return obj.metadata?.annotations?.[this.options.specHashAnnotation];
+  }
 
   /** Runs one write call and counts it; `tolerate` lists HTTP codes that count as done. */
   async run<T>(

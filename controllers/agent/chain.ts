@@ -50,29 +50,32 @@ function frameworks(
   return { found, missing };
 }
 
+/** What the organization and the workspace require by name. */
+function requiredBy(ws: PlatformWorkspace | undefined, org: Organization | undefined): Partial<ChainInput> {
+  return {
+    orgName: org?.metadata.name,
+    orgRequired: org?.spec.requiredAuditors ?? [],
+    workspaceName: ws?.metadata.name,
+    workspaceRequired: ws?.spec.requiredAuditors ?? [],
+  };
+}
+
+/** The default chains of the organization, then of the workspace. */
+function selectedBy(ws: PlatformWorkspace | undefined, org: Organization | undefined): string[] {
+  const wsLists = chainLists(ws?.spec.defaults?.auditorChain);
+  const orgLists = chainLists(org?.spec.defaults?.auditorChain);
+  return [...orgLists.preRequest, ...orgLists.postResponse, ...wsLists.preRequest, ...wsLists.postResponse];
+}
+
 /** The chain input of a workspace (its agents add their own selection). */
 export function workspaceChainInput(
   ws: PlatformWorkspace | undefined,
   org: Organization | undefined,
   extraFrameworks: readonly string[] = [],
 ): { input: ChainInput; missingFrameworks: string[] } {
-  const wsLists = chainLists(ws?.spec.defaults?.auditorChain);
-  const orgLists = chainLists(org?.spec.defaults?.auditorChain);
   const fw = frameworks(org, [...(ws?.spec.frameworks ?? []), ...extraFrameworks]);
   return {
-    input: {
-      orgName: org?.metadata.name,
-      orgRequired: org?.spec.requiredAuditors ?? [],
-      workspaceName: ws?.metadata.name,
-      workspaceRequired: ws?.spec.requiredAuditors ?? [],
-      frameworks: fw.found,
-      userSelected: [
-        ...orgLists.preRequest,
-        ...orgLists.postResponse,
-        ...wsLists.preRequest,
-        ...wsLists.postResponse,
-      ],
-    },
+    input: { ...requiredBy(ws, org), frameworks: fw.found, userSelected: selectedBy(ws, org) },
     missingFrameworks: fw.missing,
   };
 }
@@ -103,15 +106,13 @@ export function agentChain(
   };
 }
 
-export function chainCondition(chain: AgentChain, generation?: number): DesiredCondition {
-  const g = generation !== undefined ? { observedGeneration: generation } : {};
+export function chainCondition(chain: AgentChain): DesiredCondition {
   if (chain.unknown.length > 0) {
     return {
       type: CONDITION_CHAIN_VALID,
       status: 'False',
       reason: 'UnknownAuditor',
       message: `unknown auditor(s) ${chain.unknown.join(', ')}: register them (AuditorRegistration) or remove them; the running pod is kept`,
-      ...g,
     };
   }
   if (chain.missingFrameworks.length > 0) {
@@ -120,7 +121,6 @@ export function chainCondition(chain: AgentChain, generation?: number): DesiredC
       status: 'False',
       reason: 'UnknownFramework',
       message: `compliance framework(s) ${chain.missingFrameworks.join(', ')} are not defined by the organization; the running pod is kept`,
-      ...g,
     };
   }
   if (chain.refused.length > 0) {
@@ -129,7 +129,6 @@ export function chainCondition(chain: AgentChain, generation?: number): DesiredC
       status: 'False',
       reason: 'RequiredAuditorRemoved',
       message: `${chain.refused.join('; ')}; it stays in the chain`,
-      ...g,
     };
   }
   return {
@@ -137,7 +136,6 @@ export function chainCondition(chain: AgentChain, generation?: number): DesiredC
     status: 'True',
     reason: 'Composed',
     message: chain.ids.join(','),
-    ...g,
   };
 }
 

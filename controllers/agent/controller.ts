@@ -4,13 +4,16 @@
 // registered auditors; the policies, model registrations and environments
 // its Gateway is wired to; rival agents for email and handle).
 import * as k8s from '@kubernetes/client-node';
+import { LABEL } from '../../contract/kube.ts';
 import type { AuditorPolicy } from '../../crds/generated/types.ts';
 import type { Keyring } from '../../base/crypto/envelope.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { inNamespace, type Caches } from '../common/caches.ts';
-import { byLabel, toolkit, type ControllerContext } from '../common/toolkit.ts';
-import { Controller } from '../../base/controller/controller.ts';
+import { defineController } from '../common/define.ts';
+import type { ControllerContext, Toolkit } from '../common/toolkit.ts';
+import type { Controller, WatchSource } from '../../base/controller/controller.ts';
 import { objectKey } from '../../base/controller/keys.ts';
+import { ownerKeys } from '../../base/controller/owners.ts';
 import { gatewayKeySecretName } from './gateway-key.ts';
 import { GatewayKeys } from './gateway-keys.ts';
 import { IdentityIndex } from './identity-index.ts';
@@ -19,7 +22,6 @@ import type { PodSettings } from './pod.ts';
 import { AgentReconciler, type AgentContextReader, type AgentReconcilerDeps } from './reconciler.ts';
 import { AGENT_RESOURCE, type PlatformAgent } from './types.ts';
 import { agentWiring, type WiringResult } from './wiring.ts';
-import { LABEL } from '../../contract/kube.ts';
 
 export const AGENT_CONTROLLER = 'platformagent';
 
@@ -79,18 +81,20 @@ function agentsNear(c: Caches, namespace: string | undefined): string[] {
   return namespace ? inNamespace(c.agents, namespace).map((a) => objectKey(a)) : c.agents.keys();
 }
 
-export function createAgentController(ctx: ControllerContext, options: AgentControllerOptions): Controller {
+function agentReconciler(
+  ctx: ControllerContext,
+  options: AgentControllerOptions,
+  kit: Toolkit,
+  identities: IdentityIndex,
+): AgentReconciler {
   const c = ctx.caches;
-  const kit = toolkit(ctx, AGENT_CONTROLLER, AGENT_RESOURCE);
-  const identities = new IdentityIndex(options.emailDomain, (key) => c.agents.get(key));
-  c.agents.on((type, agent) => (type === 'delete' ? identities.remove(agent) : identities.upsert(agent)));
+  const core = ctx.kc.makeApiClient(k8s.CoreV1Api);
   const objects = new AgentObjects(
-    ctx.kc.makeApiClient(k8s.CoreV1Api),
+    core,
     { pods: c.pods, serviceAccounts: c.serviceAccounts, secrets: c.secrets },
     kit.writer,
     options.pod,
   );
-  const core = ctx.kc.makeApiClient(k8s.CoreV1Api);
   const gatewayKeys = new GatewayKeys({
     core,
     custom: ctx.kc.makeApiClient(k8s.CustomObjectsApi),
@@ -99,7 +103,7 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
     keyNamespace: options.keyNamespace,
     log: ctx.log,
   });
-  const reconciler = new AgentReconciler({
+  return new AgentReconciler({
     read: reader(ctx, identities),
     objects,
     gatewayKeys,
@@ -113,51 +117,60 @@ export function createAgentController(ctx: ControllerContext, options: AgentCont
     staleAfterMs: options.staleAfterMs,
     requireInjection: options.requireInjection,
   });
+}
+
+/** Everything an agent's result depends on, mapped to the agents it concerns. */
+function agentWatches(c: Caches, identities: IdentityIndex): WatchSource[] {
   const allAgents = (): string[] => c.agents.keys();
-  return new Controller({
+  const toAgent = ownerKeys({ label: LABEL.agent });
+  return [
+    { informer: c.pods, mapToKeys: toAgent },
+    { informer: c.serviceAccounts, mapToKeys: toAgent },
+    { informer: c.secrets, mapToKeys: toAgent },
+    {
+      informer: c.workspaces,
+      mapToKeys: (ws) =>
+        inNamespace(c.agents, ws.metadata?.namespace ?? '')
+          .filter((a: PlatformAgent) => a.spec.workspace === ws.metadata?.name)
+          .map((a) => objectKey(a)),
+    },
+    { informer: c.organizations, mapToKeys: allAgents },
+    { informer: c.auditors, mapToKeys: allAgents },
+    { informer: c.credentials, mapToKeys: allAgents },
+    // What the Gateway is wired to: org policies reach agents in any namespace.
+    {
+      informer: c.policies,
+      mapToKeys: (p) => {
+        const policy = p as AuditorPolicy;
+        return agentsNear(c, policy.spec.scope === 'org' ? undefined : policy.metadata.namespace);
+      },
+    },
+    { informer: c.models, mapToKeys: allAgents },
+    // A node that stops being ready takes its agents' readiness with it.
+    { informer: c.nodes, mapToKeys: (n) => agentsOnNode(c, n.metadata?.name ?? '') },
+    { informer: c.environments, mapToKeys: (e) => agentsNear(c, e.metadata?.namespace ?? '') },
+    {
+      informer: c.services,
+      mapToKeys: (svc) =>
+        svc.metadata?.labels?.[LABEL.environment] ? agentsNear(c, svc.metadata.namespace ?? '') : [],
+    },
+    // An agent that changes or goes may free or take an email or handle others want.
+    {
+      informer: c.agents,
+      mapToKeys: (a) => identities.rivals(a as PlatformAgent).map((r) => objectKey(r)),
+    },
+  ];
+}
+
+export function createAgentController(ctx: ControllerContext, options: AgentControllerOptions): Controller {
+  const c = ctx.caches;
+  const identities = new IdentityIndex(options.emailDomain, (key) => c.agents.get(key));
+  c.agents.on((type, agent) => (type === 'delete' ? identities.remove(agent) : identities.upsert(agent)));
+  return defineController(ctx, {
     name: AGENT_CONTROLLER,
+    resource: AGENT_RESOURCE,
     primary: c.agents,
-    watches: [
-      { informer: c.pods, mapToKeys: byLabel(LABEL.agent) },
-      { informer: c.serviceAccounts, mapToKeys: byLabel(LABEL.agent) },
-      { informer: c.secrets, mapToKeys: byLabel(LABEL.agent) },
-      {
-        informer: c.workspaces,
-        mapToKeys: (ws) =>
-          inNamespace(c.agents, ws.metadata?.namespace ?? '')
-            .filter((a: PlatformAgent) => a.spec.workspace === ws.metadata?.name)
-            .map((a) => objectKey(a)),
-      },
-      { informer: c.organizations, mapToKeys: allAgents },
-      { informer: c.auditors, mapToKeys: allAgents },
-      { informer: c.credentials, mapToKeys: allAgents },
-      // What the Gateway is wired to: org policies reach agents in any namespace.
-      {
-        informer: c.policies,
-        mapToKeys: (p) => {
-          const policy = p as AuditorPolicy;
-          return agentsNear(c, policy.spec.scope === 'org' ? undefined : policy.metadata.namespace);
-        },
-      },
-      { informer: c.models, mapToKeys: allAgents },
-      // A node that stops being ready takes its agents' readiness with it.
-      { informer: c.nodes, mapToKeys: (n) => agentsOnNode(c, n.metadata?.name ?? '') },
-      { informer: c.environments, mapToKeys: (e) => agentsNear(c, e.metadata?.namespace ?? '') },
-      {
-        informer: c.services,
-        mapToKeys: (svc) =>
-          svc.metadata?.labels?.[LABEL.environment] ? agentsNear(c, svc.metadata.namespace ?? '') : [],
-      },
-      // An agent that changes or goes may free or take an email or handle others want.
-      {
-        informer: c.agents,
-        mapToKeys: (a) => identities.rivals(a as PlatformAgent).map((r) => objectKey(r)),
-      },
-    ],
-    reconcile: reconciler.reconcile,
-    log: ctx.log,
-    metrics: ctx.metrics,
-    workers: ctx.workers,
-    resyncIntervalMs: ctx.resyncIntervalMs,
+    watches: agentWatches(c, identities),
+    reconciler: (kit) => agentReconciler(ctx, options, kit, identities).reconcile,
   });
 }

@@ -22,17 +22,15 @@ export function credentialRefsCondition(
   homeNamespace: string | undefined,
   exists: (namespace: string, name: string) => boolean,
 ): DesiredCondition {
-  const g = agent.metadata.generation !== undefined ? { observedGeneration: agent.metadata.generation } : {};
   const namespaces = [agent.metadata.namespace ?? '', ...(homeNamespace ? [homeNamespace] : [])];
   const missing = credentialRefs(agent).filter((ref) => !namespaces.some((ns) => exists(ns, ref)));
   if (missing.length === 0) {
-    return { type: CONDITION_CREDENTIAL_REFS, status: 'True', reason: 'AllFound', ...g };
+    return { type: CONDITION_CREDENTIAL_REFS, status: 'True', reason: 'AllFound' };
   }
   return {
     type: CONDITION_CREDENTIAL_REFS,
     status: 'False',
     reason: 'CredentialNotFound',
     message: `credentialRef ${missing.join(', ')} names no ScopedCredential in namespace ${namespaces.join(' or ')}; requests to those destinations get no credential`,
-    ...g,
   };
 }

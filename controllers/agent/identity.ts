@@ -46,9 +46,9 @@ const olderThan = (a: PlatformAgent, b: PlatformAgent): boolean => {
   return ta !== tb ? ta < tb : keyOf(a) < keyOf(b);
 };
 
+/** The agent that holds, or has the older claim on, `field` = `value` (an email or a handle). */
 function holder(
-  field: Field,
-  value: string,
+  { field, value }: { field: Field; value: string },
   agent: PlatformAgent,
   others: readonly PlatformAgent[],
   emailDomain: string,
@@ -71,7 +71,7 @@ export function claimIdentity(
   const wanted = wantedIdentity(agent, emailDomain);
   const claim: IdentityClaim = { conflicts: [] };
   for (const field of ['email', 'handle'] as const) {
-    const taken = holder(field, wanted[field], agent, others, emailDomain);
+    const taken = holder({ field, value: wanted[field] }, agent, others, emailDomain);
     if (taken) {
       claim.conflicts.push(`${field} ${wanted[field]} is already held by agent ${agentIdOf(taken)}`);
       const previous = agent.status?.[field];
@@ -83,15 +83,13 @@ export function claimIdentity(
   return claim;
 }
 
-export function identityCondition(claim: IdentityClaim, generation?: number): DesiredCondition {
-  const g = generation !== undefined ? { observedGeneration: generation } : {};
+export function identityCondition(claim: IdentityClaim): DesiredCondition {
   if (claim.conflicts.length === 0) {
     return {
       type: CONDITION_IDENTITY_CONFLICT,
       status: 'False',
       reason: 'Unique',
       message: 'email and handle are unique',
-      ...g,
     };
   }
   const reason = claim.conflicts.every((c) => c.startsWith('handle'))
@@ -104,6 +102,5 @@ export function identityCondition(claim: IdentityClaim, generation?: number): De
     status: 'True',
     reason,
     message: `${claim.conflicts.join('; ')}; choose another and the agent keeps its identity until then`,
-    ...g,
   };
 }

@@ -106,7 +106,7 @@ function readyCondition(pod: k8s.V1Pod): k8s.V1PodCondition | undefined {
 export function nodeNotReady(node: k8s.V1Node | undefined): PodReadiness | undefined {
   const cond = node?.status?.conditions?.find((c) => c.type === 'Ready');
   if (!node || cond?.status === 'True') return undefined;
-  const why = cond ? `${cond.status}${cond.message ? `: ${cond.message}` : ''}` : 'not reported';
+  const why = cond ? withDetail(cond.status, cond.message) : 'not reported';
   return {
     ready: false,
     reason: 'NodeNotReady',
@@ -114,15 +114,18 @@ export function nodeNotReady(node: k8s.V1Node | undefined): PodReadiness | undef
   };
 }
 
-export function podReadiness(pod: k8s.V1Pod, node?: k8s.V1Node): PodReadiness {
-  const phase = pod.status?.phase ?? 'Pending';
-  const nodeProblem = nodeNotReady(node);
-  if (phase === 'Running' && nodeProblem) return nodeProblem;
-  const problems = notReadyContainers(pod);
-  if (phase !== 'Running') {
-    const detail = problems.length ? `; not ready: ${describeProblems(problems)}` : '';
-    return { ready: false, reason: `Pod${phase}`, message: `the agent pod is ${phase}${detail}` };
-  }
+/** `text`, then `: detail` when there is one. */
+const withDetail = (text: string, detail: string | undefined): string =>
+  detail ? `${text}: ${detail}` : text;
+
+/** Why a running pod with ready containers is still not ready, from its Ready condition. */
+function readyConditionProblem(cond: k8s.V1PodCondition | undefined): string {
+  if (!cond) return 'it reports no Ready condition yet';
+  const reason = cond.reason ? ` (${withDetail(cond.reason, cond.message)})` : '';
+  return `its Ready condition is ${cond.status}${reason}`;
+}
+
+function runningPodReadiness(pod: k8s.V1Pod, problems: ContainerProblem[]): PodReadiness {
   const cond = readyCondition(pod);
   if (cond?.status === 'True' && problems.length === 0) {
     return { ready: true, reason: 'PodRunning', message: 'the agent pod is running and ready' };
@@ -134,8 +137,16 @@ export function podReadiness(pod: k8s.V1Pod, node?: k8s.V1Node): PodReadiness {
       message: `the agent pod is running but not ready: ${describeProblems(problems)}`,
     };
   }
-  const why = cond
-    ? `its Ready condition is ${cond.status}${cond.reason ? ` (${cond.reason}${cond.message ? `: ${cond.message}` : ''})` : ''}`
-    : 'it reports no Ready condition yet';
+  const why = readyConditionProblem(cond);
   return { ready: false, reason: 'PodNotReady', message: `the agent pod is running but not ready: ${why}` };
+}
+
+export function podReadiness(pod: k8s.V1Pod, node?: k8s.V1Node): PodReadiness {
+  const phase = pod.status?.phase ?? 'Pending';
+  const nodeProblem = nodeNotReady(node);
+  if (phase === 'Running' && nodeProblem) return nodeProblem;
+  const problems = notReadyContainers(pod);
+  if (phase === 'Running') return runningPodReadiness(pod, problems);
+  const detail = problems.length ? `; not ready: ${describeProblems(problems)}` : '';
+  return { ready: false, reason: `Pod${phase}`, message: `the agent pod is ${phase}${detail}` };
 }

@@ -10,18 +10,24 @@ import type { Logger } from '../../base/log.ts';
 import { lockViolations, resolveSettings } from '../cascade/settings.ts';
 import type { ReconcileResult } from '../../base/controller/controller.ts';
 import type { Condition, DesiredCondition } from '../../base/controller/conditions.ts';
-import type { EventRecorder } from '../../base/controller/events.ts';
+import type { EventRecorder, EventSpec } from '../../base/controller/events.ts';
 import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { staleVerdict } from '../review/stale.ts';
 import { agentChain, chainCondition, chainUsable, type AgentChain } from './chain.ts';
 import { conditionEvents, readyEvent } from './condition-events.ts';
 import { credentialRefsCondition } from './credential-refs.ts';
 import type { GatewayKeys } from './gateway-keys.ts';
-import { claimIdentity, identityCondition, spiffeId } from './identity.ts';
+import { claimIdentity, identityCondition, spiffeId, type IdentityClaim } from './identity.ts';
 import type { AgentObjects } from './owned.ts';
 import { passportSummary } from './passport.ts';
 import { AgentPodSync, type PodSyncResult } from './pod-sync.ts';
-import { computeAgentStatus, hasOwner, workspaceOwnerGoing, type AgentStatusResult } from './status.ts';
+import {
+  computeAgentStatus,
+  hasOwner,
+  workspaceOwnerGoing,
+  type AgentObservation,
+  type AgentStatusResult,
+} from './status.ts';
 import { AGENT_API_VERSION, AGENT_KIND, type PlatformAgent } from './types.ts';
 import type { WiringResult } from './wiring.ts';
 
@@ -67,6 +73,12 @@ export interface AgentReconcilerDeps {
   clock?: () => Date;
 }
 
+interface StatusFindings {
+  chain: AgentChain;
+  claim: IdentityClaim;
+  clientId: string | undefined;
+}
+
 export class AgentReconciler {
   private readonly clock: () => Date;
   private readonly pods: AgentPodSync;
@@ -89,6 +101,11 @@ export class AgentReconciler {
     if (await this.deps.gatewayKeys.claim(agent)) return; // the update event brings it back with the finalizer
     // Before the first keyring attempt ends, wait rather than report a credential state that flips at once.
     if (this.deps.keyring().loading) return { requeueAfterMs: KEYRING_WAIT_MS };
+    return this.sync(agent);
+  };
+
+  /** Brings the owned objects in line, then writes the status they and the agent's context give. */
+  private async sync(agent: PlatformAgent): Promise<ReconcileResult | undefined> {
     const now = this.clock();
     const { ws, org } = this.context(agent);
     const chain = agentChain(agent, ws, org, this.deps.read.knownAuditors());
@@ -100,44 +117,45 @@ export class AgentReconciler {
       this.deps.objects.ensureOAuthClient(agent, keyring, error),
       this.deps.gatewayKeys.ensure(agent),
     ]);
-    const namespace = agent.metadata.namespace ?? '';
-    const going = workspaceOwnerGoing(agent, (name) => this.deps.read.workspace(namespace, name));
+    const going = workspaceOwnerGoing(agent, (name) =>
+      this.deps.read.workspace(agent.metadata.namespace ?? '', name),
+    );
     const pod = await this.syncPod(agent, chain, going, wiring);
     const stale = staleVerdict(agent, now, this.deps.staleAfterMs);
-    const g = agent.metadata.generation;
-    const result = computeAgentStatus(
-      agent,
-      {
-        pod: pod.pod,
-        node: this.nodeOf(pod.pod),
-        podProblem: pod.problem,
-        fields: {
-          spiffeId: spiffeId(this.deps.trustDomain, agent),
-          oauthClientId: credentials.clientId ?? agent.status?.oauthClientId,
-          email: claim.email,
-          handle: claim.handle,
-          chain: chainUsable(chain) ? chain.ids : agent.status?.chain,
-          passport: passportSummary(agent, chain.ids),
-        },
-        conditions: [
-          identityCondition(claim, g),
-          chainCondition(chain, g),
-          stale.condition,
-          settingsCondition(agent, ws, org, g),
-          credentialRefsCondition(agent, org?.spec.homeNamespace, this.deps.read.credentialExists),
-          { ...credentials.condition, ...(g !== undefined ? { observedGeneration: g } : {}) },
-          ...(pod.injection
-            ? [{ ...pod.injection, ...(g !== undefined ? { observedGeneration: g } : {}) }]
-            : []),
-          wiring.condition,
-          { ...gatewayKey.condition, ...(g !== undefined ? { observedGeneration: g } : {}) },
-        ],
-      },
-      now,
-    );
-    await this.writeStatus(agent, result);
+    const conditions = [
+      identityCondition(claim),
+      chainCondition(chain),
+      stale.condition,
+      settingsCondition(agent, ws, org),
+      credentialRefsCondition(agent, org?.spec.homeNamespace, this.deps.read.credentialExists),
+      credentials.condition,
+      ...(pod.injection ? [pod.injection] : []),
+      wiring.condition,
+      gatewayKey.condition,
+    ];
+    const fields = this.statusFields(agent, { chain, claim, clientId: credentials.clientId });
+    const observed = {
+      pod: pod.pod,
+      node: this.nodeOf(pod.pod),
+      podProblem: pod.problem,
+      fields,
+      conditions,
+    };
+    await this.writeStatus(agent, computeAgentStatus(agent, observed, now));
     return requeue(stale.becomesStaleInMs, pod.retryAfterMs ?? (gatewayKey.retry ? KEY_RETRY_MS : undefined));
-  };
+  }
+
+  private statusFields(agent: PlatformAgent, found: StatusFindings): AgentObservation['fields'] {
+    const { chain, claim } = found;
+    return {
+      spiffeId: spiffeId(this.deps.trustDomain, agent),
+      oauthClientId: found.clientId ?? agent.status?.oauthClientId,
+      email: claim.email,
+      handle: claim.handle,
+      chain: chainUsable(chain) ? chain.ids : agent.status?.chain,
+      passport: passportSummary(agent, chain.ids),
+    };
+  }
 
   private nodeOf(pod: k8s.V1Pod | undefined): k8s.V1Node | undefined {
     const name = pod?.spec?.nodeName;
@@ -184,41 +202,43 @@ export class AgentReconciler {
     if (!written) return;
     const from = agent.status?.phase ?? 'none';
     if (from !== result.phase) {
-      this.deps.log.info(
-        { agent: agent.metadata.name, namespace: agent.metadata.namespace, from, to: result.phase },
-        'agent phase changed',
-      );
-      const warning = result.reason === 'NoOwner';
-      await this.deps.events.emit(subject, {
-        type: warning ? 'Warning' : 'Normal',
-        reason: warning ? 'OwnersMissing' : 'PhaseChanged',
-        action: 'UpdateStatus',
-        note: `phase ${from} → ${result.phase}: ${result.message}`,
-      });
-    } else {
-      // Ready can change while the phase stays (a sidecar crashes in a running pod).
-      const ready = readyEvent(
-        agent.status?.conditions as Condition[] | undefined,
-        result.status.conditions as Condition[],
-      );
-      if (ready) await this.deps.events.emit(subject, ready);
+      const { name, namespace } = agent.metadata;
+      this.deps.log.info({ agent: name, namespace, from, to: result.phase }, 'agent phase changed');
     }
-    for (const event of conditionEvents(
-      agent.status?.conditions as Condition[] | undefined,
-      result.status.conditions as Condition[],
-    )) {
-      await this.deps.events.emit(subject, event);
-    }
+    for (const event of agentStatusEvents(agent.status, result)) await this.deps.events.emit(subject, event);
   }
+}
+
+/**
+ * The Events of a written status: the phase change (a Warning when the owners
+ * went) or else a Ready change in the same phase (a sidecar crashes in a
+ * running pod), then one per other condition that changed.
+ */
+export function agentStatusEvents(previous: PlatformAgent['status'], result: AgentStatusResult): EventSpec[] {
+  const from = previous?.phase ?? 'none';
+  const before = previous?.conditions as Condition[] | undefined;
+  const after = result.status.conditions as Condition[];
+  const events: EventSpec[] = [];
+  if (from !== result.phase) {
+    const warning = result.reason === 'NoOwner';
+    events.push({
+      type: warning ? 'Warning' : 'Normal',
+      reason: warning ? 'OwnersMissing' : 'PhaseChanged',
+      action: 'UpdateStatus',
+      note: `phase ${from} → ${result.phase}: ${result.message}`,
+    });
+  } else {
+    const ready = readyEvent(before, after);
+    if (ready) events.push(ready);
+  }
+  return [...events, ...conditionEvents(before, after)];
 }
 
 function settingsCondition(
   agent: PlatformAgent,
   ws: PlatformWorkspace | undefined,
   org: Organization | undefined,
-  generation: number | undefined,
 ): DesiredCondition {
-  const g = generation !== undefined ? { observedGeneration: generation } : {};
   const violations = lockViolations(
     resolveSettings({
       org: org?.spec.defaults?.auditorSettings,
@@ -227,14 +247,13 @@ function settingsCondition(
     }),
   );
   if (violations.length === 0) {
-    return { type: 'SettingsLocked', status: 'False', reason: 'NoLockedOverride', ...g };
+    return { type: 'SettingsLocked', status: 'False', reason: 'NoLockedOverride' };
   }
   return {
     type: 'SettingsLocked',
     status: 'True',
     reason: 'LockedSettingOverridden',
     message: violations.join('; '),
-    ...g,
   };
 }
 

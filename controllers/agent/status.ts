@@ -125,22 +125,20 @@ function decidePhase(agent: PlatformAgent, observed: AgentObservation): PhaseDec
   return { phase: running ? 'running' : 'pending', ...readiness };
 }
 
-function desiredConditions(decision: PhaseDecision, generation: number | undefined): DesiredCondition[] {
+function desiredConditions(decision: PhaseDecision): DesiredCondition[] {
   const suspendedForOwners = decision.reason === 'NoOwner';
-  const g = generation !== undefined ? { observedGeneration: generation } : {};
   return [
     suspendedForOwners
-      ? { type: CONDITION_OWNERS_MISSING, status: 'True', reason: 'NoOwner', message: decision.message, ...g }
+      ? { type: CONDITION_OWNERS_MISSING, status: 'True', reason: 'NoOwner', message: decision.message }
       : {
           type: CONDITION_OWNERS_MISSING,
           status: 'False',
           reason: 'OwnerPresent',
           message: 'the agent has an Owner',
-          ...g,
         },
     decision.ready
-      ? { type: CONDITION_READY, status: 'True', reason: decision.reason, message: decision.message, ...g }
-      : { type: CONDITION_READY, status: 'False', reason: decision.reason, message: decision.message, ...g },
+      ? { type: CONDITION_READY, status: 'True', reason: decision.reason, message: decision.message }
+      : { type: CONDITION_READY, status: 'False', reason: decision.reason, message: decision.message },
   ];
 }
 
@@ -154,11 +152,10 @@ export function computeAgentStatus(
   now: Date,
 ): AgentStatusResult {
   const decision = decidePhase(agent, observed);
-  const generation = agent.metadata.generation;
   const previous = agent.status ?? {};
   const conditions: Condition[] = mergeConditions(
     previous.conditions as Condition[] | undefined,
-    [...desiredConditions(decision, generation), ...(observed.conditions ?? [])],
+    [...desiredConditions(decision), ...(observed.conditions ?? [])],
     now,
     AGENT_CONDITIONS,
   );
@@ -169,6 +166,5 @@ export function computeAgentStatus(
     ownerCount: ownerCount(agent),
     conditions,
   };
-  if (generation !== undefined) status.observedGeneration = generation;
   return { status, phase: decision.phase, reason: decision.reason, message: decision.message };
 }

@@ -77,7 +77,7 @@ describe('agentWiring', () => {
         toxicity: { threshold: 0.6 },
       },
     });
-    expect(condition).toMatchObject({ type: 'GatewayConfigured', status: 'True', observedGeneration: 3 });
+    expect(condition).toMatchObject({ type: 'GatewayConfigured', status: 'True' });
     expect(condition.message).toBe(
       'policy team.research-strict (the AuditorPolicy of workspace research); model http://10.88.0.1:11434/v1 (ModelRegistration llama3)',
     );

@@ -79,7 +79,6 @@ export function agentWiring(
     ...(model.url ? { modelUrl: model.url } : {}),
     auditorSettings,
   };
-  const g = agent.metadata.generation !== undefined ? { observedGeneration: agent.metadata.generation } : {};
   const problems = auditorSettingsProblems(auditorSettings);
   if (problems.length > 0) {
     return {
@@ -90,13 +89,12 @@ export function agentWiring(
         status: 'False',
         reason: 'InvalidAuditorSettings',
         message: `${problems.join('; ')}; the running pod is kept`,
-        ...g,
       },
     };
   }
   const message = `policy ${policy.id ?? 'platform:default'} (${policy.source}); model ${model.url ?? '(webhook default)'} (${model.source})`;
   return {
     pod,
-    condition: { type: CONDITION_GATEWAY_CONFIGURED, status: 'True', reason: 'Resolved', message, ...g },
+    condition: { type: CONDITION_GATEWAY_CONFIGURED, status: 'True', reason: 'Resolved', message },
   };
 }

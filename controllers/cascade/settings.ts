@@ -83,32 +83,46 @@ function badgeFor(
   return { kind: 'DIRECT', label: 'DIRECT' };
 }
 
+/** Where the walk down the scopes stands for one setting. */
+interface CascadeWalk {
+  current?: { scope: Scope; value: unknown };
+  parent?: { scope: 'org' | 'workspace'; value: unknown };
+  locked: boolean;
+  ignoredOverride?: ResolvedSetting['ignoredOverride'];
+}
+
+/** One scope's entry applied to the walk: below a lock it changes nothing but is recorded when it differs. */
+function step(walk: CascadeWalk, scope: Scope, entry: SettingValue): CascadeWalk {
+  const { current } = walk;
+  if (walk.locked) {
+    const differs = JSON.stringify(entry.value) !== JSON.stringify(current?.value);
+    return differs ? { ...walk, ignoredOverride: { scope, value: entry.value } } : walk;
+  }
+  const parent =
+    current && current.scope !== 'agent' ? { scope: current.scope, value: current.value } : walk.parent;
+  return {
+    ...walk,
+    ...(parent ? { parent } : {}),
+    current: { scope, value: entry.value },
+    locked: entry.enforced === true && scope !== 'agent',
+  };
+}
+
 function resolveOne(input: CascadeInput, auditorId: string, setting: string, viewer: Scope): ResolvedSetting {
-  let current: { scope: Scope; value: unknown } | undefined;
-  let parent: { scope: 'org' | 'workspace'; value: unknown } | undefined;
-  let locked = false;
-  let ignoredOverride: ResolvedSetting['ignoredOverride'];
+  let walk: CascadeWalk = { locked: false };
   for (const scope of SCOPES.slice(0, SCOPES.indexOf(viewer) + 1)) {
     const entry = input[scope]?.[auditorId]?.[setting];
-    if (!entry) continue;
-    if (locked) {
-      if (JSON.stringify(entry.value) !== JSON.stringify(current?.value))
-        ignoredOverride = { scope, value: entry.value };
-      continue;
-    }
-    if (current && current.scope !== 'agent') parent = { scope: current.scope, value: current.value };
-    current = { scope, value: entry.value };
-    if (entry.enforced === true && scope !== 'agent') locked = true;
+    if (entry) walk = step(walk, scope, entry);
   }
-  const source = current!.scope;
+  const source = walk.current!.scope;
   const result: ResolvedSetting = {
     auditorId,
     setting,
-    value: current!.value,
+    value: walk.current!.value,
     source,
-    badge: badgeFor(viewer, source, locked, source === viewer ? parent : undefined),
+    badge: badgeFor(viewer, source, walk.locked, source === viewer ? walk.parent : undefined),
   };
-  if (ignoredOverride) result.ignoredOverride = ignoredOverride;
+  if (walk.ignoredOverride) result.ignoredOverride = walk.ignoredOverride;
   return result;
 }
 

@@ -20,16 +20,19 @@ export interface InformerContext {
 
 type AnyList = Promise<k8s.KubernetesListObject<k8s.KubernetesObject>>;
 
-function build<T extends k8s.KubernetesObject>(
-  ctx: InformerContext,
-  resource: string,
-  watchPath: string,
-  list: () => AnyList,
-  labelSelector?: string,
-): ResilientInformer<T> {
+/** What one informer lists and watches. */
+interface Watched {
+  resource: string;
+  watchPath: string;
+  list: () => AnyList;
+  labelSelector?: string;
+}
+
+function build<T extends k8s.KubernetesObject>(ctx: InformerContext, watched: Watched): ResilientInformer<T> {
+  const { resource, watchPath, list, labelSelector } = watched;
   return new ResilientInformer<T>({
     resource,
-    factory: informerFactory(ctx.kc, watchPath, list as k8s.ListPromise<T>, labelSelector),
+    factory: informerFactory(ctx.kc, watchPath, list as k8s.ListPromise<T>, { labelSelector }),
     log: ctx.log,
     metrics: ctx.metrics,
     relistIntervalMs: ctx.relistIntervalMs,
@@ -48,19 +51,17 @@ export function customInformer<T extends k8s.KubernetesObject>(
   const ns = clusterScoped ? undefined : ctx.namespace;
   const name = `${ref.plural}.${ref.group}`;
   if (ns) {
-    return build<T>(
-      ctx,
-      name,
-      `${base}/namespaces/${ns}/${ref.plural}`,
-      () => api.listNamespacedCustomObject({ ...ref, namespace: ns }) as AnyList,
-    );
+    return build<T>(ctx, {
+      resource: name,
+      watchPath: `${base}/namespaces/${ns}/${ref.plural}`,
+      list: () => api.listNamespacedCustomObject({ ...ref, namespace: ns }) as AnyList,
+    });
   }
-  return build<T>(
-    ctx,
-    name,
-    `${base}/${ref.plural}`,
-    () => api.listClusterCustomObject({ ...ref }) as AnyList,
-  );
+  return build<T>(ctx, {
+    resource: name,
+    watchPath: `${base}/${ref.plural}`,
+    list: () => api.listClusterCustomObject({ ...ref }) as AnyList,
+  });
 }
 
 export type CoreKind = 'pods' | 'serviceaccounts' | 'secrets' | 'configmaps' | 'services' | 'deployments';
@@ -92,7 +93,11 @@ function coreList(kc: k8s.KubeConfig, kind: CoreKind, ns: string | undefined): (
 /** Nodes (cluster-scoped, all of them): an agent's pod is only as ready as its node. */
 export function nodeInformer(ctx: InformerContext): ResilientInformer<k8s.V1Node> {
   const core = ctx.kc.makeApiClient(k8s.CoreV1Api);
-  return build<k8s.V1Node>(ctx, 'nodes', '/api/v1/nodes', () => core.listNode() as AnyList);
+  return build<k8s.V1Node>(ctx, {
+    resource: 'nodes',
+    watchPath: '/api/v1/nodes',
+    list: () => core.listNode() as AnyList,
+  });
 }
 
 /** Owned core objects of one kind (only those with the managed-by label). */
@@ -102,5 +107,6 @@ export function ownedInformer<T extends k8s.KubernetesObject>(
 ): ResilientInformer<T> {
   const prefix = kind === 'deployments' ? '/apis/apps/v1' : '/api/v1';
   const watchPath = ctx.namespace ? `${prefix}/namespaces/${ctx.namespace}/${kind}` : `${prefix}/${kind}`;
-  return build<T>(ctx, kind, watchPath, coreList(ctx.kc, kind, ctx.namespace), MANAGED_SELECTOR);
+  const list = coreList(ctx.kc, kind, ctx.namespace);
+  return build<T>(ctx, { resource: kind, watchPath, list, labelSelector: MANAGED_SELECTOR });
 }

@@ -8,6 +8,7 @@ import type { ControllerMetrics } from '../../base/controller/metrics.ts';
 import { StatusWriter, type CustomResourceRef } from '../../base/controller/status-writer.ts';
 import type { Caches } from './caches.ts';
 import { ObjectWriter } from '../../base/controller/writer.ts';
+import { ANNOTATION } from '../../contract/kube.ts';
 
 export interface ControllerContext {
   kc: k8s.KubeConfig;
@@ -40,14 +41,6 @@ export function toolkit(ctx: ControllerContext, controller: string, resource: Cu
       log: ctx.log,
       metrics: ctx.metrics,
     }),
-    writer: new ObjectWriter(controller, ctx.metrics),
-  };
-}
-
-/** Maps an owned object to its owner's key through a label (`<namespace>/<label value>`). */
-export function byLabel(label: string): (obj: k8s.KubernetesObject) => string[] {
-  return (obj) => {
-    const value = obj.metadata?.labels?.[label];
-    return value && obj.metadata?.namespace ? [`${obj.metadata.namespace}/${value}`] : [];
+    writer: new ObjectWriter({ controller, specHashAnnotation: ANNOTATION.specHash, metrics: ctx.metrics }),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
-import { consentLifecycle, grantLifecycle } from './lifecycle.ts';
+import { consentLifecycle, grantLifecycle, phaseEvent } from './lifecycle.ts';
 
 const grant = (
   status?: DelegationGrant['status'],
@@ -76,5 +76,19 @@ describe('consentLifecycle', () => {
     const r = consentLifecycle(consent(resolved), new Date('2027-01-01T00:00:00Z'), 900_000);
     expect(r.status).toEqual(resolved);
     expect(r.conditions[0]).toMatchObject({ type: 'Expired', status: 'False' });
+  });
+});
+
+describe('phaseEvent', () => {
+  it('names the phase change with the first condition, and is none while the phase stays', () => {
+    const expired = grantLifecycle(grant(), new Date('2026-01-01T02:00:00Z'));
+    expect(phaseEvent('active', expired)).toEqual({
+      type: 'Normal',
+      reason: 'Expired',
+      action: 'UpdateStatus',
+      note: 'phase active → expired: expired at 2026-01-01T01:00:00Z',
+    });
+    expect(phaseEvent('expired', expired)).toBeUndefined();
+    expect(phaseEvent(undefined, { status: { phase: 'resolved' }, conditions: [] })?.reason).toBe('Resolved');
   });
 });

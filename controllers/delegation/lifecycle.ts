@@ -7,6 +7,7 @@
 //   its TTL since creation elapses.
 import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
 import { rfc3339, type DesiredCondition } from '../../base/controller/conditions.ts';
+import type { EventSpec } from '../../base/controller/events.ts';
 import { ANNOTATION } from '../../contract/kube.ts';
 
 export const EXPIRED_RESOLVER = 'platform:expired';
@@ -21,43 +22,41 @@ export interface LifecycleResult<S> {
   requeueAfterMs?: number;
 }
 
+/** Who revoked the grant: the API's `status.revokedBy`, else the kubectl annotation. */
+function revocation(grant: DelegationGrant): { revoked: boolean; by?: string } {
+  const previous = grant.status ?? {};
+  const annotated = grant.metadata.annotations?.[ANNOTATION.revokedBy];
+  const by = previous.revokedBy ?? annotated;
+  const revoked = previous.phase === 'revoked' || !!previous.revokedTime || !!annotated;
+  return by ? { revoked, by } : { revoked };
+}
+
+function revokedGrant(
+  grant: DelegationGrant,
+  now: Date,
+  by: string | undefined,
+): LifecycleResult<GrantStatus> {
+  const previous = grant.status ?? {};
+  const status: GrantStatus = {
+    ...previous,
+    phase: 'revoked',
+    revokedTime: previous.revokedTime ?? rfc3339(now),
+  };
+  if (by) status.revokedBy = by;
+  const message = `revoked${by ? ` by ${by}` : ''}`;
+  return { status, conditions: [{ type: 'Active', status: 'False', reason: 'Revoked', message }] };
+}
+
 export function grantLifecycle(grant: DelegationGrant, now: Date): LifecycleResult<GrantStatus> {
   const previous = grant.status ?? {};
-  const g = grant.metadata.generation !== undefined ? { observedGeneration: grant.metadata.generation } : {};
-  const revokedBy = grant.metadata.annotations?.[ANNOTATION.revokedBy];
-  if (previous.phase === 'revoked' || previous.revokedTime || revokedBy) {
-    const status: GrantStatus = {
-      ...previous,
-      phase: 'revoked',
-      revokedTime: previous.revokedTime ?? rfc3339(now),
-    };
-    const by = previous.revokedBy ?? revokedBy;
-    if (by) status.revokedBy = by;
-    return {
-      status,
-      conditions: [
-        {
-          type: 'Active',
-          status: 'False',
-          reason: 'Revoked',
-          message: `revoked${by ? ` by ${by}` : ''}`,
-          ...g,
-        },
-      ],
-    };
-  }
+  const { revoked, by } = revocation(grant);
+  if (revoked) return revokedGrant(grant, now, by);
   const expiresAtMs = Date.parse(grant.spec.expiresAt);
   if (previous.phase === 'expired' || !(expiresAtMs > now.getTime())) {
     return {
       status: { ...previous, phase: 'expired' },
       conditions: [
-        {
-          type: 'Active',
-          status: 'False',
-          reason: 'Expired',
-          message: `expired at ${grant.spec.expiresAt}`,
-          ...g,
-        },
+        { type: 'Active', status: 'False', reason: 'Expired', message: `expired at ${grant.spec.expiresAt}` },
       ],
     };
   }
@@ -69,11 +68,25 @@ export function grantLifecycle(grant: DelegationGrant, now: Date): LifecycleResu
         status: 'True',
         reason: 'WithinTTL',
         message: `active until ${grant.spec.expiresAt}`,
-        ...g,
       },
     ],
     requeueAfterMs: expiresAtMs - now.getTime(),
   };
+}
+
+const TTL_ELAPSED: DesiredCondition = {
+  type: 'Expired',
+  status: 'True',
+  reason: 'TTLElapsed',
+  message: 'no answer within the consent TTL; denied',
+};
+
+/** When a pending consent request expires: its TTL after creation (now, when creation is unknown). */
+function consentDeadlineMs(consent: ConsentRequest, now: Date, ttlMs: number): number {
+  const created = new Date(
+    (consent.metadata.creationTimestamp as Date | string | undefined) ?? NaN,
+  ).getTime();
+  return (Number.isNaN(created) ? now.getTime() : created) + ttlMs;
 }
 
 export function consentLifecycle(
@@ -82,29 +95,14 @@ export function consentLifecycle(
   ttlMs: number,
 ): LifecycleResult<ConsentStatus> {
   const previous = consent.status ?? {};
-  const g =
-    consent.metadata.generation !== undefined ? { observedGeneration: consent.metadata.generation } : {};
   if (previous.phase === 'resolved') {
     const expired = previous.resolvedBy === EXPIRED_RESOLVER;
     return {
       status: previous,
-      conditions: [
-        expired
-          ? {
-              type: 'Expired',
-              status: 'True',
-              reason: 'TTLElapsed',
-              message: 'no answer within the consent TTL; denied',
-              ...g,
-            }
-          : { type: 'Expired', status: 'False', reason: 'Resolved', ...g },
-      ],
+      conditions: [expired ? TTL_ELAPSED : { type: 'Expired', status: 'False', reason: 'Resolved' }],
     };
   }
-  const created = new Date(
-    (consent.metadata.creationTimestamp as Date | string | undefined) ?? NaN,
-  ).getTime();
-  const deadlineMs = (Number.isNaN(created) ? now.getTime() : created) + ttlMs;
+  const deadlineMs = consentDeadlineMs(consent, now, ttlMs);
   if (deadlineMs <= now.getTime()) {
     return {
       status: {
@@ -114,28 +112,29 @@ export function consentLifecycle(
         resolvedBy: EXPIRED_RESOLVER,
         resolvedTime: rfc3339(now),
       },
-      conditions: [
-        {
-          type: 'Expired',
-          status: 'True',
-          reason: 'TTLElapsed',
-          message: 'no answer within the consent TTL; denied',
-          ...g,
-        },
-      ],
+      conditions: [TTL_ELAPSED],
     };
   }
+  const message = `awaiting an answer until ${rfc3339(new Date(deadlineMs))}`;
   return {
     status: { ...previous, phase: 'pending' },
-    conditions: [
-      {
-        type: 'Expired',
-        status: 'False',
-        reason: 'Pending',
-        message: `awaiting an answer until ${rfc3339(new Date(deadlineMs))}`,
-        ...g,
-      },
-    ],
+    conditions: [{ type: 'Expired', status: 'False', reason: 'Pending', message }],
     requeueAfterMs: deadlineMs - now.getTime(),
+  };
+}
+
+/** The Event of a phase change (`phase pending → resolved: …`); none when the phase stays. */
+export function phaseEvent(
+  previousPhase: string | undefined,
+  result: LifecycleResult<{ phase?: string }>,
+): EventSpec | undefined {
+  const from = previousPhase ?? 'none';
+  const to = String(result.status.phase);
+  if (from === to) return undefined;
+  return {
+    type: 'Normal',
+    reason: to === 'resolved' ? 'Resolved' : `${to[0]!.toUpperCase()}${to.slice(1)}`,
+    action: 'UpdateStatus',
+    note: `phase ${from} → ${to}: ${result.conditions[0]?.message ?? ''}`,
   };
 }

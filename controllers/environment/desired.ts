@@ -5,6 +5,8 @@
 // never to the model directly: a headless API backend (no UI), every call
 // audited. The Service has a cluster IP, so an agent's pod can redirect that
 // one address to its own gateway too.
+import type { DesiredCondition } from '../../base/controller/conditions.ts';
+import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY } from '../../contract/kube.ts';
 import type * as k8s from '@kubernetes/client-node';
 import { canonicalize } from '../../base/canonical.ts';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
@@ -13,7 +15,6 @@ import { effectiveSettings, resolveSettings } from '../cascade/settings.ts';
 import { chainIds, chainLists, composeChain } from '../chain/compose.ts';
 import { specHash } from '../../base/controller/hash.ts';
 import { ownerReference } from '../common/meta.ts';
-import { API_VERSION, ANNOTATION, LABEL, MANAGED_BY } from '../../contract/kube.ts';
 
 /** The Service port callers use (and the model server's own port inside the pod). */
 export const MODEL_PORT = 8080;
@@ -56,37 +57,42 @@ export function environmentSettings(env: PlatformEnvironment): {
   return { settings, problems: auditorSettingsProblems(settings) };
 }
 
-export function desiredDeployment(env: PlatformEnvironment, settings: EnvironmentSettings): k8s.V1Deployment {
-  const selector = { [LABEL.environment]: env.metadata.name ?? '' };
+/** What the webhook reads to secure the model pod: its chain, its mode, where the gateway forwards to. */
+function gatewayAnnotations(env: PlatformEnvironment): Record<string, string> {
   const auditors = environmentSettings(env);
   const passSettings = auditors.problems.length === 0 && Object.keys(auditors.settings).length > 0;
+  return {
+    [ANNOTATION.auditorChain]: environmentChain(env).join(','),
+    [ANNOTATION.auditMode]: 'enforce',
+    // The gateway forwards allowed calls to the model server in its own pod.
+    [ANNOTATION.modelUrl]: `http://127.0.0.1:${MODEL_PORT}`,
+    [ANNOTATION.workspaceId]: env.metadata.namespace ?? '',
+    ...(passSettings ? { [ANNOTATION.auditorSettings]: canonicalize(auditors.settings) } : {}),
+  };
+}
+
+function modelContainer(env: PlatformEnvironment, settings: EnvironmentSettings): k8s.V1Container {
+  const modelId = env.spec.model?.id ?? '';
+  return {
+    name: 'model',
+    image: settings.image,
+    ...(settings.args?.length ? { args: [...settings.args] } : {}),
+    // The model server's contract: listen on PORT, serve the model id it is given.
+    env: [
+      { name: 'PORT', value: String(MODEL_PORT) },
+      { name: 'PLATFORM_MODEL_ID', value: modelId },
+      { name: 'PLATFORM_MODEL_IDS', value: modelId },
+    ],
+    ports: [{ name: 'http', containerPort: MODEL_PORT }],
+  };
+}
+
+export function desiredDeployment(env: PlatformEnvironment, settings: EnvironmentSettings): k8s.V1Deployment {
+  const selector = { [LABEL.environment]: env.metadata.name ?? '' };
   const template: k8s.V1PodTemplateSpec = {
-    metadata: {
-      labels: { ...selector, [LABEL.secured]: 'true' },
-      annotations: {
-        [ANNOTATION.auditorChain]: environmentChain(env).join(','),
-        [ANNOTATION.auditMode]: 'enforce',
-        // The gateway forwards allowed calls to the model server in its own pod.
-        [ANNOTATION.modelUrl]: `http://127.0.0.1:${MODEL_PORT}`,
-        [ANNOTATION.workspaceId]: env.metadata.namespace ?? '',
-        ...(passSettings ? { [ANNOTATION.auditorSettings]: canonicalize(auditors.settings) } : {}),
-      },
-    },
+    metadata: { labels: { ...selector, [LABEL.secured]: 'true' }, annotations: gatewayAnnotations(env) },
     spec: {
-      containers: [
-        {
-          name: 'model',
-          image: settings.image,
-          ...(settings.args?.length ? { args: [...settings.args] } : {}),
-          // The model server's contract: listen on PORT, serve the model id it is given.
-          env: [
-            { name: 'PORT', value: String(MODEL_PORT) },
-            { name: 'PLATFORM_MODEL_ID', value: env.spec.model?.id ?? '' },
-            { name: 'PLATFORM_MODEL_IDS', value: env.spec.model?.id ?? '' },
-          ],
-          ports: [{ name: 'http', containerPort: MODEL_PORT }],
-        },
-      ],
+      containers: [modelContainer(env, settings)],
       ...(settings.runtimeClassName ? { runtimeClassName: settings.runtimeClassName } : {}),
     },
   };
@@ -110,4 +116,30 @@ export function desiredService(env: PlatformEnvironment): k8s.V1Service {
 
 export function environmentEndpoint(env: PlatformEnvironment): string {
   return `http://${environmentObjectName(env)}.${env.metadata.namespace}.svc:${MODEL_PORT}`;
+}
+
+/** The environment's conditions: its auditor settings are usable, its model is available. */
+export function environmentConditions(
+  env: PlatformEnvironment,
+  problems: readonly string[],
+  available: boolean,
+): DesiredCondition[] {
+  const gateway: DesiredCondition =
+    problems.length === 0
+      ? { type: 'GatewayConfigured', status: 'True', reason: 'Resolved' }
+      : {
+          type: 'GatewayConfigured',
+          status: 'False',
+          reason: 'InvalidAuditorSettings',
+          message: `${problems.join('; ')}; the running Deployment is kept`,
+        };
+  const ready: DesiredCondition = available
+    ? { type: 'Ready', status: 'True', reason: 'ModelAvailable' }
+    : {
+        type: 'Ready',
+        status: 'False',
+        reason: 'ModelStarting',
+        message: `waiting for Deployment ${environmentObjectName(env)}`,
+      };
+  return [gateway, ready];
 }

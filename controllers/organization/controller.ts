@@ -5,15 +5,17 @@
 // full of running agents. With PLATFORM_WATCH_NAMESPACE set, only the
 // organizations whose home namespace is that namespace are reconciled.
 import * as k8s from '@kubernetes/client-node';
+import { API_VERSION, LABEL, MANAGED_BY, RESOURCES } from '../../contract/kube.ts';
 import type { Organization } from '../../crds/generated/types.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { apiStatus } from '../../base/kube.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
-import { toolkit, type ControllerContext, type Toolkit } from '../common/toolkit.ts';
+import type { Caches } from '../common/caches.ts';
+import { defineController } from '../common/define.ts';
+import type { ControllerContext, Toolkit } from '../common/toolkit.ts';
 import { mergePatch } from '../../base/controller/writer.ts';
 import { mergeConditions, type Condition, type DesiredCondition } from '../../base/controller/conditions.ts';
-import { Controller } from '../../base/controller/controller.ts';
-import { API_VERSION, LABEL, MANAGED_BY, RESOURCES } from '../../contract/kube.ts';
+import type { Controller, Reconcile } from '../../base/controller/controller.ts';
 
 export const ORGANIZATION_CONTROLLER = 'organization';
 
@@ -26,74 +28,89 @@ export function unknownOrgAuditors(org: Organization, known: ReadonlySet<string>
   return [...new Set(ids.filter((id) => !known.has(id)))];
 }
 
-async function ensureNamespace(core: k8s.CoreV1Api, kit: Toolkit, name: string): Promise<void> {
-  let ns: k8s.V1Namespace | undefined;
+/** The organization's conditions: its required auditors are known. */
+export function organizationConditions(unknown: readonly string[]): DesiredCondition[] {
+  if (unknown.length === 0) {
+    return [
+      { type: 'ChainValid', status: 'True', reason: 'AuditorsKnown' },
+      { type: 'Ready', status: 'True', reason: 'Reconciled' },
+    ];
+  }
+  return [
+    {
+      type: 'ChainValid',
+      status: 'False',
+      reason: 'UnknownAuditor',
+      message: `required auditor(s) ${unknown.join(', ')} are not registered; register them (AuditorRegistration)`,
+    },
+    { type: 'Ready', status: 'False', reason: 'SeeConditions' },
+  ];
+}
+
+async function readNamespace(core: k8s.CoreV1Api, name: string): Promise<k8s.V1Namespace | undefined> {
   try {
-    ns = await core.readNamespace({ name });
+    return await core.readNamespace({ name });
   } catch (err) {
     if (apiStatus(err) !== 404) throw err;
+    return undefined;
   }
+}
+
+/** The home namespace exists and is labelled; no spec hash: the label is the comparison. */
+async function ensureNamespace(core: k8s.CoreV1Api, kit: Toolkit, name: string): Promise<void> {
   const labels = { [LABEL.namespaceEnabled]: 'true' };
-  if (!ns) {
-    const body = { metadata: { name, labels: { ...labels, [LABEL.managedBy]: MANAGED_BY } } };
-    await kit.writer.create('Namespace', () => core.createNamespace({ body }));
-  } else if (ns.metadata?.labels?.[LABEL.namespaceEnabled] !== 'true' && !ns.metadata?.deletionTimestamp) {
-    await kit.writer.patch('Namespace', () =>
-      core.patchNamespace({ name, body: { metadata: { labels } } }, mergePatch),
-    );
-  }
+  const desired = { metadata: { name, labels: { ...labels, [LABEL.managedBy]: MANAGED_BY } } };
+  await kit.writer.createOrPatch({
+    kind: 'Namespace',
+    current: await readNamespace(core, name),
+    desired,
+    upToDate: (ns) =>
+      ns.metadata?.labels?.[LABEL.namespaceEnabled] === 'true' || !!ns.metadata?.deletionTimestamp,
+    create: () => core.createNamespace({ body: desired }),
+    patch: () => core.patchNamespace({ name, body: { metadata: { labels } } }, mergePatch),
+  });
+}
+
+interface OrganizationDeps {
+  caches: Caches;
+  kit: Toolkit;
+  core: k8s.CoreV1Api;
+  watchNamespace: string | undefined;
+}
+
+async function writeOrganizationStatus(d: OrganizationDeps, org: Organization): Promise<void> {
+  const c = d.caches;
+  const known = new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]);
+  const previous = org.status?.conditions as Condition[] | undefined;
+  const conditions = mergeConditions(
+    previous,
+    organizationConditions(unknownOrgAuditors(org, known)),
+    new Date(),
+    ['ChainValid', 'Ready'],
+  );
+  const workspaceCount = c.workspaces.list().filter((w) => w.spec.organization === org.metadata.name).length;
+  const subject = { ...org, apiVersion: API_VERSION, kind: 'Organization' };
+  if (!(await d.kit.statusWriter.write(subject, { ...org.status, workspaceCount, conditions }))) return;
+  // Events of cluster-scoped objects go to the home namespace.
+  const eventSubject = { ...subject, metadata: { ...org.metadata, namespace: org.spec.homeNamespace } };
+  for (const e of conditionEvents(previous, conditions)) await d.kit.events.emit(eventSubject, e);
+}
+
+function organizationReconciler(d: OrganizationDeps): Reconcile {
+  return async (key) => {
+    const org = d.caches.organizations.get(key);
+    if (!org || org.metadata.deletionTimestamp) return;
+    if (d.watchNamespace && org.spec.homeNamespace !== d.watchNamespace) return;
+    await ensureNamespace(d.core, d.kit, org.spec.homeNamespace);
+    await writeOrganizationStatus(d, org);
+  };
 }
 
 export function createOrganizationController(ctx: ControllerContext, watchNamespace?: string): Controller {
   const c = ctx.caches;
-  const kit = toolkit(ctx, ORGANIZATION_CONTROLLER, RESOURCES.organization);
-  const core = ctx.kc.makeApiClient(k8s.CoreV1Api);
-  const reconcile = async (key: string): Promise<void> => {
-    const org = c.organizations.get(key);
-    if (!org || org.metadata.deletionTimestamp) return;
-    if (watchNamespace && org.spec.homeNamespace !== watchNamespace) return;
-    await ensureNamespace(core, kit, org.spec.homeNamespace);
-    const known = new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]);
-    const unknown = unknownOrgAuditors(org, known);
-    const g = org.metadata.generation !== undefined ? { observedGeneration: org.metadata.generation } : {};
-    const desired: DesiredCondition[] = [
-      unknown.length > 0
-        ? {
-            type: 'ChainValid',
-            status: 'False',
-            reason: 'UnknownAuditor',
-            message: `required auditor(s) ${unknown.join(', ')} are not registered; register them (AuditorRegistration)`,
-            ...g,
-          }
-        : { type: 'ChainValid', status: 'True', reason: 'AuditorsKnown', ...g },
-      {
-        type: 'Ready',
-        status: unknown.length > 0 ? 'False' : 'True',
-        reason: unknown.length > 0 ? 'SeeConditions' : 'Reconciled',
-        ...g,
-      },
-    ];
-    const conditions = mergeConditions(
-      org.status?.conditions as Condition[] | undefined,
-      desired,
-      new Date(),
-      ['ChainValid', 'Ready'],
-    );
-    const workspaceCount = c.workspaces
-      .list()
-      .filter((w) => w.spec.organization === org.metadata.name).length;
-    const subject = { ...org, apiVersion: API_VERSION, kind: 'Organization' };
-    if (!(await kit.statusWriter.write(subject, { ...org.status, ...g, workspaceCount, conditions }))) return;
-    for (const e of conditionEvents(org.status?.conditions as Condition[] | undefined, conditions)) {
-      // Events of cluster-scoped objects go to the home namespace.
-      await kit.events.emit(
-        { ...subject, metadata: { ...org.metadata, namespace: org.spec.homeNamespace } },
-        e,
-      );
-    }
-  };
-  return new Controller({
+  return defineController(ctx, {
     name: ORGANIZATION_CONTROLLER,
+    resource: RESOURCES.organization,
     primary: c.organizations,
     watches: [
       {
@@ -103,10 +120,7 @@ export function createOrganizationController(ctx: ControllerContext, watchNamesp
       },
       { informer: c.auditors, mapToKeys: () => c.organizations.keys() },
     ],
-    reconcile,
-    log: ctx.log,
-    metrics: ctx.metrics,
-    workers: ctx.workers,
-    resyncIntervalMs: ctx.resyncIntervalMs,
+    reconciler: (kit) =>
+      organizationReconciler({ caches: c, kit, core: ctx.kc.makeApiClient(k8s.CoreV1Api), watchNamespace }),
   });
 }

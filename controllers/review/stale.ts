@@ -27,12 +27,11 @@ export interface StaleVerdict {
 }
 
 export function staleVerdict(agent: PlatformAgent, now: Date, staleAfterMs: number): StaleVerdict {
-  const g = agent.metadata.generation !== undefined ? { observedGeneration: agent.metadata.generation } : {};
   const last = lastActivityMs(agent);
   if (last === undefined) {
     return {
       stale: false,
-      condition: { type: CONDITION_STALE, status: 'Unknown', reason: 'NoActivityRecorded', ...g },
+      condition: { type: CONDITION_STALE, status: 'Unknown', reason: 'NoActivityRecorded' },
     };
   }
   const idleMs = now.getTime() - last;
@@ -45,14 +44,13 @@ export function staleVerdict(agent: PlatformAgent, now: Date, staleAfterMs: numb
         status: 'True',
         reason: 'NoRecentActivity',
         message: `no evidence or proxied access since ${since} (limit ${Math.round(staleAfterMs / 1000)} s); review its access or remove it`,
-        ...g,
       },
     };
   }
   return {
     stale: false,
     becomesStaleInMs: staleAfterMs - idleMs,
-    condition: { type: CONDITION_STALE, status: 'False', reason: 'RecentActivity', ...g },
+    condition: { type: CONDITION_STALE, status: 'False', reason: 'RecentActivity' },
   };
 }
 

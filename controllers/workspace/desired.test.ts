@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { agentChain } from '../agent/chain.ts';
-import { desiredAgents, desiredChainConfigMap, mergeOwners, workspaceChainCheck } from './desired.ts';
+import {
+  desiredAgents,
+  desiredChainConfigMap,
+  mergeOwners,
+  workspaceChainCheck,
+  workspaceConditions,
+} from './desired.ts';
 
 const org: Organization = {
   apiVersion: 'platform.io/v1alpha1',
@@ -115,5 +121,30 @@ describe('chain ConfigMap and workspace chain', () => {
       'auditor injection is required by organization acme and cannot be removed',
       'auditor phi is required by compliance framework hipaa and cannot be removed',
     ]);
+  });
+});
+
+describe('workspaceConditions', () => {
+  const chain = { type: 'ChainValid', status: 'True' as const, reason: 'Composed' };
+
+  it('is Ready when the chain is valid, the organization found and every agent its own', () => {
+    const conditions = workspaceConditions({ chain, organization: undefined, org: undefined, taken: [] });
+    expect(conditions.map((c) => `${c.type}=${c.status}/${c.reason}`)).toEqual([
+      'ChainValid=True/Composed',
+      'OrganizationFound=True/NoOrganization',
+      'AgentsReconciled=True/AgentsInSync',
+      'Ready=True/Reconciled',
+    ]);
+  });
+
+  it('reports a missing organization and agent names it does not own, and is not Ready', () => {
+    const conditions = workspaceConditions({ chain, organization: 'acme', org: undefined, taken: ['bot'] });
+    expect(conditions.map((c) => `${c.type}=${c.status}/${c.reason}`)).toEqual([
+      'ChainValid=True/Composed',
+      'OrganizationFound=False/OrganizationNotFound',
+      'AgentsReconciled=False/AgentNameTaken',
+      'Ready=False/SeeConditions',
+    ]);
+    expect(conditions[2]!.message).toContain('agent(s) bot exist and are not owned by this workspace');
   });
 });

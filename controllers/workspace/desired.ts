@@ -122,14 +122,12 @@ export function workspaceChainCheck(
   const { input, missingFrameworks } = workspaceChainInput(ws, org);
   const chain = composeChain(input);
   const unknown = unknownAuditors(chain, known);
-  const g = ws.metadata.generation !== undefined ? { observedGeneration: ws.metadata.generation } : {};
   const type = 'ChainValid';
   let condition: DesiredCondition = {
     type,
     status: 'True',
     reason: 'Composed',
     message: chainIds(chain).join(','),
-    ...g,
   };
   if (unknown.length > 0) {
     condition = {
@@ -137,7 +135,6 @@ export function workspaceChainCheck(
       status: 'False',
       reason: 'UnknownAuditor',
       message: `unknown auditor(s) ${unknown.join(', ')}: register them (AuditorRegistration) or remove them; agents keep their running pods`,
-      ...g,
     };
   } else if (missingFrameworks.length > 0) {
     condition = {
@@ -145,8 +142,53 @@ export function workspaceChainCheck(
       status: 'False',
       reason: 'UnknownFramework',
       message: `framework(s) ${missingFrameworks.join(', ')} are not defined by organization ${ws.spec.organization ?? '(none)'}`,
-      ...g,
     };
   }
   return { ids: chainIds(chain), condition };
+}
+
+export interface WorkspaceFindings {
+  /** The ChainValid condition (workspaceChainCheck). */
+  chain: DesiredCondition;
+  /** `spec.organization`, and the Organization when it exists. */
+  organization: string | undefined;
+  org: Organization | undefined;
+  /** Agent names held by agents the workspace does not own. */
+  taken: readonly string[];
+}
+
+function organizationFound(
+  organization: string | undefined,
+  org: Organization | undefined,
+): DesiredCondition {
+  const type = 'OrganizationFound';
+  if (!organization || org)
+    return { type, status: 'True', reason: organization ? 'Found' : 'NoOrganization' };
+  return {
+    type,
+    status: 'False',
+    reason: 'OrganizationNotFound',
+    message: `organization ${organization} does not exist; org-required auditors cannot be applied`,
+  };
+}
+
+function agentsReconciled(taken: readonly string[]): DesiredCondition {
+  const type = 'AgentsReconciled';
+  if (taken.length === 0) return { type, status: 'True', reason: 'AgentsInSync' };
+  return {
+    type,
+    status: 'False',
+    reason: 'AgentNameTaken',
+    message: `agent(s) ${taken.join(', ')} exist and are not owned by this workspace; they are left untouched`,
+  };
+}
+
+/** The workspace's conditions; Ready is True when every other one is. */
+export function workspaceConditions(f: WorkspaceFindings): DesiredCondition[] {
+  const desired = [f.chain, organizationFound(f.organization, f.org), agentsReconciled(f.taken)];
+  const ready = desired.every((c) => c.status === 'True');
+  return [
+    ...desired,
+    { type: 'Ready', status: ready ? 'True' : 'False', reason: ready ? 'Reconciled' : 'SeeConditions' },
+  ];
 }

@@ -6,21 +6,23 @@
 // workspace of the namespace goes (outside state no owner reference covers),
 // unless agents it does not own still live there.
 import type * as k8s from '@kubernetes/client-node';
+import { API_VERSION, CONFIGMAP, FINALIZER, LABEL, RESOURCES } from '../../contract/kube.ts';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import type { Logger } from '../../base/log.ts';
 import { isOwnedBy } from '../common/meta.ts';
 import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
-import {
-  jsonEqual,
-  mergeConditions,
-  type Condition,
-  type DesiredCondition,
-} from '../../base/controller/conditions.ts';
+import { jsonEqual, mergeConditions, type Condition } from '../../base/controller/conditions.ts';
 import type { EventRecorder } from '../../base/controller/events.ts';
 import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
-import { WORKSPACE_KIND, desiredAgents, desiredChainConfigMap, workspaceChainCheck } from './desired.ts';
-import { ANNOTATION, API_VERSION, CONFIGMAP, FINALIZER, LABEL, RESOURCES } from '../../contract/kube.ts';
+import {
+  WORKSPACE_KIND,
+  desiredAgents,
+  desiredChainConfigMap,
+  workspaceChainCheck,
+  workspaceConditions,
+  type DesiredAgent,
+} from './desired.ts';
 
 const CONDITIONS = ['Ready', 'ChainValid', 'OrganizationFound', 'AgentsReconciled'];
 
@@ -51,6 +53,9 @@ const WORKSPACES = RESOURCES.workspace;
 
 /** How long a namespace seen with the right label is trusted without reading it again. */
 const NAMESPACE_CHECK_INTERVAL_MS = 60_000;
+
+const enabledLabel = (ns: k8s.V1Namespace): string | null =>
+  ns.metadata?.labels?.[LABEL.namespaceEnabled] ?? null;
 
 export class WorkspaceReconciler {
   /** Namespace → when it was last seen labelled (agent events re-enqueue workspaces often). */
@@ -107,13 +112,11 @@ export class WorkspaceReconciler {
 
   /** Sets (or with null removes) the enabled label; reads first so an unchanged namespace is not written. */
   private async labelNamespace(name: string, value: 'true' | null): Promise<void> {
-    const seenMs = this.labelledAtMs.get(name);
-    const fresh = seenMs !== undefined && Date.now() - seenMs < NAMESPACE_CHECK_INTERVAL_MS;
-    if (value === 'true' && fresh) return;
+    if (value === 'true' && this.labelledRecently(name)) return;
     this.labelledAtMs.delete(name);
     const ns = await this.deps.core.readNamespace({ name }).catch(() => undefined);
     if (!ns || ns.metadata?.deletionTimestamp) return;
-    if ((ns.metadata?.labels?.[LABEL.namespaceEnabled] ?? null) !== value) {
+    if (enabledLabel(ns) !== value) {
       const body = { metadata: { labels: { [LABEL.namespaceEnabled]: value } } };
       await this.deps.writer.patch('Namespace', () =>
         this.deps.core.patchNamespace({ name, body }, mergePatch),
@@ -122,54 +125,53 @@ export class WorkspaceReconciler {
     if (value === 'true') this.labelledAtMs.set(name, Date.now());
   }
 
+  private labelledRecently(namespace: string): boolean {
+    const seenMs = this.labelledAtMs.get(namespace);
+    return seenMs !== undefined && Date.now() - seenMs < NAMESPACE_CHECK_INTERVAL_MS;
+  }
+
   private async syncConfigMap(ws: PlatformWorkspace, org: Organization | undefined): Promise<void> {
     const desired = desiredChainConfigMap(ws, org);
     const namespace = ws.metadata.namespace ?? '';
-    const current = this.deps.read.configMap(namespace, CONFIGMAP.auditorChain);
-    if (!current) {
-      await this.deps.writer.create('ConfigMap', () =>
-        this.deps.core.createNamespacedConfigMap({ namespace, body: desired }),
-      );
-      return;
-    }
-    const sameOwner = isOwnedBy(current, { kind: WORKSPACE_KIND, metadata: ws.metadata });
-    if (sameOwner && jsonEqual(current.data ?? {}, desired.data)) return;
-    const body = {
+    const patch = {
       metadata: { labels: desired.metadata?.labels, ownerReferences: desired.metadata?.ownerReferences },
       data: desired.data,
     };
-    await this.deps.writer.patch('ConfigMap', () =>
-      this.deps.core.patchNamespacedConfigMap({ namespace, name: CONFIGMAP.auditorChain, body }, mergePatch),
-    );
+    const owner = { kind: WORKSPACE_KIND, metadata: ws.metadata };
+    await this.deps.writer.createOrPatch({
+      kind: 'ConfigMap',
+      current: this.deps.read.configMap(namespace, CONFIGMAP.auditorChain),
+      desired,
+      // The chain ConfigMap carries no spec hash: its data is the comparison.
+      upToDate: (current) => isOwnedBy(current, owner) && jsonEqual(current.data ?? {}, desired.data),
+      create: () => this.deps.core.createNamespacedConfigMap({ namespace, body: desired }),
+      patch: () =>
+        this.deps.core.patchNamespacedConfigMap(
+          { namespace, name: CONFIGMAP.auditorChain, body: patch },
+          mergePatch,
+        ),
+    });
   }
 
   /** Creates, updates and deletes the workspace's agents; returns names held by agents it does not own. */
   private async syncAgents(ws: PlatformWorkspace): Promise<string[]> {
     const namespace = ws.metadata.namespace ?? '';
     const owner = { apiVersion: API_VERSION, kind: WORKSPACE_KIND, metadata: ws.metadata };
-    const taken: string[] = [];
     const desired = desiredAgents(ws);
+    const taken: string[] = [];
     for (const d of desired) {
       const current = this.deps.read.agent(namespace, d.name);
-      if (!current) {
-        await this.deps.writer.create('PlatformAgent', () =>
-          this.deps.custom.createNamespacedCustomObject({ ...AGENTS, namespace, body: d.body }),
-        );
-      } else if (!isOwnedBy(current, owner)) {
-        taken.push(d.name);
-      } else if (current.metadata.annotations?.[ANNOTATION.specHash] !== d.hash) {
-        await this.deps.writer.patch('PlatformAgent', () =>
-          this.deps.custom.patchNamespacedCustomObject(
-            { ...AGENTS, namespace, name: d.name, body: d.patch },
-            mergePatch,
-          ),
-        );
-      }
+      if (current && !isOwnedBy(current, owner)) taken.push(d.name);
+      else await this.syncAgent(namespace, d, current);
     }
     const wanted = new Set(desired.map((d) => d.name));
-    for (const agent of this.deps.read.agentsIn(namespace)) {
+    const unwanted = this.deps.read
+      .agentsIn(namespace)
+      .filter(
+        (a) => !wanted.has(a.metadata.name ?? '') && isOwnedBy(a, owner) && !a.metadata.deletionTimestamp,
+      );
+    for (const agent of unwanted) {
       const name = agent.metadata.name ?? '';
-      if (wanted.has(name) || !isOwnedBy(agent, owner) || agent.metadata.deletionTimestamp) continue;
       await this.deps.writer.delete('PlatformAgent', () =>
         this.deps.custom.deleteNamespacedCustomObject({ ...AGENTS, namespace, name }),
       );
@@ -177,56 +179,41 @@ export class WorkspaceReconciler {
     return taken;
   }
 
+  private async syncAgent(
+    namespace: string,
+    d: DesiredAgent,
+    current: PlatformAgent | undefined,
+  ): Promise<void> {
+    const custom = this.deps.custom;
+    await this.deps.writer.createOrPatch({
+      kind: 'PlatformAgent',
+      current,
+      desired: d.body,
+      create: () => custom.createNamespacedCustomObject({ ...AGENTS, namespace, body: d.body }),
+      patch: () =>
+        custom.patchNamespacedCustomObject({ ...AGENTS, namespace, name: d.name, body: d.patch }, mergePatch),
+    });
+  }
+
   private async writeStatus(
     ws: PlatformWorkspace,
     org: Organization | undefined,
     taken: string[],
   ): Promise<void> {
-    const g = ws.metadata.generation !== undefined ? { observedGeneration: ws.metadata.generation } : {};
     const chain = workspaceChainCheck(ws, org, this.deps.read.knownAuditors());
-    const orgName = ws.spec.organization;
-    const desired: DesiredCondition[] = [
-      chain.condition,
-      orgName && !org
-        ? {
-            type: 'OrganizationFound',
-            status: 'False',
-            reason: 'OrganizationNotFound',
-            message: `organization ${orgName} does not exist; org-required auditors cannot be applied`,
-            ...g,
-          }
-        : { type: 'OrganizationFound', status: 'True', reason: orgName ? 'Found' : 'NoOrganization', ...g },
-      taken.length > 0
-        ? {
-            type: 'AgentsReconciled',
-            status: 'False',
-            reason: 'AgentNameTaken',
-            message: `agent(s) ${taken.join(', ')} exist and are not owned by this workspace; they are left untouched`,
-            ...g,
-          }
-        : { type: 'AgentsReconciled', status: 'True', reason: 'AgentsInSync', ...g },
-    ];
-    const ready = desired.every((c) => c.status === 'True');
-    desired.push({
-      type: 'Ready',
-      status: ready ? 'True' : 'False',
-      reason: ready ? 'Reconciled' : 'SeeConditions',
-      ...g,
+    const desired = workspaceConditions({
+      chain: chain.condition,
+      organization: ws.spec.organization,
+      org,
+      taken,
     });
-    const now = new Date();
     const conditions = mergeConditions(
       ws.status?.conditions as Condition[] | undefined,
       desired,
-      now,
+      new Date(),
       CONDITIONS,
     );
-    const status = {
-      ...ws.status,
-      ...g,
-      agentCount: (ws.spec.agents ?? []).length,
-      chain: chain.ids,
-      conditions,
-    };
+    const status = { ...ws.status, agentCount: (ws.spec.agents ?? []).length, chain: chain.ids, conditions };
     const subject = { ...ws, apiVersion: API_VERSION, kind: WORKSPACE_KIND };
     if (!(await this.deps.statusWriter.write(subject, status))) return;
     for (const e of conditionEvents(ws.status?.conditions as Condition[] | undefined, conditions)) {
