@@ -35,32 +35,39 @@ export interface BuiltinAuditor {
 const row = (
   role: BuiltinRole,
   catalog: AuditorCatalogEntry,
-  vocabulary: VocabularyEntry[],
+  served: Pick<BuiltinAuditor, 'vocabulary' | 'configuration'>,
   load: () => Promise<AuditorDefinition>,
-  configuration: BuiltinAuditor['configuration'] = {},
-): BuiltinAuditor => ({ id: catalog.id, role, catalog, vocabulary, configuration, load });
+): BuiltinAuditor => ({ id: catalog.id, role, catalog, ...served, load });
 
 /** Ordered by port, which is also the order of the default chain (system auditors last). */
 export const BUILTIN_AUDITOR_TABLE: readonly BuiltinAuditor[] = [
-  row('default-chain', INJECTION_CATALOG, INJECTION_VOCABULARY, async () => ({
-    ...(await import('./injection/index.ts')).injectionAuditor,
-  })),
-  row('default-chain', TOXICITY_CATALOG, TOXICITY_VOCABULARY, async () => ({
-    ...(await import('./toxicity/index.ts')).toxicityAuditor,
-  })),
+  row(
+    'default-chain',
+    INJECTION_CATALOG,
+    { vocabulary: INJECTION_VOCABULARY, configuration: {} },
+    async () => ({
+      ...(await import('./injection/index.ts')).injectionAuditor,
+    }),
+  ),
+  row(
+    'default-chain',
+    TOXICITY_CATALOG,
+    { vocabulary: TOXICITY_VOCABULARY, configuration: {} },
+    async () => ({
+      ...(await import('./toxicity/index.ts')).toxicityAuditor,
+    }),
+  ),
   row(
     'system',
     MODEL_CONTEXT_CATALOG,
-    MODEL_CONTEXT_VOCABULARY,
+    { vocabulary: MODEL_CONTEXT_VOCABULARY, configuration: MODEL_CONTEXT_CONFIGURATION },
     async () => (await import('./model-context/index.ts')).createModelContext(),
-    MODEL_CONTEXT_CONFIGURATION,
   ),
   row(
     'system',
     LLM_JUDGE_CATALOG,
-    LLM_JUDGE_VOCABULARY,
+    { vocabulary: LLM_JUDGE_VOCABULARY, configuration: LLM_JUDGE_CONFIGURATION },
     async () => (await import('./llm-judge/index.ts')).createLlmJudge(),
-    LLM_JUDGE_CONFIGURATION,
   ),
 ];
 

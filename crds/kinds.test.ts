@@ -4,14 +4,7 @@ import { CATEGORY, toCustomResourceDefinition, type JSONSchema } from './kit.ts'
 
 /** Kubernetes' structural-schema rules that bite most often, checked before an apiserver sees them. */
 function structuralProblems(schema: JSONSchema, path: string, out: string[]): string[] {
-  const anyValue =
-    schema['x-kubernetes-preserve-unknown-fields'] === true || schema['x-kubernetes-int-or-string'];
-  if (!schema.type && !anyValue) out.push(`${path}: no type`);
-  if (schema.properties && schema.additionalProperties)
-    out.push(`${path}: properties and additionalProperties`);
-  if (schema.type === 'array' && schema['x-kubernetes-validations'] === undefined && !schema.items) {
-    out.push(`${path}: array without items`);
-  }
+  out.push(...ownProblems(schema).map((p) => `${path}: ${p}`));
   for (const [k, v] of Object.entries((schema.properties ?? {}) as Record<string, JSONSchema>)) {
     structuralProblems(v, `${path}.${k}`, out);
   }
@@ -20,6 +13,21 @@ function structuralProblems(schema: JSONSchema, path: string, out: string[]): st
     structuralProblems(schema.additionalProperties as JSONSchema, `${path}{}`, out);
   }
   return out;
+}
+
+/** The rules broken by this schema node itself (not its children). */
+function ownProblems(schema: JSONSchema): string[] {
+  const anyValue =
+    schema['x-kubernetes-preserve-unknown-fields'] === true || schema['x-kubernetes-int-or-string'];
+  const rules: [boolean, string][] = [
+    [!schema.type && !anyValue, 'no type'],
+    [Boolean(schema.properties && schema.additionalProperties), 'properties and additionalProperties'],
+    [
+      schema.type === 'array' && schema['x-kubernetes-validations'] === undefined && !schema.items,
+      'array without items',
+    ],
+  ];
+  return rules.filter(([broken]) => broken).map(([, problem]) => problem);
 }
 
 function find(schema: JSONSchema, path: string[]): JSONSchema {

@@ -41,7 +41,10 @@ function writeWeights(file: string, model: LogisticWeights, meta: Record<string,
 function trainInjection(): void {
   const rows = injectionTrainingRows();
   const examples = injectionExamples(rows, true);
-  const cv = crossValidate(rows, examples, INJECTION_TRAIN_OPTIONS, 0.8, process.argv.includes('--verbose'));
+  const cv = crossValidate(rows, examples, INJECTION_TRAIN_OPTIONS, {
+    threshold: 0.8,
+    verbose: process.argv.includes('--verbose'),
+  });
   console.log(
     `injection: grouped ${FOLDS}-fold CV on train+aug at 0.8: recall ${cv.recall.toFixed(3)} FPR ${cv.fpr.toFixed(3)} AUC ${cv.auc.toFixed(3)} (n=${rows.length})`,
   );

@@ -21,26 +21,39 @@ function requestText(request: ClaimsRequest): string {
     : (request.data.input ?? request.data.output ?? '');
 }
 
-export function auditInjection(request: ClaimsRequest, context: AuditContext): Claim[] {
-  const text = requestText(request);
+interface InjectionSettings {
+  threshold: number;
+  blockOnDetection: boolean;
+  banSubstrings: string[];
+  invisibleCharCheck: boolean;
+  maxTokens: number;
+  toxicityThreshold: number;
+}
+
+function injectionSettings(context: AuditContext): InjectionSettings {
   const set = <T extends string | number | boolean | string[]>(claim: string, key: string): T =>
     context.setting<T>(claim, key);
-  const threshold = set<number>('injection_detected', 'threshold');
-  const blockOnDetection = set<boolean>('injection_detected', 'block_on_detection');
-  const banSubstrings = set<string[]>('injection.banned_substrings', 'ban_substrings');
-  const invisibleCharCheck = set<boolean>('injection.invisible_chars', 'invisible_char_check');
-  const maxTokens = set<number>('injection.token_count', 'max_token_limit');
-  const toxicityThreshold = set<number>('injection.toxicity_score', 'toxicity_threshold');
-  const a = analyseInjection(text, { threshold, banSubstrings, invisibleCharCheck }, INJECTION_MODEL);
-  const tokens = countTokensUpTo(text, maxTokens);
-  const toxicity = toxicityScores(text, TOXICITY_MODEL).scores.toxicity;
+  return {
+    threshold: set<number>('injection_detected', 'threshold'),
+    blockOnDetection: set<boolean>('injection_detected', 'block_on_detection'),
+    banSubstrings: set<string[]>('injection.banned_substrings', 'ban_substrings'),
+    invisibleCharCheck: set<boolean>('injection.invisible_chars', 'invisible_char_check'),
+    maxTokens: set<number>('injection.token_count', 'max_token_limit'),
+    toxicityThreshold: set<number>('injection.toxicity_score', 'toxicity_threshold'),
+  };
+}
+
+const claim = (name: string, type: Claim['type'], value: unknown, extra: Partial<Claim> = {}): Claim => ({
+  name,
+  type,
+  value,
+  ...extra,
+});
+
+/** The detector's own claims: the verdict, its score, and each layer's findings. */
+function detectionClaims(a: ReturnType<typeof analyseInjection>, s: InjectionSettings): Claim[] {
+  const { threshold, blockOnDetection, banSubstrings, invisibleCharCheck } = s;
   const provenance = { threshold, block_on_detection: blockOnDetection, method: METHOD };
-  const claim = (name: string, type: Claim['type'], value: unknown, extra: Partial<Claim> = {}): Claim => ({
-    name,
-    type,
-    value,
-    ...extra,
-  });
   return [
     claim('injection_detected', 'boolean', a.detected, {
       confidence: a.detected ? a.score : 1 - a.score,
@@ -75,6 +88,15 @@ export function auditInjection(request: ClaimsRequest, context: AuditContext): C
       provenance: { invisible_char_check: invisibleCharCheck },
     }),
     claim('injection.decodings', 'string_list', a.decodings),
+  ];
+}
+
+/** Token-limit and toxicity claims about the same text. */
+function limitClaims(text: string, s: InjectionSettings): Claim[] {
+  const { maxTokens, toxicityThreshold } = s;
+  const tokens = countTokensUpTo(text, maxTokens);
+  const toxicity = toxicityScores(text, TOXICITY_MODEL).scores.toxicity;
+  return [
     claim('injection.token_count', 'count', tokens.count, {
       provenance: { max_token_limit: maxTokens },
       metadata: { tokenizer: 'gpt-tokenizer o200k_base' },
@@ -88,6 +110,17 @@ export function auditInjection(request: ClaimsRequest, context: AuditContext): C
     claim('injection.toxicity_detected', 'boolean', toxicity >= toxicityThreshold, {
       provenance: { toxicity_threshold: toxicityThreshold },
     }),
+  ];
+}
+
+export function auditInjection(request: ClaimsRequest, context: AuditContext): Claim[] {
+  const text = requestText(request);
+  const s = injectionSettings(context);
+  const { threshold, banSubstrings, invisibleCharCheck } = s;
+  const a = analyseInjection(text, { threshold, banSubstrings, invisibleCharCheck }, INJECTION_MODEL);
+  return [
+    ...detectionClaims(a, s),
+    ...limitClaims(text, s),
     claim('injection.model_available', 'boolean', false, {
       metadata: { note: 'no ONNX model configured; onnxruntime-node is not installed in this build' },
     }),

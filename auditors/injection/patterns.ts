@@ -388,8 +388,13 @@ function matchRule(rule: CompiledRule, views: readonly TextView[]): PatternHit |
     if (hit && (!best || (best.quoted && !hit.quoted))) best = hit;
     if (best && !best.quoted) return best;
   }
-  if (best || !rule.compacted) return best;
-  const v = views.find((view) => rule.compacted!.test(view.compact));
+  return best ?? matchCompacted(rule, views);
+}
+
+/** A hit of the rule's compacted form in the first view whose compact text it matches. */
+function matchCompacted(rule: CompiledRule, views: readonly TextView[]): PatternHit | undefined {
+  const compacted = rule.compacted;
+  const v = compacted && views.find((view) => compacted.test(view.compact));
   return v
     ? { id: rule.id, category: rule.category, weight: rule.weight, view: `${v.label}.compact`, quoted: false }
     : undefined;

@@ -149,6 +149,21 @@ function reportForm(text: string, m: RegExpExecArray): boolean {
   return /[a-z](ed|ing)$/u.test(word);
 }
 
+/** A match counts as quoted when both of its ends sit inside a quotation. */
+const quotedMatch = (mask: ScanContext['mask'], m: RegExpExecArray): boolean =>
+  mask[m.index] === 1 && mask[m.index + m[0].length - 1] === 1;
+
+/** Records an unquoted match in the open slots and in the local window of its segment. */
+function recordOpen(ctx: ScanContext, name: string, m: RegExpExecArray): void {
+  // A negated or past-tense / gerund verb reports or forbids an action rather than ordering it.
+  const report = NEGATABLE.has(name) && (negated(ctx.text, m.index) || reportForm(ctx.text, m));
+  const slot = report ? `neg_${name}` : name;
+  ctx.hits.open.add(slot);
+  const seg = segmentOf(ctx.starts, m.index);
+  ctx.hits.local[seg]!.add(slot);
+  if (seg > 0) ctx.hits.local[seg - 1]!.add(slot);
+}
+
 function scan(re: RegExp, name: string, ctx: ScanContext): void {
   re.lastIndex = 0;
   let quotedOnly = false;
@@ -159,18 +174,8 @@ function scan(re: RegExp, name: string, ctx: ScanContext): void {
       continue;
     }
     found++;
-    // A match counts as quoted when both of its ends sit inside a quotation.
-    if (ctx.mask[m.index] === 1 && ctx.mask[m.index + m[0].length - 1] === 1) {
-      quotedOnly = true;
-      continue;
-    }
-    // A negated or past-tense / gerund verb reports or forbids an action rather than ordering it.
-    const report = NEGATABLE.has(name) && (negated(ctx.text, m.index) || reportForm(ctx.text, m));
-    const slot = report ? `neg_${name}` : name;
-    ctx.hits.open.add(slot);
-    const seg = segmentOf(ctx.starts, m.index);
-    ctx.hits.local[seg]!.add(slot);
-    if (seg > 0) ctx.hits.local[seg - 1]!.add(slot);
+    if (quotedMatch(ctx.mask, m)) quotedOnly = true;
+    else recordOpen(ctx, name, m);
   }
   if (quotedOnly && !ctx.hits.open.has(name)) ctx.hits.quoted.add(name);
 }
@@ -297,23 +302,36 @@ function conjunctions(s: ReadonlySet<string>, quoted: ReadonlySet<string>): stri
   return CONJUNCTIONS.filter(([, all]) => all.every((anyOf) => anyOf.some(has))).map(([n]) => n);
 }
 
+interface AttackFacts {
+  has: (slot: string) => boolean;
+  /** How many attack slots are filled. */
+  attack: number;
+}
+
+const hasAny = (f: AttackFacts, slots: readonly string[]): boolean => slots.some(f.has);
+const META_SLOTS = ['discussion', 'reported', 'reported_form', 'code'];
+
+/** Where an attack sits, each a slot derived from the filled slots. */
+const CONTEXT_SLOTS: [string, (f: AttackFacts) => boolean][] = [
+  ['embedded_attack', (f) => hasAny(f, ['embedded', 'html_hidden', 'json_field']) && f.attack > 0],
+  ['addressed_attack', (f) => hasAny(f, ['ai_address', 'ai_vocative_form']) && f.attack > 0],
+  ['delimiter_attack', (f) => f.has('delimiter') && (f.attack > 0 || f.has('hidden'))],
+  ['two_attack_slots', (f) => f.attack >= 2],
+  ['discussion_only', (f) => f.has('discussion') && f.attack === 0],
+  ['reported_attack', (f) => f.has('reported') && f.attack > 0],
+  ['prohibited_attack', (f) => f.has('prohibition') && f.attack > 0],
+  [
+    'meta_no_address',
+    (f) => hasAny(f, META_SLOTS) && f.attack > 0 && !hasAny(f, ['ai_vocative', 'ai_vocative_form']),
+  ],
+];
+
 /** Derived slots: the conjunctions, then where the attack sits (embedded, addressed, behind a delimiter). */
 function derive(s: ReadonlySet<string>, quoted: ReadonlySet<string>): string[] {
   const out = conjunctions(s, quoted);
   const has = (k: string): boolean => s.has(k) || (k === 'sink' && out.includes('sink'));
-  const attack = ATTACK_SLOTS.filter((k) => out.includes(k) || has(k)).length;
-  const meta = ['discussion', 'reported', 'reported_form', 'code'].some(has);
-  const context: [string, boolean][] = [
-    ['embedded_attack', (has('embedded') || has('html_hidden') || has('json_field')) && attack > 0],
-    ['addressed_attack', (has('ai_address') || has('ai_vocative_form')) && attack > 0],
-    ['delimiter_attack', has('delimiter') && (attack > 0 || has('hidden'))],
-    ['two_attack_slots', attack >= 2],
-    ['discussion_only', has('discussion') && attack === 0],
-    ['reported_attack', has('reported') && attack > 0],
-    ['prohibited_attack', has('prohibition') && attack > 0],
-    ['meta_no_address', meta && attack > 0 && !has('ai_vocative') && !has('ai_vocative_form')],
-  ];
-  return [...out, ...context.filter(([, c]) => c).map(([n]) => n)];
+  const facts: AttackFacts = { has, attack: ATTACK_SLOTS.filter((k) => out.includes(k) || has(k)).length };
+  return [...out, ...CONTEXT_SLOTS.filter(([, holds]) => holds(facts)).map(([n]) => n)];
 }
 
 /** Conjunctions met inside one window of two consecutive segments. */

@@ -3,13 +3,10 @@
 import { vocabularyClaims } from '../catalog/build.ts';
 import { standardEnvVariables } from '../catalog/standard-env.ts';
 import type { AuditorCatalogEntry, SettingDeclaration, VocabularyEntry } from '../sdk/types.ts';
-import { vocabularyEntry as entry } from '../sdk/vocabulary.ts';
+import { CLAIM_VALUES, vocabularyEntry as entry } from '../sdk/vocabulary.ts';
 import { DEFAULT_BAN_SUBSTRINGS } from './detect.ts';
 
-const score = { type: 'number', minimum: 0, maximum: 1 };
-const bool = { type: 'boolean' };
-const list = { type: 'array', items: { type: 'string' } };
-const count = { type: 'integer', minimum: 0 };
+const { score, bool, list, count, text } = CLAIM_VALUES;
 
 export const INJECTION_SETTINGS = {
   threshold: { key: 'threshold', type: 'number', default: 0.8 },
@@ -26,88 +23,66 @@ const DETECTION_SETTINGS = [S.threshold, S.block_on_detection, S.ban_substrings,
 export const INJECTION_VOCABULARY: VocabularyEntry[] = [
   entry(
     'injection_detected',
-    'boolean',
-    'Combined injection score is at or above the threshold (or an unquoted banned substring or suspicious invisible characters were found).',
     bool,
+    'Combined injection score is at or above the threshold (or an unquoted banned substring or suspicious invisible characters were found).',
     DETECTION_SETTINGS,
   ),
-  entry(
-    'injection_score',
-    'score_normalized',
-    'Combined, calibrated injection score (0 benign … 1 injection).',
-    score,
-    [S.threshold],
-  ),
+  entry('injection_score', score, 'Combined, calibrated injection score (0 benign … 1 injection).', [
+    S.threshold,
+  ]),
   entry(
     'injection.statistical_score',
-    'score_normalized',
-    'Calibrated probability from the hashed logistic-regression layer.',
     score,
+    'Calibrated probability from the hashed logistic-regression layer.',
   ),
   entry(
     'injection.pattern_score',
-    'score_normalized',
-    'Noisy-OR of the weighted multilingual pattern rules (quoted hits discounted).',
     score,
+    'Noisy-OR of the weighted multilingual pattern rules (quoted hits discounted).',
   ),
-  entry('injection.pattern_hits', 'string_list', 'Ids of the pattern rules that matched.', list),
-  entry('injection.categories', 'string_list', 'Attack categories named by the matched rules.', list),
+  entry('injection.pattern_hits', list, 'Ids of the pattern rules that matched.'),
+  entry('injection.categories', list, 'Attack categories named by the matched rules.'),
   entry(
     'injection.banned_substrings',
-    'string_list',
-    'Configured banned substrings found in the input (after normalisation).',
     list,
+    'Configured banned substrings found in the input (after normalisation).',
     [S.ban_substrings],
   ),
   entry(
     'injection.invisible_chars',
-    'count',
-    'Invisible or formatting characters outside legitimate emoji / joining-script use.',
     count,
+    'Invisible or formatting characters outside legitimate emoji / joining-script use.',
     [S.invisible_char_check],
   ),
   entry(
     'injection.invisible_chars_detected',
-    'boolean',
-    'Tag characters, bidi controls, private-use characters or invisible runs were found.',
     bool,
+    'Tag characters, bidi controls, private-use characters or invisible runs were found.',
     [S.invisible_char_check],
   ),
   entry(
     'injection.decodings',
-    'string_list',
-    'Encodings undone before matching (base64, percent, html, rot13, despaced, tags).',
     list,
+    'Encodings undone before matching (base64, percent, html, rot13, despaced, tags).',
   ),
-  entry('injection.token_count', 'count', 'BPE tokens (o200k_base, offline); capped at limit + 1.', count, [
+  entry('injection.token_count', count, 'BPE tokens (o200k_base, offline); capped at limit + 1.', [
     S.max_token_limit,
   ]),
-  entry('injection.token_limit_exceeded', 'boolean', 'The input has more tokens than the limit.', bool, [
+  entry('injection.token_limit_exceeded', bool, 'The input has more tokens than the limit.', [
     S.max_token_limit,
   ]),
-  entry(
-    'injection.toxicity_score',
-    'score_normalized',
-    "Overall toxicity of the input (the toxicity auditor's model).",
-    score,
-    [S.toxicity_threshold],
-  ),
-  entry(
-    'injection.toxicity_detected',
-    'boolean',
-    'Overall toxicity at or above the toxicity threshold.',
-    bool,
-    [S.toxicity_threshold],
-  ),
+  entry('injection.toxicity_score', score, "Overall toxicity of the input (the toxicity auditor's model).", [
+    S.toxicity_threshold,
+  ]),
+  entry('injection.toxicity_detected', bool, 'Overall toxicity at or above the toxicity threshold.', [
+    S.toxicity_threshold,
+  ]),
   entry(
     'injection.model_available',
-    'boolean',
-    'Whether the optional transformer (ONNX) layer is loaded; false in this build.',
     bool,
+    'Whether the optional transformer (ONNX) layer is loaded; false in this build.',
   ),
-  entry('injection.language', 'string', 'Detected language of the decoded text (ISO 639-1, or und).', {
-    type: 'string',
-  }),
+  entry('injection.language', text, 'Detected language of the decoded text (ISO 639-1, or und).'),
 ];
 
 const ENV_DOC: Record<string, string> = {

@@ -30,6 +30,46 @@ function windowClaims(model: ModelInfo, counts: Counts, ctx: AuditContext): Clai
   ];
 }
 
+/** Refuses an unknown model when the deployment requires known ones (`unknown` itself is let through). */
+function requireKnownModel(model: ModelInfo, modelId: string, ctx: AuditContext): void {
+  if (model.known || modelId === 'unknown' || ctx.config?.<boolean>('require_known_model') !== true) return;
+  throw new AuditorError('UNSUPPORTED_MODEL', `model '${modelId}' is not known to the tokenizer`, {
+    model_id: modelId,
+  });
+}
+
+/** Token counts of the input and, in the response phase, the output. */
+async function countTokens(
+  tokenizers: Tokenizers,
+  model: ModelInfo,
+  request: ClaimsRequest,
+): Promise<Counts> {
+  const input = await tokenizers.count(model.encoding, request.data.input ?? '');
+  const output =
+    request.phase === 'response'
+      ? await tokenizers.count(model.encoding, request.data.output ?? '')
+      : undefined;
+  const counts: Counts = { input, total: input + (output ?? 0) };
+  if (output !== undefined) counts.output = output;
+  return counts;
+}
+
+function tokenClaims(modelId: string, model: ModelInfo, counts: Counts): Claim[] {
+  const exactness = {
+    confidence: model.exact ? 1 : 0.85,
+    metadata: { encoding: model.encoding, exact: model.exact },
+  };
+  const claims: Claim[] = [
+    { name: 'model_id', type: 'string', value: modelId, metadata: { known_model: Boolean(model.known) } },
+    { name: 'tokenizer_encoding', type: 'string', value: model.encoding },
+    { name: 'input_tokens', type: 'count', value: counts.input, ...exactness },
+    { name: 'total_tokens', type: 'count', value: counts.total, ...exactness },
+  ];
+  if (counts.output !== undefined)
+    claims.push({ name: 'output_tokens', type: 'count', value: counts.output, ...exactness });
+  return claims;
+}
+
 export function createModelContext(): AuditorDefinition {
   const tokenizers = new Tokenizers();
   let defaultModel = 'unknown';
@@ -37,31 +77,9 @@ export function createModelContext(): AuditorDefinition {
   const audit = async (request: ClaimsRequest, ctx: AuditContext): Promise<Claim[]> => {
     const modelId = request.data.metadata?.model_id ?? defaultModel;
     const model = modelInfo(modelId);
-    if (!model.known && modelId !== 'unknown' && ctx.config?.<boolean>('require_known_model') === true) {
-      throw new AuditorError('UNSUPPORTED_MODEL', `model '${modelId}' is not known to the tokenizer`, {
-        model_id: modelId,
-      });
-    }
-    const input = await tokenizers.count(model.encoding, request.data.input ?? '');
-    const output =
-      request.phase === 'response'
-        ? await tokenizers.count(model.encoding, request.data.output ?? '')
-        : undefined;
-    const counts: Counts = { input, total: input + (output ?? 0) };
-    if (output !== undefined) counts.output = output;
-    const exactness = {
-      confidence: model.exact ? 1 : 0.85,
-      metadata: { encoding: model.encoding, exact: model.exact },
-    };
-    const claims: Claim[] = [
-      { name: 'model_id', type: 'string', value: modelId, metadata: { known_model: Boolean(model.known) } },
-      { name: 'tokenizer_encoding', type: 'string', value: model.encoding },
-      { name: 'input_tokens', type: 'count', value: input, ...exactness },
-      { name: 'total_tokens', type: 'count', value: counts.total, ...exactness },
-    ];
-    if (output !== undefined)
-      claims.push({ name: 'output_tokens', type: 'count', value: output, ...exactness });
-    return [...claims, ...windowClaims(model, counts, ctx)];
+    requireKnownModel(model, modelId, ctx);
+    const counts = await countTokens(tokenizers, model, request);
+    return [...tokenClaims(modelId, model, counts), ...windowClaims(model, counts, ctx)];
   };
 
   return {

@@ -29,22 +29,31 @@ export const DECISION_KEYS: ReadonlySet<string> = new Set([
   'blocked',
 ]);
 
+interface Node {
+  path: string;
+  value: unknown;
+}
+
+/** Records one node's decision word or decision keys in `found`; returns the nodes beneath it. */
+function inspectNode({ path, value }: Node, found: string[]): Node[] {
+  if (typeof value === 'string') {
+    if (DECISION_WORDS.has(value.trim().toLowerCase())) found.push(`${path} = ${JSON.stringify(value)}`);
+    return [];
+  }
+  if (Array.isArray(value)) return value.map((item, i) => ({ path: `${path}[${i}]`, value: item }));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).map(([k, item]) => {
+    if (DECISION_KEYS.has(k.toLowerCase())) found.push(`${path}.${k} (decision key)`);
+    return { path: `${path}.${k}`, value: item };
+  });
+}
+
 /** Paths (`claims[0].value`) where decision vocabulary occurs; empty when none. Iterative: safe on deep values. */
 export function findDecisionWords(value: unknown, root = '$'): string[] {
   const found: string[] = [];
-  const stack: { path: string; value: unknown }[] = [{ path: root, value }];
+  const stack: Node[] = [{ path: root, value }];
   while (stack.length > 0) {
-    const { path, value: v } = stack.pop() as { path: string; value: unknown };
-    if (typeof v === 'string') {
-      if (DECISION_WORDS.has(v.trim().toLowerCase())) found.push(`${path} = ${JSON.stringify(v)}`);
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push({ path: `${path}[${i}]`, value: item }));
-    } else if (v !== null && typeof v === 'object') {
-      for (const [k, item] of Object.entries(v)) {
-        if (DECISION_KEYS.has(k.toLowerCase())) found.push(`${path}.${k} (decision key)`);
-        stack.push({ path: `${path}.${k}`, value: item });
-      }
-    }
+    for (const child of inspectNode(stack.pop() as Node, found)) stack.push(child);
   }
   return found;
 }

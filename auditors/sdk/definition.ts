@@ -2,25 +2,40 @@
 // declaration from it. A definition error is a programming error in the
 // auditor: it stops start-up with every problem listed.
 import { SETTING_TYPES, isSnakeKey, settingValueMatches } from './setting-names.ts';
-import { CLAIM_TYPES, REQUEST_PHASES, type AuditorDefinition, type Vocabulary } from './types.ts';
+import {
+  CLAIM_TYPES,
+  REQUEST_PHASES,
+  type AuditorDefinition,
+  type SettingDeclaration,
+  type Vocabulary,
+} from './types.ts';
 
 /** Flat snake_case, dotted groups allowed (`toxicity.insult`). */
 export const CLAIM_NAME_RE = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*$/;
+
+/** Problems of one declared setting; `typeOfKey` remembers each key's type across claims. */
+function declaredSettingProblems(
+  at: string,
+  s: SettingDeclaration,
+  typeOfKey: Map<string, string>,
+): string[] {
+  const problems: string[] = [];
+  if (!isSnakeKey(s.key)) problems.push(`${at}: key must be snake_case`);
+  if (!SETTING_TYPES.includes(s.type)) problems.push(`${at}: unknown type ${JSON.stringify(s.type)}`);
+  else if (!settingValueMatches(s.type, s.default))
+    problems.push(`${at}: default does not match type ${s.type}`);
+  const seen = typeOfKey.get(s.key);
+  if (seen && seen !== s.type) problems.push(`${at}: key shared with another claim under a different type`);
+  typeOfKey.set(s.key, s.type);
+  return problems;
+}
 
 function settingProblems(def: AuditorDefinition): string[] {
   const problems: string[] = [];
   const typeOfKey = new Map<string, string>();
   for (const entry of def.vocabulary) {
     for (const s of entry.settings ?? []) {
-      const at = `${entry.name}.settings.${s.key}`;
-      if (!isSnakeKey(s.key)) problems.push(`${at}: key must be snake_case`);
-      if (!SETTING_TYPES.includes(s.type)) problems.push(`${at}: unknown type ${JSON.stringify(s.type)}`);
-      else if (!settingValueMatches(s.type, s.default))
-        problems.push(`${at}: default does not match type ${s.type}`);
-      const seen = typeOfKey.get(s.key);
-      if (seen && seen !== s.type)
-        problems.push(`${at}: key shared with another claim under a different type`);
-      typeOfKey.set(s.key, s.type);
+      problems.push(...declaredSettingProblems(`${entry.name}.settings.${s.key}`, s, typeOfKey));
     }
   }
   for (const [key, c] of Object.entries(def.configuration ?? {})) {

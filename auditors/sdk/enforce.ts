@@ -53,6 +53,10 @@ function timestampOf(raw: unknown, now: Date): string | undefined {
   return Number.isNaN(t) ? undefined : new Date(t).toISOString();
 }
 
+/** Confidence is optional; when given it is a number in 0–1. */
+const confidenceValid = (conf: unknown): boolean =>
+  conf === undefined || (typeof conf === 'number' && conf >= 0 && conf <= 1);
+
 function structuralProblems(c: Record<string, unknown>, decl: VocabularyEntry, at: string): string[] {
   const problems: string[] = [];
   if (c.type !== undefined && c.type !== decl.type) {
@@ -61,9 +65,8 @@ function structuralProblems(c: Record<string, unknown>, decl: VocabularyEntry, a
   if (!valueMatchesClaimType(decl.type, c.value)) {
     problems.push(`${at}: value (${describe(c.value)}) is not a valid ${decl.type}`);
   }
-  const conf = c.confidence;
-  if (conf !== undefined && !(typeof conf === 'number' && conf >= 0 && conf <= 1)) {
-    problems.push(`${at}: confidence (${describe(conf)}) is outside 0–1`);
+  if (!confidenceValid(c.confidence)) {
+    problems.push(`${at}: confidence (${describe(c.confidence)}) is outside 0–1`);
   }
   for (const field of ['metadata', 'provenance', 'detail'] as const) {
     if (c[field] !== undefined && !isPlainObject(c[field]))

@@ -53,56 +53,84 @@ function overridesOf(request: ClaimsRequest): Overrides | undefined {
   return request.platform_context?.detection_overrides as Overrides | undefined;
 }
 
-export function createEngine(options: EngineOptions): Engine {
-  const { def } = options;
-  const vocab = new Map<string, VocabularyEntry>(def.vocabulary.map((v) => [v.name, v]));
-  let inflight = 0;
-
-  const stampFor = (request: ClaimsRequest): Stamp => ({
+function stampFor(options: EngineOptions, request: ClaimsRequest): Stamp {
+  return {
     auditorId: options.auditorId,
-    version: def.version,
+    version: options.def.version,
     now: options.now?.() ?? new Date(),
     settingsFor: (name) => effectiveSettings(options.settings, name, overridesOf(request)),
     ...(options.extraProvenance ? { extraProvenance: options.extraProvenance } : {}),
+  };
+}
+
+function auditContext(
+  options: EngineOptions,
+  request: ClaimsRequest,
+  signal: AbortSignal,
+  emitted: Claim[],
+): AuditContext {
+  const context: AuditContext = {
+    setting: <T extends SettingValue>(claim: string, key: string) =>
+      resolveSetting(options.settings, claim, key, overridesOf(request)) as T,
+    signal,
+    emit: (claim) => void emitted.push(claim),
+    config: <T extends SettingValue>(key: string): T => {
+      if (!Object.hasOwn(options.configuration, key))
+        throw new Error(`configuration '${key}' is not declared`);
+      return options.configuration[key] as T;
+    },
+  };
+  return context;
+}
+
+/** Runs `audit()` under the deadline; claims emitted before a timeout stay in `emitted`. */
+async function runAudit(options: EngineOptions, request: ClaimsRequest, emitted: Claim[]): Promise<Outcome> {
+  const controller = new AbortController();
+  const context = auditContext(options, request, controller.signal, emitted);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof TIMEOUT>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new AuditorError('AUDITOR_TIMEOUT', 'deadline passed'));
+      resolve(TIMEOUT);
+    }, options.timeoutMs);
   });
+  try {
+    const result = await Promise.race([
+      Promise.resolve().then(() => options.def.audit(request, context)),
+      deadline,
+    ]);
+    return result === TIMEOUT ? { kind: 'timeout' } : { kind: 'done', claims: result };
+  } catch (err) {
+    return controller.signal.aborted ? { kind: 'timeout' } : { kind: 'error', err };
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
-  const configValue = <T extends SettingValue>(key: string): T => {
-    if (!Object.hasOwn(options.configuration, key)) throw new Error(`configuration '${key}' is not declared`);
-    return options.configuration[key] as T;
+/** A counter of requests in flight, refusing a slot at `max`. */
+function concurrencyGate(max: number): Pick<Engine, 'acquire' | 'inflight'> {
+  let inflight = 0;
+  return {
+    inflight: () => inflight,
+    acquire: () => {
+      if (inflight >= max) return undefined;
+      inflight++;
+      let released = false;
+      return () => {
+        if (!released) inflight--;
+        released = true;
+      };
+    },
   };
+}
 
-  const run = async (request: ClaimsRequest, emitted: Claim[]): Promise<Outcome> => {
-    const controller = new AbortController();
-    const context: AuditContext = {
-      setting: <T extends SettingValue>(claim: string, key: string) =>
-        resolveSetting(options.settings, claim, key, overridesOf(request)) as T,
-      signal: controller.signal,
-      emit: (claim) => void emitted.push(claim),
-      config: configValue,
-    };
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<typeof TIMEOUT>((resolve) => {
-      timer = setTimeout(() => {
-        controller.abort(new AuditorError('AUDITOR_TIMEOUT', 'deadline passed'));
-        resolve(TIMEOUT);
-      }, options.timeoutMs);
-    });
-    try {
-      const result = await Promise.race([
-        Promise.resolve().then(() => def.audit(request, context)),
-        deadline,
-      ]);
-      return result === TIMEOUT ? { kind: 'timeout' } : { kind: 'done', claims: result };
-    } catch (err) {
-      return controller.signal.aborted ? { kind: 'timeout' } : { kind: 'error', err };
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+export function createEngine(options: EngineOptions): Engine {
+  const { def } = options;
+  const vocab = new Map<string, VocabularyEntry>(def.vocabulary.map((v) => [v.name, v]));
 
   const timeoutEnvelope = (request: ClaimsRequest, emitted: Claim[]): ClaimsResponse => {
     const details: Record<string, unknown> = { timeout_ms: options.timeoutMs };
-    const partial = enforceClaims(emitted, vocab, stampFor(request));
+    const partial = enforceClaims(emitted, vocab, stampFor(options, request));
     if (partial.ok && partial.claims.length > 0) details.partial_claims = partial.claims;
     return errorEnvelope(
       'AUDITOR_TIMEOUT',
@@ -115,7 +143,7 @@ export function createEngine(options: EngineOptions): Engine {
     const all = Array.isArray(returned)
       ? [...returned, ...emitted.filter((c) => !returned.includes(c))]
       : returned;
-    const enforced = enforceClaims(all, vocab, stampFor(request));
+    const enforced = enforceClaims(all, vocab, stampFor(options, request));
     if (!enforced.ok) {
       options.onInternalError?.(new Error('claims violate the vocabulary contract'), enforced.problems);
       return errorEnvelope(
@@ -136,7 +164,7 @@ export function createEngine(options: EngineOptions): Engine {
     const bad = overrideProblems(options.settings, overridesOf(request));
     if (bad.length > 0) return invalidInput(bad.join('; '), { problems: bad });
     const emitted: Claim[] = [];
-    const outcome = await run(request, emitted);
+    const outcome = await runAudit(options, request, emitted);
     if (outcome.kind === 'timeout') return timeoutEnvelope(request, emitted);
     if (outcome.kind === 'error') {
       if (!(outcome.err instanceof AuditorError)) options.onInternalError?.(outcome.err);
@@ -147,16 +175,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     options,
-    inflight: () => inflight,
-    acquire: () => {
-      if (inflight >= options.maxConcurrent) return undefined;
-      inflight++;
-      let released = false;
-      return () => {
-        if (!released) inflight--;
-        released = true;
-      };
-    },
+    ...concurrencyGate(options.maxConcurrent),
     handle: async (body) => {
       try {
         return await handle(body);

@@ -141,9 +141,12 @@ const GET_ROUTES: Record<string, GetRoute> = {
     reply(200, await metrics.registry.metrics(), { 'content-type': metrics.registry.contentType }),
 };
 
+/** The request target's path, without the query. */
+const pathOf = (url: string | undefined): string => (url ?? '/').split('?')[0] ?? '/';
+
 async function route(req: IncomingMessage, res: ServerResponse, options: HttpOptions): Promise<void> {
   const reply = replier(res);
-  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  const path = pathOf(req.url);
   const posting = path === '/claims' || path === '/batch';
   if (req.method === 'POST' && posting) return postEnvelope(req, reply, options, path === '/batch');
   const get = GET_ROUTES[path];

@@ -52,10 +52,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 type Attempt = { done: true; result: RegisterResult } | { done: false; reason: string };
 
+/** Timeouts, rate limits and server errors may pass; other refusals are final. */
+const retryableStatus = (status: number): boolean => status === 408 || status === 429 || status >= 500;
+
 async function attemptOnce(options: RegisterOptions, attempts: number): Promise<Attempt> {
   const url = `${options.gatewayUrl.replace(/\/+$/, '')}/v1/auditors/register`;
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+  };
   try {
     const res = await fetch(url, {
       method: 'POST',
@@ -74,8 +79,9 @@ async function attemptOnce(options: RegisterOptions, attempts: number): Promise<
       return { done: true, result: { registered: true, attempts, body } };
     }
     const reason = `HTTP ${res.status}`;
-    const retry = res.status === 408 || res.status === 429 || res.status >= 500;
-    return retry ? { done: false, reason } : { done: true, result: { registered: false, attempts, reason } };
+    return retryableStatus(res.status)
+      ? { done: false, reason }
+      : { done: true, result: { registered: false, attempts, reason } };
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
     return { done: false, reason: cause ?? (err as Error).message };

@@ -70,13 +70,50 @@ async function load(
   }
 }
 
+/** The provenance every claim carries about the TEE it was produced in. */
+function teeProvenance(auditorEnv: AuditorEnv): Record<string, unknown> {
+  const provenance: Record<string, unknown> = { tee_provider: auditorEnv.teeProvider };
+  if (auditorEnv.teeProvider === 'MOCK') provenance.hardware_attested = false;
+  return provenance;
+}
+
+/** A host to show in the URL: loopback when bound to all interfaces. */
+const shownHostOf = (host: string): string => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
+
+interface RegistrationInput {
+  def: AuditorDefinition;
+  auditorEnv: AuditorEnv;
+  auditorId: string;
+  port: number;
+  options: StartOptions;
+  signal: AbortSignal;
+}
+
+/** Self-registers with the gateway in the background; settles as `selfRegister` does. */
+function startRegistration(input: RegistrationInput): Promise<RegisterResult> {
+  const { def, auditorEnv, auditorId, port, options } = input;
+  const endpoint = endpointOf(auditorEnv, port);
+  return selfRegister({
+    gatewayUrl: auditorEnv.gatewayUrl,
+    registration: {
+      auditor_id: auditorId,
+      endpoint,
+      vocabulary_url: `${endpoint}/vocabulary`,
+      health_check_interval: 30,
+      supported_phases: [...def.phases],
+    },
+    ...(auditorEnv.apiKey ? { apiKey: auditorEnv.apiKey } : {}),
+    signal: input.signal,
+    ...(options.registerInitialDelayMs ? { initialDelayMs: options.registerInitialDelayMs } : {}),
+    log: options.log,
+  });
+}
+
 /** Starts an auditor server; the building block of `serveAuditor`, also used by tests and benchmarks. */
 export async function startAuditor(def: AuditorDefinition, options: StartOptions): Promise<RunningAuditor> {
   const { log, env } = options;
   const { auditorEnv, table, configuration } = prepare(def, env, options.flags ?? {});
   const auditorId = auditorEnv.auditorId ?? def.id;
-  const extraProvenance: Record<string, unknown> = { tee_provider: auditorEnv.teeProvider };
-  if (auditorEnv.teeProvider === 'MOCK') extraProvenance.hardware_attested = false;
   const engine = createEngine({
     def,
     auditorId,
@@ -84,7 +121,7 @@ export async function startAuditor(def: AuditorDefinition, options: StartOptions
     maxConcurrent: auditorEnv.maxConcurrent,
     settings: table,
     configuration,
-    extraProvenance,
+    extraProvenance: teeProvenance(auditorEnv),
     onInternalError: (err, problems) =>
       log.error({ err, problems }, 'claims request failed inside the auditor'),
   });
@@ -106,7 +143,7 @@ export async function startAuditor(def: AuditorDefinition, options: StartOptions
   const server = createServer(listener);
   server.requestTimeout = auditorEnv.timeoutMs + 30_000;
   const port = await listen(server, auditorEnv.port, auditorEnv.host);
-  const shownHost = auditorEnv.host === '0.0.0.0' || auditorEnv.host === '::' ? '127.0.0.1' : auditorEnv.host;
+  const shownHost = shownHostOf(auditorEnv.host);
   log.info({ auditorId, version: def.version, port, host: auditorEnv.host }, 'auditor listening');
 
   const runtime: AuditorRuntime = {
@@ -117,24 +154,9 @@ export async function startAuditor(def: AuditorDefinition, options: StartOptions
   };
   const loaded = load(def, runtime, state, log);
   const stopRegistering = new AbortController();
-  let registration: Promise<RegisterResult> | undefined;
-  if (auditorEnv.register) {
-    const endpoint = endpointOf(auditorEnv, port);
-    registration = selfRegister({
-      gatewayUrl: auditorEnv.gatewayUrl,
-      registration: {
-        auditor_id: auditorId,
-        endpoint,
-        vocabulary_url: `${endpoint}/vocabulary`,
-        health_check_interval: 30,
-        supported_phases: [...def.phases],
-      },
-      ...(auditorEnv.apiKey ? { apiKey: auditorEnv.apiKey } : {}),
-      signal: stopRegistering.signal,
-      ...(options.registerInitialDelayMs ? { initialDelayMs: options.registerInitialDelayMs } : {}),
-      log,
-    });
-  }
+  const registration = auditorEnv.register
+    ? startRegistration({ def, auditorEnv, auditorId, port, options, signal: stopRegistering.signal })
+    : undefined;
   const close = async (): Promise<void> => {
     stopRegistering.abort();
     await closeGracefully(server, HTTP_GRACE_MS);

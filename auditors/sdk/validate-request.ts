@@ -28,21 +28,38 @@ function isObject(v: unknown): v is Obj {
 export function jsonNestingDepth(text: string, limit = Number.MAX_SAFE_INTEGER): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      depth++;
-      if (depth > max) max = depth;
-      if (max > limit) return max;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+    if (c === QUOTE) {
+      i = closingQuote(text, i);
+      continue;
+    }
+    depth += DEPTH_CHANGE.get(c) ?? 0;
+    if (depth > max) max = depth;
+    if (max > limit) return max;
   }
   return max;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+/** `[`/`{` open a level, `]`/`}` close one. */
+const DEPTH_CHANGE: ReadonlyMap<number, number> = new Map([
+  [0x5b, 1],
+  [0x7b, 1],
+  [0x5d, -1],
+  [0x7d, -1],
+]);
+
+/** Index of the quote closing the string opened at `open` (the text's length when unterminated). */
+function closingQuote(text: string, open: number): number {
+  for (let i = open + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH)
+      i++; // skip the escaped character
+    else if (c === QUOTE) return i;
+  }
+  return text.length;
 }
 
 function checkOptionalStrings(obj: Obj, fields: readonly string[], prefix: string, problems: string[]): void {
@@ -53,20 +70,39 @@ function checkOptionalStrings(obj: Obj, fields: readonly string[], prefix: strin
   }
 }
 
+/** The text fields of `data`, and the phases that require them. */
+const DATA_TEXT_FIELDS = [
+  {
+    name: 'input',
+    requiredIn: ['request', 'response'],
+    missing: 'data.input is required: the prompt or request text',
+  },
+  {
+    name: 'output',
+    requiredIn: ['response'],
+    missing: 'data.output is required in the response phase: the model response',
+  },
+] as const;
+
+function textFieldProblem(
+  data: Obj,
+  field: (typeof DATA_TEXT_FIELDS)[number],
+  phase: unknown,
+): string | undefined {
+  const value = data[field.name];
+  if (value === undefined)
+    return (field.requiredIn as readonly unknown[]).includes(phase) ? field.missing : undefined;
+  return typeof value === 'string' ? undefined : `data.${field.name} must be a string (got ${kind(value)})`;
+}
+
 function checkData(data: unknown, phase: unknown, problems: string[]): void {
   if (data === undefined)
     return void problems.push('data is required: an object with input (and output in the response phase)');
   if (!isObject(data)) return void problems.push(`data must be an object (got ${kind(data)})`);
-  const needsInput = phase === 'request' || phase === 'response';
-  if (data.input === undefined) {
-    if (needsInput) problems.push('data.input is required: the prompt or request text');
-  } else if (typeof data.input !== 'string')
-    problems.push(`data.input must be a string (got ${kind(data.input)})`);
-  if (data.output === undefined) {
-    if (phase === 'response')
-      problems.push('data.output is required in the response phase: the model response');
-  } else if (typeof data.output !== 'string')
-    problems.push(`data.output must be a string (got ${kind(data.output)})`);
+  for (const field of DATA_TEXT_FIELDS) {
+    const problem = textFieldProblem(data, field, phase);
+    if (problem) problems.push(problem);
+  }
   if (data.metadata !== undefined) {
     if (!isObject(data.metadata))
       problems.push(`data.metadata must be an object (got ${kind(data.metadata)})`);

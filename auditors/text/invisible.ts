@@ -71,17 +71,34 @@ export interface InvisibleReport {
   smuggled: string;
 }
 
+/** Whether a joiner or selector is legitimate between its neighbours (tag characters are judged apart). */
+const LEGITIMATE_BETWEEN: ReadonlyMap<number, (prev?: number, next?: number) => boolean> = new Map([
+  [
+    ZWJ,
+    (prev, next) =>
+      (isEmojiLike(prev) && isPictographic(next)) || (isJoiningLetter(prev) && isJoiningLetter(next)),
+  ],
+  [ZWNJ, (prev, next) => isJoiningLetter(prev) && isJoiningLetter(next)],
+  [0xfe0e, variationSelectorLegitimate],
+  [0xfe0f, variationSelectorLegitimate],
+]);
+
+/** A variation selector is legitimate after a visible character. */
+function variationSelectorLegitimate(prev?: number): boolean {
+  return prev !== undefined && invisibleKind(prev) === undefined;
+}
+
 /** Whether the invisible character at index i of `cps` is legitimate in context. */
 function legitimateAt(cps: readonly number[], i: number, inTagSequence: boolean): boolean {
   const cp = cps[i]!;
-  const prev = cps[i - 1];
-  const next = cps[i + 1];
-  if (cp === ZWJ)
-    return (isEmojiLike(prev) && isPictographic(next)) || (isJoiningLetter(prev) && isJoiningLetter(next));
-  if (cp === ZWNJ) return isJoiningLetter(prev) && isJoiningLetter(next);
-  if (cp === 0xfe0e || cp === 0xfe0f) return prev !== undefined && invisibleKind(prev) === undefined;
   if (cp >= 0xe0020 && cp <= CANCEL_TAG) return inTagSequence;
-  return false;
+  const legitimateBetween = LEGITIMATE_BETWEEN.get(cp);
+  return legitimateBetween ? legitimateBetween(cps[i - 1], cps[i + 1]) : false;
+}
+
+/** The ASCII character a printable tag character (U+E0020–E007E) smuggles; empty for anything else. */
+function smuggledChar(kind: InvisibleKind, cp: number): string {
+  return kind === 'tag' && cp >= 0xe0020 && cp <= 0xe007e ? String.fromCharCode(cp - 0xe0000) : '';
 }
 
 const MAX_SMUGGLED = 512;
@@ -116,9 +133,7 @@ export function scanInvisible(text: string): InvisibleReport {
     kinds.add(kind);
     run++;
     longestRun = Math.max(longestRun, run);
-    if (kind === 'tag' && cp >= 0xe0020 && cp <= 0xe007e && smuggled.length < MAX_SMUGGLED) {
-      smuggled += String.fromCharCode(cp - 0xe0000);
-    }
+    if (smuggled.length < MAX_SMUGGLED) smuggled += smuggledChar(kind, cp);
   }
   return { count, legitimate, kinds: [...kinds].sort(), longestRun, smuggled };
 }

@@ -203,6 +203,11 @@ export function stopwordCounts(text: string): { plain: number; rot13: number } {
 
 const NON_ASCII = /[\u0080-\uffff]/;
 
+const isAsciiLetter = (code: number): boolean => (code | 0x20) >= 97 && (code | 0x20) <= 122;
+
+/** The first non-Latin script the letter belongs to. */
+const scriptOf = (ch: string): string | undefined => SCRIPTS.find(([, re]) => re.test(ch))?.[0];
+
 function dominantScript(text: string): string | undefined {
   const sample = text.slice(0, 2000);
   // Only non-Latin scripts are returned, and every ASCII letter is Latin.
@@ -212,17 +217,13 @@ function dominantScript(text: string): string | undefined {
   for (const ch of sample) {
     const code = ch.charCodeAt(0);
     if (code < 0x80) {
-      if ((code | 0x20) >= 97 && (code | 0x20) <= 122) letters++;
+      if (isAsciiLetter(code)) letters++;
       continue;
     }
     if (!/\p{L}/u.test(ch)) continue;
     letters++;
-    for (const [lang, re] of SCRIPTS) {
-      if (re.test(ch)) {
-        counts.set(lang, (counts.get(lang) ?? 0) + 1);
-        break;
-      }
-    }
+    const lang = scriptOf(ch);
+    if (lang) counts.set(lang, (counts.get(lang) ?? 0) + 1);
   }
   for (const [lang, n] of counts) if (n > letters / 2) return lang;
   return undefined;

@@ -238,16 +238,23 @@ function victimUse(tokens: readonly string[], index: number, entry: LexEntry): b
   if (before.some((t) => CALL_TO_ACT.has(t))) return false;
   if (entry.category === 'threat') return pastOrPassiveThreat(tokens, index);
   if (entry.category !== 'dehumanizing' && entry.category !== 'insult') return false;
-  const simile = /^(like|as)$/.test(tokens[index - 1] ?? '')
-    ? 2
-    : /^(like|as)$/.test(tokens[index - 2] ?? '')
-      ? 3
-      : 0;
+  return treatedLike(tokens, index);
+}
+
+/** "are treated like <word>" / "are treated as a <word>": the word is what victims are treated as. */
+function treatedLike(tokens: readonly string[], index: number): boolean {
+  const simile = similePosition(tokens, index);
   return (
     simile > 0 &&
     /^treat(ed|ing)?$/.test(tokens[index - simile] ?? '') &&
     VICTIM_AUX.has(tokens[index - simile - 1] ?? '')
   );
+}
+
+/** How far back the verb before "like"/"as" sits (2 or 3 tokens), or 0 when no simile leads to the word. */
+function similePosition(tokens: readonly string[], index: number): number {
+  if (/^(like|as)$/.test(tokens[index - 1] ?? '')) return 2;
+  return /^(like|as)$/.test(tokens[index - 2] ?? '') ? 3 : 0;
 }
 /**
  * "are attacked" (passive, not the progressive "are destroying") and "those

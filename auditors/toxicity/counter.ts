@@ -35,10 +35,13 @@ export interface CounterContext {
 
 const ATTRIBUTING_SUBJECT = new Set(['you', 'they', 'he', 'she', 'who']);
 
+/** "despise me", "hate us": the writer is the object, so the emotion is not attributed to someone else. */
+const aimedAtWriter = (token: string | undefined): boolean => token === 'me' || token === 'us';
+
 /** "your obvious contempt", "they despise": an emotion whose experiencer is not the writer. */
 export function attributedEmotion(s: TokenStream, i: number): boolean {
   const t = s.tokens;
-  if (t[i + 1] === 'me' || t[i + 1] === 'us' || t[i + 2] === 'me' || t[i + 2] === 'us') return false;
+  if (aimedAtWriter(t[i + 1]) || aimedAtWriter(t[i + 2])) return false;
   for (let j = i - 1, seen = 0; j >= Math.max(0, i - 6) && seen < 2; j--) {
     if (s.comma[j] || s.sentence[j] !== s.sentence[i]) return false;
     if (OTHER_POSSESSIVE.has(t[j]!) || ATTRIBUTING_SUBJECT.has(t[j]!)) return true;

@@ -43,6 +43,42 @@ function frameFlags(a: ToxicityAnalysis): Record<string, number> {
   };
 }
 
+/** Pairs of flags whose product is a feature of its own. */
+const FLAG_CONJUNCTIONS: readonly [string, string][] = [
+  ['id', 'dehum'],
+  ['id', 'insult'],
+  ['id', 'emo'],
+  ['id', 'threat'],
+  ['id', 'prof'],
+  ['id', 'negated_attack'],
+  ['slur', 'you'],
+  ['slur', 'reclaim'],
+  ['slur', 'homonym'],
+  ['slur', 'counter'],
+  ['slur', 'quoted'],
+  ['id', 'counter'],
+  ['id', 'quoted'],
+  ['counter', 'quoted'],
+  ['threat', 'he_she'],
+  ['threat', 'you'],
+  ['id', 'positive'],
+  ['id', 'any_attack'],
+  ['negated_attack', 'positive'],
+  ['id', 'neg_pos'],
+  ['id', 'denial'],
+  ['neg_pos', 'counter'],
+  ['id', 'reported'],
+  ['id', 'rejected'],
+  ['reported', 'condemn'],
+  ['id', 'emo_first'],
+  ['id', 'intent'],
+  ['id', 'excl'],
+  ['id', 'loaded_q'],
+  ['id', 'wish'],
+  ['id', 'victim'],
+  ['id', 'impl_reported'],
+];
+
 /** Flags and category strengths, plus pairwise conjunctions of the most telling ones. */
 export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
   const max = (cat: string, negated?: boolean): number =>
@@ -75,41 +111,7 @@ export function contextFlags(a: ToxicityAnalysis): Record<string, number> {
   };
   flags.any_attack = Math.max(attack, flags.threat!, flags.prof!, slur);
   flags.id_no_attack = hasId && flags.any_attack === 0 ? 1 : 0;
-  const conj: [string, string][] = [
-    ['id', 'dehum'],
-    ['id', 'insult'],
-    ['id', 'emo'],
-    ['id', 'threat'],
-    ['id', 'prof'],
-    ['id', 'negated_attack'],
-    ['slur', 'you'],
-    ['slur', 'reclaim'],
-    ['slur', 'homonym'],
-    ['slur', 'counter'],
-    ['slur', 'quoted'],
-    ['id', 'counter'],
-    ['id', 'quoted'],
-    ['counter', 'quoted'],
-    ['threat', 'he_she'],
-    ['threat', 'you'],
-    ['id', 'positive'],
-    ['id', 'any_attack'],
-    ['negated_attack', 'positive'],
-    ['id', 'neg_pos'],
-    ['id', 'denial'],
-    ['neg_pos', 'counter'],
-    ['id', 'reported'],
-    ['id', 'rejected'],
-    ['reported', 'condemn'],
-    ['id', 'emo_first'],
-    ['id', 'intent'],
-    ['id', 'excl'],
-    ['id', 'loaded_q'],
-    ['id', 'wish'],
-    ['id', 'victim'],
-    ['id', 'impl_reported'],
-  ];
-  for (const [x, y] of conj) flags[`${x}&${y}`] = flags[x]! * flags[y]!;
+  for (const [x, y] of FLAG_CONJUNCTIONS) flags[`${x}&${y}`] = flags[x]! * flags[y]!;
   return flags;
 }
 

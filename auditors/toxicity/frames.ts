@@ -67,6 +67,17 @@ const COMPLEMENT_BREAK = new Set([
 
 type Subject = 'first' | 'second' | 'other' | 'relative' | 'content' | 'generic';
 
+/** The person a pronoun or person noun names, or undefined for any other word. */
+function personOf(p: string): Subject | undefined {
+  if (FIRST_PERSON.has(p)) return 'first';
+  if (SECOND_PERSON.has(p)) return 'second';
+  return OTHER_SUBJECT.has(p) ? 'other' : undefined;
+}
+
+/** A modal, adverb or negator: a word between subject and verb that is no subject itself. */
+const auxiliaryWord = (p: string): boolean =>
+  MODALS.has(p) || ADVERBS.has(p) || NEGATORS.has(p) || p.endsWith("n't");
+
 /**
  * The subject of a verb of saying at `v`: the nearest pronoun or person noun
  * within five tokens before it ("am I wrong to think", "can we finally
@@ -78,10 +89,9 @@ function subjectOf(s: TokenStream, v: number, from: number): Subject {
   if (RELATIVE.has(s.tokens[v - 1] ?? '') && v - 1 > from) return 'relative';
   for (let j = v - 1; j >= Math.max(from, v - 5); j--) {
     const p = s.tokens[j]!;
-    if (FIRST_PERSON.has(p)) return 'first';
-    if (SECOND_PERSON.has(p)) return 'second';
-    if (OTHER_SUBJECT.has(p)) return 'other';
-    if (!MODALS.has(p) && !ADVERBS.has(p) && !NEGATORS.has(p) && !p.endsWith("n't")) content = true;
+    const person = personOf(p);
+    if (person) return person;
+    if (!auxiliaryWord(p)) content = true;
   }
   // "Saying that ...", "for calling ...": a gerund names the act, nobody asserts it.
   return content ? 'content' : 'generic';
@@ -94,13 +104,17 @@ const RELATIVE = new Set(['that', 'who', 'which', 'whoever']);
 function rhetorical(s: TokenStream, sentenceIndex: number): boolean {
   const start = s.sentenceStart[sentenceIndex]!;
   const [a, b, c] = [s.tokens[start], s.tokens[start + 1], s.tokens[start + 2]];
-  // Questions seeking agreement ("who else thinks ...?", "am I the only one who ...?") assert too.
-  const seeking = b === 'else' || (c === 'else' && a === 'does') || (a === 'am' && b === 'i' && c === 'the');
-  return (
-    seeking ||
-    RHETORICAL_OPENERS.has(a ?? '') ||
-    ((a === 'is' || a === 'are') && (b === 'not' || c === 'not'))
-  );
+  return seekingAgreement(a, b, c) || RHETORICAL_OPENERS.has(a ?? '') || negatedCopulaOpener(a, b, c);
+}
+
+/** Questions seeking agreement ("who else thinks ...?", "am I the only one who ...?") assert too. */
+function seekingAgreement(a?: string, b?: string, c?: string): boolean {
+  return b === 'else' || (c === 'else' && a === 'does') || (a === 'am' && b === 'i' && c === 'the');
+}
+
+/** "Is it not ...?", "Are they not ...?". */
+function negatedCopulaOpener(a?: string, b?: string, c?: string): boolean {
+  return (a === 'is' || a === 'are') && (b === 'not' || c === 'not');
 }
 
 /** Status of the clause a verb or noun of saying at `v` introduces. */
@@ -113,9 +127,18 @@ function triggerStatus(s: TokenStream, v: number, subject: Subject): FrameStatus
   // writer's negated belief is still the writer's (the negation moves inward).
   if (negated && subject === 'first' && RAISING.has(s.tokens[v]!)) return 1;
   if (negated || question) return subject === 'first' && !negated ? 1 : 3;
-  if (subject === 'first') return 1;
-  return subject === 'second' ? 3 : 2;
+  return PLAIN_STATUS[subject];
 }
+
+/** Status of a plain statement's clause by who says it: the writer asserts, "you" is rejected, others report. */
+const PLAIN_STATUS: Readonly<Record<Subject, FrameStatus>> = {
+  first: 1,
+  second: 3,
+  other: 2,
+  relative: 2,
+  content: 2,
+  generic: 2,
+};
 
 /** A noun names a statement when a quotation or "like/that/such as" follows ("comments like ..."). */
 function speechNounAt(s: TokenStream, i: number): boolean {
@@ -136,13 +159,15 @@ interface Trigger {
   closesAtVerb: boolean;
 }
 
+const triggerVerb = (t: string): boolean => SAY_VERBS.has(t) || DESIRE_VERBS.has(t) || READ_VERBS.has(t);
+
 /** The frame a trigger at `i` opens, or undefined when `i` is not a trigger. */
 function triggerAt(s: TokenStream, i: number): Trigger | undefined {
   const t = s.tokens[i]!;
   const truth = truthTrigger(s, i);
   if (truth !== undefined) return { status: truth, closesAtVerb: false };
   const noun = speechNounAt(s, i);
-  if (!noun && !SAY_VERBS.has(t) && !DESIRE_VERBS.has(t) && !READ_VERBS.has(t)) return undefined;
+  if (!noun && !triggerVerb(t)) return undefined;
   const subject = noun ? 'generic' : subjectOf(s, i, s.sentenceStart[s.sentence[i]!]!);
   // "Muslims want ...": a wish is framed only when someone is named as holding it.
   if (DESIRE_VERBS.has(t) && subject === 'content') return undefined;
@@ -182,6 +207,19 @@ const SINGULAR_VERBS = new Set([
   'says',
 ]);
 
+/** A complement break, or the first unquoted token after a comma, ends the clause. */
+function clauseBreakAt(s: TokenStream, i: number): boolean {
+  return COMPLEMENT_BREAK.has(s.tokens[i]!) || (i > 0 && s.comma[i - 1] === true && !s.quoted[i]);
+}
+
+const singularVerbAt = (s: TokenStream, i: number): boolean =>
+  SINGULAR_VERBS.has(s.tokens[i]!) && !s.quoted[i];
+
+/** A trigger inside a rejecting or reporting frame stays at least reported (an assertion becomes a report). */
+function nestedStatus(outer: FrameStatus, own: FrameStatus): FrameStatus {
+  return outer >= 2 ? (Math.max(outer, own === 1 ? 2 : own) as FrameStatus) : own;
+}
+
 /**
  * Per-token frame status, one left-to-right pass: a trigger frames the rest of
  * its clause; a nested trigger inherits a rejecting or reporting outer frame
@@ -193,15 +231,13 @@ export function frameStatus(s: TokenStream): FrameStatus[] {
   let closesAtVerb = false;
   let sentence = -1;
   for (let i = 0; i < s.tokens.length; i++) {
-    const t = s.tokens[i]!;
     if (s.sentence[i] !== sentence) [current, sentence] = [0, s.sentence[i]!];
-    if (COMPLEMENT_BREAK.has(t) || (i > 0 && s.comma[i - 1] && !s.quoted[i])) current = 0;
-    if (closesAtVerb && SINGULAR_VERBS.has(t) && !s.quoted[i]) [current, closesAtVerb] = [0, false];
+    if (clauseBreakAt(s, i)) current = 0;
+    if (closesAtVerb && singularVerbAt(s, i)) [current, closesAtVerb] = [0, false];
     const own = triggerAt(s, i);
     if (own !== undefined) {
       closesAtVerb = own.closesAtVerb;
-      current =
-        current >= 2 ? (Math.max(current, own.status === 1 ? 2 : own.status) as FrameStatus) : own.status;
+      current = nestedStatus(current, own.status);
       continue;
     }
     out[i] = s.quoted[i] && current === 0 ? 2 : current;
@@ -226,19 +262,28 @@ function isPerspective(s: TokenStream, i: number): boolean {
  * clause is reported and rejected. Clauses end at commas, breaks, sentences.
  */
 function markPerspectives(s: TokenStream, out: FrameStatus[]): void {
+  const n = s.tokens.length;
   let start = 0;
   let found = false;
-  for (let i = 0; i <= s.tokens.length; i++) {
-    const ends =
-      i === s.tokens.length || s.sentence[i] !== s.sentence[start] || COMPLEMENT_BREAK.has(s.tokens[i]!);
-    if (ends) {
-      if (found) for (let j = start; j < i; j++) out[j] = 3;
+  for (let i = 0; i <= n; i++) {
+    if (clauseEndsAt(s, i, start)) {
+      if (found) markRejected(out, start, i);
       [start, found] = [i, false];
     }
-    if (i < s.tokens.length && isPerspective(s, i)) found = true;
-    if (i < s.tokens.length && s.comma[i]) {
-      if (found) for (let j = start; j <= i; j++) out[j] = 3;
+    if (i === n) break;
+    if (isPerspective(s, i)) found = true;
+    if (s.comma[i]) {
+      if (found) markRejected(out, start, i + 1);
       [start, found] = [i + 1, false];
     }
   }
+}
+
+/** The end of the tokens, a new sentence or a complement break ends the clause begun at `start`. */
+function clauseEndsAt(s: TokenStream, i: number, start: number): boolean {
+  return i === s.tokens.length || s.sentence[i] !== s.sentence[start] || COMPLEMENT_BREAK.has(s.tokens[i]!);
+}
+
+function markRejected(out: FrameStatus[], from: number, to: number): void {
+  for (let j = from; j < to; j++) out[j] = 3;
 }

@@ -306,7 +306,7 @@ export function implicitHate(
   status: readonly FrameStatus[],
 ): ImplicitHate {
   if (!canonical.includes('<id>')) return NONE;
-  const out = {
+  const out: ImplicitTally = {
     exclusion: 0,
     loadedQuestion: 0,
     harmWish: 0,
@@ -314,25 +314,37 @@ export function implicitHate(
     victim: 0,
     victimSentences: new Set<number>(),
   };
-  for (let k = 0; k < s.sentenceStart.length; k++) {
-    const from = s.sentenceStart[k]!;
-    const to = s.sentenceStart[k + 1] ?? s.tokens.length;
-    if (to <= from) continue;
-    const st = sentenceText(canonical, from, Math.min(to, from + SENTENCE_CAP));
-    const asserted: Check = (m, first, last) => {
-      if (!groupIsSubject(m, st) || !predicateAffirmed(s, m, st)) return false;
-      // The same construction in someone else's words is kept apart: news and counter-speech report it.
-      if (ownWords(status, first, last)) return true;
-      out.reported = 1;
-      return false;
-    };
-    if (matchAny(st, EXCLUSION, asserted) || matchAny(st, UNWANTED, (_m, first) => status[first]! < 2))
-      out.exclusion = 1;
-    if (matchAny(st, HARM_WISH, asserted)) out.harmWish = 1;
-    if (s.question[k] && matchAny(st, QUESTION, loadedQuestion(s, status, st))) out.loadedQuestion = 1;
-    if (matchAny(st, VICTIM, () => true)) [out.victim] = [1, out.victimSentences.add(k)];
-  }
+  for (let k = 0; k < s.sentenceStart.length; k++) scanSentence({ s, canonical, status }, k, out);
   return out;
+}
+
+interface ImplicitInput {
+  s: TokenStream;
+  canonical: readonly string[];
+  status: readonly FrameStatus[];
+}
+
+/** Marks in `out` the implicit-hate constructions and victim frames of sentence `k`. */
+/** The result under construction: its victim sentences still grow. */
+type ImplicitTally = ImplicitHate & { victimSentences: Set<number> };
+
+function scanSentence({ s, canonical, status }: ImplicitInput, k: number, out: ImplicitTally): void {
+  const from = s.sentenceStart[k]!;
+  const to = s.sentenceStart[k + 1] ?? s.tokens.length;
+  if (to <= from) return;
+  const st = sentenceText(canonical, from, Math.min(to, from + SENTENCE_CAP));
+  const asserted: Check = (m, first, last) => {
+    if (!groupIsSubject(m, st) || !predicateAffirmed(s, m, st)) return false;
+    // The same construction in someone else's words is kept apart: news and counter-speech report it.
+    if (ownWords(status, first, last)) return true;
+    out.reported = 1;
+    return false;
+  };
+  if (matchAny(st, EXCLUSION, asserted) || matchAny(st, UNWANTED, (_m, first) => status[first]! < 2))
+    out.exclusion = 1;
+  if (matchAny(st, HARM_WISH, asserted)) out.harmWish = 1;
+  if (s.question[k] && matchAny(st, QUESTION, loadedQuestion(s, status, st))) out.loadedQuestion = 1;
+  if (matchAny(st, VICTIM, () => true)) [out.victim] = [1, out.victimSentences.add(k)];
 }
 
 /** Sentences longer than this are scanned on their first tokens only (bounded regex work). */
@@ -350,14 +362,19 @@ function loadedQuestion(s: TokenStream, status: readonly FrameStatus[], st: Sent
     const g = m.indices?.groups?.g;
     const groupAt = g ? tokenAt(st, g[0]) : last;
     if (status[first]! >= 2 || s.tokens.slice(first, groupAt).some((t) => SAY_VERBS.has(t))) return false;
-    const next = m.groups?.n;
-    if (next === undefined) return true;
-    // After "so" an -ed word is an adjective ("so entitled"); after "always" it is a passive.
-    if (m.groups?.m !== 'so' && VICTIM_PARTICIPLE.test(next)) return false;
-    // "Why are X so happy at Pride?" presupposes something good.
-    if (POSITIVE.has(next)) return false;
-    return !NOT_PRESUPPOSING.test(next);
+    return presupposesBad(m);
   };
+}
+
+/** Whether the word after the group ("always", "so" + word) presupposes something bad about it. */
+function presupposesBad(m: RegExpExecArray): boolean {
+  const next = m.groups?.n;
+  if (next === undefined) return true;
+  // After "so" an -ed word is an adjective ("so entitled"); after "always" it is a passive.
+  if (m.groups?.m !== 'so' && VICTIM_PARTICIPLE.test(next)) return false;
+  // "Why are X so happy at Pride?" presupposes something good.
+  if (POSITIVE.has(next)) return false;
+  return !NOT_PRESUPPOSING.test(next);
 }
 const NOT_PRESUPPOSING =
   /^(?:many|much|often|likely|few|more|less|frequently|rarely|underrepresented|underpaid|poor|vulnerable)$/;

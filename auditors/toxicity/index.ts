@@ -3,7 +3,8 @@
 // message travel in metadata/provenance for the gateway.
 import type { AuditContext, AuditorDefinition, Claim, ClaimsRequest } from '../sdk/types.ts';
 import type { LogisticWeights } from '../text/hashing.ts';
-import { detectToxicity, type ToxicityThresholds } from './detect.ts';
+import type { ToxicityAnalysis } from './analyse.ts';
+import { detectToxicity, type ToxicityResult, type ToxicityThresholds } from './detect.ts';
 import { TOXICITY_CATALOG, TOXICITY_VOCABULARY } from './vocabulary.ts';
 import weights from './weights.json' with { type: 'json' };
 
@@ -28,43 +29,20 @@ function thresholds(context: AuditContext): ToxicityThresholds {
   };
 }
 
-export function auditToxicity(request: ClaimsRequest, context: AuditContext): Claim[] {
-  const t = thresholds(context);
-  const multilingual = context.setting<boolean>('toxicity.language', 'multilingual');
-  const blockOnDetection = context.setting<boolean>('toxicity_detected', 'block_on_detection');
-  const replacement = context.setting<string>('toxicity_detected', 'replacement_message');
-  const model = context.setting<string>('toxicity_detected', 'model');
-  const r = detectToxicity(requestText(request), TOXICITY_MODEL, t, multilingual);
-  const a = r.analysis;
-  const contextList = [
+/** The context that discounted terms, named as in the `toxicity.context` claim. */
+function discountingContext(a: ToxicityAnalysis): string[] {
+  return [
     ...(a.hits.some((h) => h.negated) ? ['negation'] : []),
     ...(a.counterSpeech ? ['counter_speech'] : []),
     ...(a.quoted ? ['quotation'] : []),
     ...(a.reclaimedContext && a.hits.some((h) => h.reclaimable) ? ['reclaimed'] : []),
     ...(a.homonymContext && a.hits.some((h) => h.homonym) ? ['homonym'] : []),
   ];
-  const metadata = {
-    model,
-    method: METHOD,
-    block_on_detection: blockOnDetection,
-    replacement_message: replacement,
-  };
-  const s = r.scores;
+}
+
+/** One score claim per category, with the threshold it is judged against. */
+function categoryClaims(s: ToxicityResult['scores'], t: ToxicityThresholds): Claim[] {
   return [
-    {
-      name: 'toxicity_detected',
-      type: 'boolean',
-      value: r.detected,
-      metadata,
-      provenance: { ...t, multilingual, block_on_detection: blockOnDetection, model },
-    },
-    {
-      name: 'toxicity_score',
-      type: 'score_normalized',
-      value: s.toxicity,
-      provenance: { threshold: t.toxicity },
-      metadata: { model },
-    },
     {
       name: 'toxicity.severe_toxicity',
       type: 'score_normalized',
@@ -89,6 +67,40 @@ export function auditToxicity(request: ClaimsRequest, context: AuditContext): Cl
       value: s.identity_attack,
       provenance: { identity_attack_threshold: t.identity_attack },
     },
+  ];
+}
+
+export function auditToxicity(request: ClaimsRequest, context: AuditContext): Claim[] {
+  const t = thresholds(context);
+  const multilingual = context.setting<boolean>('toxicity.language', 'multilingual');
+  const blockOnDetection = context.setting<boolean>('toxicity_detected', 'block_on_detection');
+  const replacement = context.setting<string>('toxicity_detected', 'replacement_message');
+  const model = context.setting<string>('toxicity_detected', 'model');
+  const r = detectToxicity(requestText(request), TOXICITY_MODEL, t, multilingual);
+  const contextList = discountingContext(r.analysis);
+  const metadata = {
+    model,
+    method: METHOD,
+    block_on_detection: blockOnDetection,
+    replacement_message: replacement,
+  };
+  const s = r.scores;
+  return [
+    {
+      name: 'toxicity_detected',
+      type: 'boolean',
+      value: r.detected,
+      metadata,
+      provenance: { ...t, multilingual, block_on_detection: blockOnDetection, model },
+    },
+    {
+      name: 'toxicity_score',
+      type: 'score_normalized',
+      value: s.toxicity,
+      provenance: { threshold: t.toxicity },
+      metadata: { model },
+    },
+    ...categoryClaims(s, t),
     { name: 'toxicity.categories', type: 'string_list', value: r.flagged },
     { name: 'toxicity.terms', type: 'string_list', value: r.terms },
     { name: 'toxicity.context', type: 'string_list', value: contextList },

@@ -33,8 +33,8 @@ function negationStep(
   if (SCOPE_BREAK.has(p) || s.comma[j]) return 'ended';
   // "Isn't it time we ...?": the opener of a rhetorical question negates nothing.
   if (j === from && s.question[s.sentence[index]!] && RHETORICAL_OPENERS.has(p)) return 'ended';
-  if (NEGATORS.has(p) || p.endsWith("n't")) return 'negated';
-  if ((p === 'that' || p === 'whether') && j < index - 1) return 'ended';
+  if (negatorWord(p)) return 'negated';
+  if (complementizer(p) && j < index - 1) return 'ended';
   return undefined;
 }
 
@@ -45,13 +45,21 @@ function negationStep(
 function clauseNegatorBefore(s: TokenStream, j: number, from: number): boolean {
   for (let k = j - 1; k >= Math.max(from, j - 12); k--) {
     const p = s.tokens[k]!;
-    if (SCOPE_BREAK.has(p) || s.comma[k] || p === 'that' || p === 'whether') return false;
-    // "No one", and "no" / "not" opening the clause ("Not a single farmer ...") negate the subject.
-    if (CLAUSE_NEGATORS.has(p) || (p === 'no' && s.tokens[k + 1] === 'one')) return true;
-    if ((p === 'no' || p === 'not') && (k === from || OPENS_CLAUSE.has(s.tokens[k - 1]!))) return true;
+    if (SCOPE_BREAK.has(p) || s.comma[k] || complementizer(p)) return false;
+    if (subjectNegatorAt(s, k, from)) return true;
   }
   return false;
 }
+
+/** "No one", and "no" / "not" opening the clause ("Not a single farmer ...") negate the subject. */
+function subjectNegatorAt(s: TokenStream, k: number, from: number): boolean {
+  const p = s.tokens[k]!;
+  if (CLAUSE_NEGATORS.has(p) || (p === 'no' && s.tokens[k + 1] === 'one')) return true;
+  return (p === 'no' || p === 'not') && (k === from || OPENS_CLAUSE.has(s.tokens[k - 1]!));
+}
+
+const negatorWord = (p: string): boolean => NEGATORS.has(p) || p.endsWith("n't");
+const complementizer = (p: string): boolean => p === 'that' || p === 'whether';
 
 /** Verbs whose complement clause may open with "no" ("I hope no child ever has to ..."). */
 const OPENS_CLAUSE = new Set([

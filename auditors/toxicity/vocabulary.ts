@@ -3,11 +3,9 @@
 import { vocabularyClaims } from '../catalog/build.ts';
 import { standardEnvVariables } from '../catalog/standard-env.ts';
 import type { AuditorCatalogEntry, SettingDeclaration, VocabularyEntry } from '../sdk/types.ts';
-import { vocabularyEntry as entry } from '../sdk/vocabulary.ts';
+import { CLAIM_VALUES, vocabularyEntry as entry } from '../sdk/vocabulary.ts';
 
-const score = { type: 'number', minimum: 0, maximum: 1 };
-const bool = { type: 'boolean' };
-const list = { type: 'array', items: { type: 'string' } };
+const { score, bool, list, text } = CLAIM_VALUES;
 
 export const DEFAULT_TOXICITY_MODEL = 'platform-hatecheck-lr-v1';
 export const DEFAULT_REPLACEMENT_MESSAGE = 'Content filtered for safety';
@@ -28,39 +26,24 @@ const S = TOXICITY_SETTINGS;
 const ALL = Object.values(S);
 
 export const TOXICITY_VOCABULARY: VocabularyEntry[] = [
-  entry('toxicity_detected', 'boolean', 'Some category score is at or above its threshold.', bool, ALL),
-  entry('toxicity_score', 'score_normalized', 'Overall toxicity score.', score, [S.threshold]),
-  entry(
-    'toxicity.severe_toxicity',
-    'score_normalized',
-    'Severe toxicity: unmitigated slurs, threats against a group.',
-    score,
-    [S.severe_threshold],
-  ),
-  entry('toxicity.threat', 'score_normalized', 'Threat of violence against a person or group.', score, [
-    S.threat_threshold,
+  entry('toxicity_detected', bool, 'Some category score is at or above its threshold.', ALL),
+  entry('toxicity_score', score, 'Overall toxicity score.', [S.threshold]),
+  entry('toxicity.severe_toxicity', score, 'Severe toxicity: unmitigated slurs, threats against a group.', [
+    S.severe_threshold,
   ]),
-  entry('toxicity.insult', 'score_normalized', 'Insult or dehumanising language aimed at a target.', score, [
-    S.insult_threshold,
+  entry('toxicity.threat', score, 'Threat of violence against a person or group.', [S.threat_threshold]),
+  entry('toxicity.insult', score, 'Insult or dehumanising language aimed at a target.', [S.insult_threshold]),
+  entry('toxicity.identity_attack', score, 'Attack on a protected group (calibrated model probability).', [
+    S.identity_attack_threshold,
   ]),
-  entry(
-    'toxicity.identity_attack',
-    'score_normalized',
-    'Attack on a protected group (calibrated model probability).',
-    score,
-    [S.identity_attack_threshold],
-  ),
-  entry('toxicity.categories', 'string_list', 'Categories at or above their thresholds.', list),
-  entry('toxicity.terms', 'string_list', 'Lexicon terms found (after undoing spelling tricks).', list),
+  entry('toxicity.categories', list, 'Categories at or above their thresholds.'),
+  entry('toxicity.terms', list, 'Lexicon terms found (after undoing spelling tricks).'),
   entry(
     'toxicity.context',
-    'string_list',
-    'Context that discounted terms: negation, counter_speech, quotation, reclaimed, homonym.',
     list,
+    'Context that discounted terms: negation, counter_speech, quotation, reclaimed, homonym.',
   ),
-  entry('toxicity.language', 'string', 'Detected language (ISO 639-1, or und).', { type: 'string' }, [
-    S.multilingual,
-  ]),
+  entry('toxicity.language', text, 'Detected language (ISO 639-1, or und).', [S.multilingual]),
 ];
 
 const ENV_DOC: Record<string, string> = {

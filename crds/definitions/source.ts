@@ -67,6 +67,13 @@ function child(node: unknown, key: string | number): { key?: Node; value?: Node 
   return undefined;
 }
 
+/** Where one path step points: its key when preferred, else its value, else its key (an empty value). */
+function stepNode(step: { key?: Node; value?: Node }, preferKey: boolean): Node | undefined {
+  return (preferKey && step.key) || step.value || step.key;
+}
+
+const startOf = (node: Node | null | undefined, fallback: number): number => node?.range?.[0] ?? fallback;
+
 /**
  * The position of `path` in the document: the value's start when it exists,
  * the key's when the value is empty, else the deepest existing ancestor's.
@@ -74,13 +81,11 @@ function child(node: unknown, key: string | number): { key?: Node; value?: Node 
  */
 export function locate(src: SourceDocument, path: readonly (string | number)[], atKey = false): Located {
   let node: unknown = src.doc.contents;
-  let offset = (src.doc.contents as Node | null)?.range?.[0] ?? 0;
+  let offset = startOf(src.doc.contents as Node | null, 0);
   for (const [i, key] of path.entries()) {
     const next = child(node, key);
     if (!next) break;
-    const last = i === path.length - 1;
-    const chosen = (last && atKey && next.key) || next.value || next.key;
-    offset = chosen?.range?.[0] ?? offset;
+    offset = startOf(stepNode(next, atKey && i === path.length - 1), offset);
     node = next.value;
   }
   const pos = src.lines.linePos(offset);

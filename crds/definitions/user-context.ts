@@ -150,24 +150,41 @@ function appendMissing(text: string, model: UserContext, seen: ReadonlySet<Known
   return out;
 }
 
+const EDIT_SECTION: Record<Known, (s: Section, model: UserContext) => void> = {
+  preferences: (s, model) => editPreferences(s, model.preferences),
+  context: (s, model) => editContext(s, model.context),
+  notes: (s, model) => editNotes(s, model.notes),
+};
+
+/**
+ * A section's text in the output: a known section edited to the model the
+ * first time (a repeat is kept as written), a custom block by its heading
+ * (taken from `blocks`; dropped when the model no longer has it).
+ */
+function sectionOutput(
+  s: Section,
+  model: UserContext,
+  seen: Set<Known>,
+  blocks: UserContext['blocks'],
+): string {
+  if (!s.known) {
+    const i = blocks.findIndex((b) => b.heading === s.heading);
+    return i === -1 ? '' : blocks.splice(i, 1)[0]!.text;
+  }
+  if (!seen.has(s.known)) {
+    seen.add(s.known);
+    EDIT_SECTION[s.known](s, model);
+  }
+  return s.lines.join('');
+}
+
 /** The markdown of `model`, written as edits to `original`. */
 export function serializeUserContext(model: UserContext, original: string): string {
   const parts = sections(original);
   const seen = new Set<Known>();
   const blocks = [...model.blocks];
   let out = '';
-  for (const s of parts) {
-    if (s.known && !seen.has(s.known)) {
-      seen.add(s.known);
-      if (s.known === 'preferences') editPreferences(s, model.preferences);
-      if (s.known === 'context') editContext(s, model.context);
-      if (s.known === 'notes') editNotes(s, model.notes);
-      out += s.lines.join('');
-    } else if (!s.known) {
-      const i = blocks.findIndex((b) => b.heading === s.heading);
-      if (i !== -1) out += blocks.splice(i, 1)[0]!.text;
-    } else out += s.lines.join('');
-  }
+  for (const s of parts) out += sectionOutput(s, model, seen, blocks);
   for (const b of blocks) out += (out === '' || out.endsWith('\n') ? '' : '\n') + b.text;
   out = appendMissing(out, model, seen);
   return out;

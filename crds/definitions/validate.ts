@@ -60,15 +60,18 @@ function schemaError(src: SourceDocument, converted: ConvertedResource, issue: S
   return errorAt(src, path, message, detail);
 }
 
+/** A document whose root or kind is wrong cannot be converted to resources: its rule errors are all there is. */
+function unconvertible(errors: readonly DefinitionError[]): boolean {
+  return errors.length > 0 && (errors[0]!.path === '' || errors.some((e) => e.path === 'kind'));
+}
+
 function documentErrors(
   src: SourceDocument,
   options: LoadOptions,
 ): { errors: DefinitionError[]; resources: Resource[] } {
   const known = new Set(options.knownAuditors ?? BUILTIN_AUDITOR_IDS);
   const errors = runRules(src, { knownAuditors: known });
-  if (errors.length > 0 && (errors[0]!.path === '' || errors.some((e) => e.path === 'kind'))) {
-    return { errors, resources: [] };
-  }
+  if (unconvertible(errors)) return { errors, resources: [] };
   const file = Object.fromEntries(
     Object.entries(src.value as Record<string, unknown>).filter(([k]) =>
       (KNOWN_SECTIONS as readonly string[]).includes(k),

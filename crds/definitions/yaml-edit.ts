@@ -2,7 +2,19 @@
 // changes, so comments, key order, quoting and unrelated lines stay as they
 // were. Edits are computed by diffing the old and the new plain value.
 import { isDeepStrictEqual } from 'node:util';
-import { Scalar, isMap, isPair, isScalar, isSeq, parseDocument, stringify, type Node, type Pair } from 'yaml';
+import {
+  Scalar,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseDocument,
+  stringify,
+  type Node,
+  type Pair,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
 
 export type Path = (string | number)[];
 export type Edit = { op: 'set'; path: Path; value: unknown } | { op: 'delete'; path: Path };
@@ -13,23 +25,30 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 /** The smallest set of edits that turns `before` into `after`. */
 export function diffValues(before: unknown, after: unknown, path: Path = []): Edit[] {
   if (isDeepStrictEqual(before, after)) return [];
-  if (isObj(before) && isObj(after)) {
-    const edits: Edit[] = Object.keys(before)
-      .filter((k) => !(k in after))
-      .map((k) => ({ op: 'delete', path: [...path, k] }));
-    for (const [k, v] of Object.entries(after)) edits.push(...diffValues(before[k], v, [...path, k]));
-    return edits;
-  }
-  if (Array.isArray(before) && Array.isArray(after) && before.length > 0 && after.length > 0) {
-    const edits: Edit[] = [];
-    const common = Math.min(before.length, after.length);
-    for (let i = 0; i < common; i++) edits.push(...diffValues(before[i], after[i], [...path, i]));
-    for (let i = common; i < after.length; i++)
-      edits.push({ op: 'set', path: [...path, i], value: after[i] });
-    for (let i = before.length - 1; i >= common; i--) edits.push({ op: 'delete', path: [...path, i] });
-    return edits;
-  }
+  if (isObj(before) && isObj(after)) return diffObjects(before, after, path);
+  if (nonEmptyArray(before) && nonEmptyArray(after)) return diffArrays(before, after, path);
   return [{ op: 'set', path, value: after }];
+}
+
+const nonEmptyArray = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
+
+/** Deletes the keys `after` dropped, then diffs every key it has. */
+function diffObjects(before: Obj, after: Obj, path: Path): Edit[] {
+  const edits: Edit[] = Object.keys(before)
+    .filter((k) => !(k in after))
+    .map((k) => ({ op: 'delete', path: [...path, k] }));
+  for (const [k, v] of Object.entries(after)) edits.push(...diffValues(before[k], v, [...path, k]));
+  return edits;
+}
+
+/** Diffs the common items, appends the new ones, deletes the dropped ones from the end. */
+function diffArrays(before: unknown[], after: unknown[], path: Path): Edit[] {
+  const edits: Edit[] = [];
+  const common = Math.min(before.length, after.length);
+  for (let i = 0; i < common; i++) edits.push(...diffValues(before[i], after[i], [...path, i]));
+  for (let i = common; i < after.length; i++) edits.push({ op: 'set', path: [...path, i], value: after[i] });
+  for (let i = before.length - 1; i >= common; i--) edits.push({ op: 'delete', path: [...path, i] });
+  return edits;
 }
 
 const lineStart = (text: string, at: number): number => text.lastIndexOf('\n', at - 1) + 1;
@@ -131,18 +150,19 @@ function keyColumnOf(text: string, root: unknown, path: Path): number {
   return key?.range ? columnOf(text, key.range[0]) : 0;
 }
 
-/** Sets a key in a flow or empty collection by rewriting the collection. */
-function rewriteCollection(
-  text: string,
-  root: unknown,
-  parentPath: Path,
-  key: string | number,
-  value: unknown,
-): string {
+/** Sets the key at the end of `path` in a flow or empty collection by rewriting the collection. */
+function rewriteCollection(text: string, root: unknown, path: Path, value: unknown): string {
+  const parentPath = path.slice(0, -1);
+  const key = path[path.length - 1]!;
   const parent = nodeAt(root, parentPath) as Node & { toJSON(): unknown };
   const plain = parent.toJSON() as Obj | unknown[];
   const next = Array.isArray(plain) ? [...plain, value] : { ...plain, [key]: value };
   return replaceValue(text, parent, next, keyColumnOf(text, root, parentPath));
+}
+
+/** The value node under `key` in a map or sequence. */
+function childValue(parent: YAMLMap | YAMLSeq, key: string | number): Node | undefined {
+  return (isSeq(parent) ? parent.items[key as number] : findPair(parent, key)?.value) as Node | undefined;
 }
 
 function setEdit(text: string, path: Path, value: unknown): string {
@@ -154,11 +174,26 @@ function setEdit(text: string, path: Path, value: unknown): string {
     if (parentPath.length === 0) throw new Error('cannot edit a document that is not a mapping');
     return setEdit(text, parentPath, typeof key === 'number' ? [value] : { [key]: value });
   }
-  const existing = (isSeq(parent) ? parent.items[key as number] : findPair(parent, key)?.value) as
-    Node | undefined;
+  const existing = childValue(parent, key);
   if (existing?.range) return replaceValue(text, existing, value, keyColumnOf(text, root, path));
-  if (parent.flow || parent.items.length === 0) return rewriteCollection(text, root, parentPath, key, value);
+  if (parent.flow || parent.items.length === 0) return rewriteCollection(text, root, path, value);
   return appendEntry(text, parent as Node, key, value);
+}
+
+/** A collection's plain value without the entry at `key`. */
+function withoutEntry(parent: YAMLMap | YAMLSeq, key: string | number): Obj | unknown[] {
+  const plain = parent.toJSON() as Obj | unknown[];
+  return Array.isArray(plain)
+    ? plain.filter((_, i) => i !== key)
+    : Object.fromEntries(Object.entries(plain).filter(([k]) => k !== key));
+}
+
+/** The whole lines an entry (a pair, or a sequence item) takes up. */
+function entryLines(text: string, item: Pair | Node): [number, number] {
+  const startNode = (isPair(item) ? item.key : item) as Node;
+  const endNode = (isPair(item) ? (item.value ?? item.key) : item) as Node;
+  const start = lineStart(text, startNode.range![0]);
+  return [start, lineEnd(text, Math.max(endNode.range![1] - 1, startNode.range![0]))];
 }
 
 function deleteEdit(text: string, path: Path): string {
@@ -167,19 +202,12 @@ function deleteEdit(text: string, path: Path): string {
   const key = path[path.length - 1]!;
   if (!isMap(parent) && !isSeq(parent)) return text;
   if (parent.flow || parent.items.length === 1) {
-    const plain = parent.toJSON() as Obj | unknown[];
-    const next = Array.isArray(plain)
-      ? plain.filter((_, i) => i !== key)
-      : Object.fromEntries(Object.entries(plain).filter(([k]) => k !== key));
     if (path.length === 1) return '{}\n';
-    return setEdit(text, path.slice(0, -1), next);
+    return setEdit(text, path.slice(0, -1), withoutEntry(parent, key));
   }
   const item = isSeq(parent) && typeof key === 'number' ? (parent.items[key] as Node) : findPair(parent, key);
   if (!item) return text;
-  const startNode = (isPair(item) ? item.key : item) as Node;
-  const endNode = (isPair(item) ? (item.value ?? item.key) : item) as Node;
-  const start = lineStart(text, startNode.range![0]);
-  const end = lineEnd(text, Math.max(endNode.range![1] - 1, startNode.range![0]));
+  const [start, end] = entryLines(text, item);
   return splice(text, start, end, '');
 }
 

@@ -26,30 +26,36 @@ function objectType(schema: JSONSchema, indent: string): string {
   return lines.length === 0 ? 'Record<string, unknown>' : `{\n${lines.join('\n')}\n${indent}}`;
 }
 
+/** Scalar schema types and the TypeScript type each becomes. */
+const SCALAR_TYPES: Readonly<Record<string, string>> = {
+  string: 'string',
+  integer: 'number',
+  number: 'number',
+  boolean: 'boolean',
+};
+
 /** The TypeScript type of one schema node. */
 export function schemaToTs(schema: JSONSchema, indent = ''): string {
   if (Array.isArray(schema.enum)) return schema.enum.map(literal).join(' | ');
   if (schema['x-kubernetes-int-or-string'] === true) return 'number | string';
-  switch (schema.type) {
-    case 'string':
-      return 'string';
-    case 'integer':
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'array': {
-      const item = schemaToTs(schema.items as JSONSchema, indent);
-      return /^[A-Za-z]+$/.test(item) ? `${item}[]` : `Array<${item}>`;
-    }
-    case 'object':
-      if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
-        return `Record<string, ${schemaToTs(schema.additionalProperties as JSONSchema, indent)}>`;
-      }
-      return objectType(schema, indent);
-    default:
-      return 'unknown';
+  const type = typeof schema.type === 'string' ? schema.type : '';
+  if (Object.hasOwn(SCALAR_TYPES, type)) return SCALAR_TYPES[type]!;
+  if (type === 'array') return arrayType(schema, indent);
+  if (type === 'object') return mapOrObjectType(schema, indent);
+  return 'unknown';
+}
+
+function arrayType(schema: JSONSchema, indent: string): string {
+  const item = schemaToTs(schema.items as JSONSchema, indent);
+  return /^[A-Za-z]+$/.test(item) ? `${item}[]` : `Array<${item}>`;
+}
+
+/** A map (`additionalProperties` with a schema) is a Record; anything else an object type. */
+function mapOrObjectType(schema: JSONSchema, indent: string): string {
+  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+    return `Record<string, ${schemaToTs(schema.additionalProperties as JSONSchema, indent)}>`;
   }
+  return objectType(schema, indent);
 }
 
 function kindTypes(def: KindDefinition): string {

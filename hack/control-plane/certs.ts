@@ -37,19 +37,8 @@ interface CertRequest {
   now?: Date;
 }
 
-export function issueCertificate(request: CertRequest, issuer?: KeyPairPem): KeyPairPem {
-  const keys = rsaKeys();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
-  cert.serialNumber = '01' + randomBytes(15).toString('hex');
-  const now = request.now ?? new Date();
-  cert.validity.notBefore = new Date(now.getTime() - 60_000);
-  cert.validity.notAfter = new Date(now.getTime() + request.validDays * 86_400_000);
-  const subject = [{ name: 'commonName', value: request.commonName }];
-  if (request.organization) subject.push({ name: 'organizationName', value: request.organization });
-  cert.setSubject(subject);
-  const issuerCert = issuer ? forge.pki.certificateFromPem(issuer.certPem) : undefined;
-  cert.setIssuer(issuerCert ? issuerCert.subject.attributes : subject);
+/** Key usage by role: a CA signs certificates, a leaf serves or authenticates with its key. */
+function certificateExtensions(request: CertRequest): object[] {
   const altNames = [
     ...(request.dnsNames ?? []).map((value) => ({ type: 2, value })),
     ...(request.ipAddresses ?? []).map((ip) => ({ type: 7, ip })),
@@ -69,6 +58,23 @@ export function issueCertificate(request: CertRequest, issuer?: KeyPairPem): Key
     });
   }
   if (altNames.length > 0) extensions.push({ name: 'subjectAltName', altNames });
+  return extensions;
+}
+
+export function issueCertificate(request: CertRequest, issuer?: KeyPairPem): KeyPairPem {
+  const keys = rsaKeys();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
+  cert.serialNumber = '01' + randomBytes(15).toString('hex');
+  const now = request.now ?? new Date();
+  cert.validity.notBefore = new Date(now.getTime() - 60_000);
+  cert.validity.notAfter = new Date(now.getTime() + request.validDays * 86_400_000);
+  const subject = [{ name: 'commonName', value: request.commonName }];
+  if (request.organization) subject.push({ name: 'organizationName', value: request.organization });
+  cert.setSubject(subject);
+  const issuerCert = issuer ? forge.pki.certificateFromPem(issuer.certPem) : undefined;
+  cert.setIssuer(issuerCert ? issuerCert.subject.attributes : subject);
+  const extensions = certificateExtensions(request);
   cert.setExtensions(extensions);
   const signingKey = forge.pki.privateKeyFromPem(issuer ? issuer.keyPem : keys.privatePem);
   cert.sign(signingKey, forge.md.sha256.create());

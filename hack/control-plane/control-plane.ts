@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateControlPlaneCerts, type ControlPlaneCerts } from './certs.ts';
 import { binaryDir, cacheRoot, findBinary, kubernetesVersion } from './paths.ts';
-import { killNow, reapStale, spawnManaged, stopManaged, type ManagedProcess } from './process-group.ts';
+import {
+  killNow,
+  reapStale,
+  spawnManaged,
+  stopManaged,
+  type ManagedCommand,
+  type ManagedProcess,
+} from './process-group.ts';
 import { buildKubeconfig } from './kubeconfig.ts';
 import { startNode, type LocalNode, type NodeOptions } from '../node/node.ts';
 
@@ -152,6 +159,19 @@ function apiserverArgs(f: Record<string, string>, etcdPort: number, securePort: 
   ];
 }
 
+function etcdArgs(dir: string, etcdPort: number, peerPort: number): string[] {
+  return [
+    `--data-dir=${join(dir, 'etcd')}`,
+    `--listen-client-urls=http://127.0.0.1:${etcdPort}`,
+    `--advertise-client-urls=http://127.0.0.1:${etcdPort}`,
+    `--listen-peer-urls=http://127.0.0.1:${peerPort}`,
+    `--initial-advertise-peer-urls=http://127.0.0.1:${peerPort}`,
+    `--initial-cluster=default=http://127.0.0.1:${peerPort}`,
+    '--log-level=warn',
+    '--logger=zap',
+  ];
+}
+
 const BASE_CONTROLLERS = [
   'namespace-controller',
   'garbage-collector-controller',
@@ -213,44 +233,13 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    procs.push(
-      spawnManaged(
-        'etcd',
-        etcdBin,
-        [
-          `--data-dir=${join(dir, 'etcd')}`,
-          `--listen-client-urls=http://127.0.0.1:${etcdPort}`,
-          `--advertise-client-urls=http://127.0.0.1:${etcdPort}`,
-          `--listen-peer-urls=http://127.0.0.1:${peerPort}`,
-          `--initial-advertise-peer-urls=http://127.0.0.1:${peerPort}`,
-          `--initial-cluster=default=http://127.0.0.1:${peerPort}`,
-          '--log-level=warn',
-          '--logger=zap',
-        ],
-        dir,
-        stateDir(),
-      ),
-    );
-    procs.push(
-      spawnManaged(
-        'kube-apiserver',
-        apiserverBin,
-        apiserverArgs(files, etcdPort, securePort),
-        dir,
-        stateDir(),
-      ),
-    );
+    const spawnIn = (command: ManagedCommand): number => procs.push(spawnManaged(command, dir, stateDir()));
+    spawnIn({ name: 'etcd', bin: etcdBin, args: etcdArgs(dir, etcdPort, peerPort) });
+    spawnIn({ name: 'kube-apiserver', bin: apiserverBin, args: apiserverArgs(files, etcdPort, securePort) });
     await waitReady(server, certs, procs, options.readyTimeoutMs ?? 60_000);
     if (withKcm) {
-      procs.push(
-        spawnManaged(
-          'kube-controller-manager',
-          kcmBin,
-          controllerManagerArgs(files, kubeconfigPath, Boolean(options.node)),
-          dir,
-          stateDir(),
-        ),
-      );
+      const args = controllerManagerArgs(files, kubeconfigPath, Boolean(options.node));
+      spawnIn({ name: 'kube-controller-manager', bin: kcmBin, args });
     }
     if (options.node) {
       const started = Date.now();

@@ -11,7 +11,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export interface ManagedProcess {
   name: string;
@@ -20,10 +20,15 @@ export interface ManagedProcess {
   exited: Promise<number | null>;
 }
 
+/** A process to start: its name (for the log file), binary and arguments. */
+export interface ManagedCommand {
+  name: string;
+  bin: string;
+  args: string[];
+}
+
 export function spawnManaged(
-  name: string,
-  bin: string,
-  args: string[],
+  { name, bin, args }: ManagedCommand,
   dir: string,
   stateDir: string,
 ): ManagedProcess {
@@ -82,22 +87,46 @@ export function reapStale(stateDir: string): number {
   if (!existsSync(stateDir)) return 0;
   let reaped = 0;
   for (const file of readdirSync(stateDir)) {
-    const pid = Number(file.replace(/\.pid$/, ''));
-    const [bin, dir, ownerText] = readFileSync(join(stateDir, file), 'utf8').split('\n');
-    const owner = Number(ownerText);
-    if (owner && owner !== process.pid && alive(owner)) continue;
-    if (pid && alive(pid) && bin && commandLine(pid).startsWith(bin)) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        process.kill(pid, 'SIGKILL');
-      }
+    const record = readPidRecord(join(stateDir, file));
+    if (ownerAlive(record.owner)) continue;
+    if (strayProcess(record)) {
+      killGroup(record.pid);
       reaped++;
     }
-    if (dir && dir.includes('platform-cp-')) rmSync(dir, { recursive: true, force: true });
+    if (record.dir?.includes('platform-cp-')) rmSync(record.dir, { recursive: true, force: true });
     rmSync(join(stateDir, file), { force: true });
   }
   return reaped;
+}
+
+/** A state file's record: the PID (from the file name), its binary, its directory and the owning Node process. */
+interface PidRecord {
+  pid: number;
+  bin?: string;
+  dir?: string;
+  owner: number;
+}
+
+function readPidRecord(path: string): PidRecord {
+  const [bin, dir, ownerText] = readFileSync(path, 'utf8').split('\n');
+  return { pid: Number(basename(path).replace(/\.pid$/, '')), bin, dir, owner: Number(ownerText) };
+}
+
+/** A live owner other than this process: a concurrent run, whose processes are not strays. */
+const ownerAlive = (owner: number): boolean => Boolean(owner) && owner !== process.pid && alive(owner);
+
+/** The recorded PID is still alive and still runs the recorded binary (not a reused PID). */
+function strayProcess({ pid, bin }: PidRecord): boolean {
+  return Boolean(pid) && alive(pid) && bin !== undefined && bin !== '' && commandLine(pid).startsWith(bin);
+}
+
+/** Kills the process group, or the process alone when it leads none. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    process.kill(pid, 'SIGKILL');
+  }
 }
 
 export async function stopManaged(proc: ManagedProcess, stateDir: string, graceMs = 5000): Promise<void> {

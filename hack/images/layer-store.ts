@@ -121,16 +121,11 @@ export async function writeLayer(
   }
 }
 
-/**
- * Removes layer records and blobs not used for `maxAgeDays` (by mtime, which
- * reuse refreshes), so old application layers do not pile up. Blobs that a
- * kept record names are always kept.
- */
-export async function pruneStore(dir: string, maxAgeDays: number, now = Date.now()): Promise<number> {
-  const cutoff = now - maxAgeDays * 86_400_000;
-  const layersDir = join(dir, 'layers');
-  const blobsDir = join(dir, 'blobs', 'sha256');
-  if (!existsSync(layersDir) || !existsSync(blobsDir)) return 0;
+/** Removes layer records older than `cutoff`; returns the blob names (hex digests) the kept records name. */
+async function pruneRecords(
+  layersDir: string,
+  cutoff: number,
+): Promise<{ keep: Set<string>; removed: number }> {
   const keep = new Set<string>();
   let removed = 0;
   for (const name of await readdir(layersDir)) {
@@ -143,6 +138,21 @@ export async function pruneStore(dir: string, maxAgeDays: number, now = Date.now
       removed++;
     }
   }
+  return { keep, removed };
+}
+
+/**
+ * Removes layer records and blobs not used for `maxAgeDays` (by mtime, which
+ * reuse refreshes), so old application layers do not pile up. Blobs that a
+ * kept record names are always kept.
+ */
+export async function pruneStore(dir: string, maxAgeDays: number, now = Date.now()): Promise<number> {
+  const cutoff = now - maxAgeDays * 86_400_000;
+  const layersDir = join(dir, 'layers');
+  const blobsDir = join(dir, 'blobs', 'sha256');
+  if (!existsSync(layersDir) || !existsSync(blobsDir)) return 0;
+  const { keep, removed: removedRecords } = await pruneRecords(layersDir, cutoff);
+  let removed = removedRecords;
   for (const name of await readdir(blobsDir)) {
     const s = await stat(join(blobsDir, name));
     if (keep.has(name) || s.mtimeMs >= cutoff) continue;

@@ -147,6 +147,14 @@ function truncateBytes(value: string, max: number): string {
 
 const DEFAULT_MODE = { file: 0o644, dir: 0o755, symlink: 0o777 } as const;
 
+/** Mode, owner and time of an entry's headers (defaults: the type's mode, root). */
+function ownership(
+  entry: TarEntry,
+  mtime: number,
+): { mode: number; uid: number; gid: number; mtime: number } {
+  return { mode: entry.mode ?? DEFAULT_MODE[entry.type], uid: entry.uid ?? 0, gid: entry.gid ?? 0, mtime };
+}
+
 /** The header blocks of one entry: a PAX header and its records first when needed. */
 export function entryHeaders(entry: TarEntry, mtime: number): Uint8Array[] {
   const name = entry.type === 'dir' ? `${entry.path}/` : entry.path;
@@ -155,12 +163,7 @@ export function entryHeaders(entry: TarEntry, mtime: number): Uint8Array[] {
     encoder.encode(name).length > 100 ? paxRecord('path', name) : '',
     encoder.encode(linkname).length > 100 ? paxRecord('linkpath', linkname) : '',
   ].join('');
-  const base = {
-    mode: entry.mode ?? DEFAULT_MODE[entry.type],
-    uid: entry.uid ?? 0,
-    gid: entry.gid ?? 0,
-    mtime,
-  };
+  const base = ownership(entry, mtime);
   const header = ustarHeader({
     ...base,
     name: truncateBytes(name, 100),

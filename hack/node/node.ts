@@ -177,7 +177,7 @@ export async function startNode(o: NodeOptions): Promise<LocalNode> {
     restoreSysctls = setSysctls();
     createBridge();
     const spawnNamed = (name: string): ManagedProcess =>
-      spawnManaged(name, requireBin(name), argsOf.get(name) ?? [], p.logDir, p.stateDir);
+      spawnManaged({ name, bin: requireBin(name), args: argsOf.get(name) ?? [] }, p.logDir, p.stateDir);
     const start = (name: string, args: string[]): ManagedProcess => {
       argsOf.set(name, args);
       const proc = spawnNamed(name);

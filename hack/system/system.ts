@@ -146,22 +146,27 @@ function spawnRoleProcess(
   return child;
 }
 
+const hasExited = (c: ChildProcess): boolean => c.exitCode !== null || c.signalCode !== null;
+
+/** Whether the role answers its readiness URL; a role that already exited fails the start. */
+async function roleReady(role: string, url: string, child: ChildProcess | undefined): Promise<boolean> {
+  if (child && hasExited(child))
+    throw new Error(`role ${role} exited (${child.exitCode ?? child.signalCode}) before it was ready`);
+  return fetch(url, { signal: AbortSignal.timeout(2000) })
+    .then((r) => r.ok)
+    .catch(() => false);
+}
+
 async function waitReady(
   urls: Map<string, string>,
   roles: Map<string, ChildProcess>,
-  timeoutMs: number,
+  timeoutMs = 120_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const pending = new Set(urls.keys());
   while (pending.size > 0) {
     for (const role of pending) {
-      const child = roles.get(role);
-      if (child && (child.exitCode !== null || child.signalCode !== null))
-        throw new Error(`role ${role} exited (${child.exitCode ?? child.signalCode}) before it was ready`);
-      const ok = await fetch(urls.get(role) ?? '', { signal: AbortSignal.timeout(2000) })
-        .then((r) => r.ok)
-        .catch(() => false);
-      if (ok) pending.delete(role);
+      if (await roleReady(role, urls.get(role) ?? '', roles.get(role))) pending.delete(role);
     }
     if (pending.size === 0) return;
     if (Date.now() > deadline) throw new Error(`not ready after ${timeoutMs} ms: ${[...pending].join(', ')}`);
@@ -171,33 +176,54 @@ async function waitReady(
 
 function stopChild(c: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve();
+    if (hasExited(c)) return resolve();
     c.once('exit', () => resolve());
     c.kill('SIGTERM');
     setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
   });
 }
 
+function reapStaleRoles(log: (line: string) => void): void {
+  const reaped = reapStale(rolesStateDir());
+  if (reaped) log(`stopped ${reaped} role process(es) left by an earlier run that was killed`);
+}
+
+/** The cluster in KUBECONFIG when given, else a local control plane (with a node when it can run one). */
+async function connectCluster(
+  o: SystemOptions,
+  log: (line: string) => void,
+): Promise<{ plane?: ControlPlane; noNodeReason?: string; kubeconfigPath: string }> {
+  if (o.kubeconfig) return { noNodeReason: 'the cluster in KUBECONFIG', kubeconfigPath: o.kubeconfig };
+  ensurePrerequisites(log);
+  const { plane, noNodeReason } = await startLocalCluster(o, log);
+  return { plane, noNodeReason, kubeconfigPath: plane.kubeconfigPath };
+}
+
+function topologyOf(o: SystemOptions, ports: LocalTopology['ports'], node: boolean): LocalTopology {
+  return {
+    namespace: o.namespace ?? 'platform-system',
+    ports,
+    node,
+    leaderElection: o.leaderElection ?? true,
+  };
+}
+
+async function registerWebhooks(
+  kc: k8s.KubeConfig,
+  port: number,
+  log: (line: string) => void,
+): Promise<void> {
+  const names = await registerLocalWebhooks(kc, join(REPO_ROOT, 'config'), port);
+  log(`registered ${names.join(', ')} at https://127.0.0.1:${port}`);
+}
+
 export async function startSystem(o: SystemOptions = {}): Promise<RunningSystem> {
   const log = o.log ?? (() => undefined);
   const ports = { ...DEFAULT_PORTS, ...o.ports };
-  const reaped = reapStale(rolesStateDir());
-  if (reaped) log(`stopped ${reaped} role process(es) left by an earlier run that was killed`);
+  reapStaleRoles(log);
   await checkPorts(ports);
-  let plane: ControlPlane | undefined;
-  let noNodeReason: string | undefined = 'the cluster in KUBECONFIG';
-  let kubeconfigPath = o.kubeconfig;
-  if (!kubeconfigPath) {
-    ensurePrerequisites(log);
-    ({ plane, noNodeReason } = await startLocalCluster(o, log));
-    kubeconfigPath = plane.kubeconfigPath;
-  }
-  const topology: LocalTopology = {
-    namespace: o.namespace ?? 'platform-system',
-    ports,
-    node: Boolean(plane?.node),
-    leaderElection: o.leaderElection ?? true,
-  };
+  const { plane, noNodeReason, kubeconfigPath } = await connectCluster(o, log);
+  const topology = topologyOf(o, ports, Boolean(plane?.node));
   const roles = new Map<string, ChildProcess>();
   let stopping = false;
   const stop = async (): Promise<void> => {
@@ -212,10 +238,8 @@ export async function startSystem(o: SystemOptions = {}): Promise<RunningSystem>
     const core = kc.makeApiClient(k8s.CoreV1Api);
     await createUnlessExists(core.createNamespace({ body: { metadata: { name: topology.namespace } } }));
     const wanted = [...(o.roles ?? SYSTEM_ROLES)];
-    if (plane && wanted.includes('webhook')) {
-      const names = await registerLocalWebhooks(kc, join(REPO_ROOT, 'config'), ports.webhook);
-      log(`registered ${names.join(', ')} at https://127.0.0.1:${ports.webhook}`);
-    }
+    // Only a local cluster reaches webhooks at 127.0.0.1.
+    if (plane && wanted.includes('webhook')) await registerWebhooks(kc, ports.webhook, log);
     for (const role of wanted) {
       const child = spawnRole(role, roleEnv(role, topology, kubeconfigPath), o.roleOutput);
       child.on('exit', (code, signal) => {
@@ -224,7 +248,7 @@ export async function startSystem(o: SystemOptions = {}): Promise<RunningSystem>
       roles.set(role, child);
     }
     const urls = new Map(wanted.map((r) => [r, readinessUrl(r, topology)]));
-    await waitReady(urls, roles, o.readyTimeoutMs ?? 120_000);
+    await waitReady(urls, roles, o.readyTimeoutMs);
   } catch (err) {
     await stop();
     throw err;

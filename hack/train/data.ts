@@ -60,36 +60,59 @@ export function loadInjection(file = INJECTION_FILE): LabelledRow[] {
     });
 }
 
+interface CsvState {
+  rows: string[][];
+  row: string[];
+  field: string;
+  quoted: boolean;
+}
+
+function endField(st: CsvState): void {
+  st.row.push(st.field);
+  st.field = '';
+}
+
+function endRow(st: CsvState): void {
+  endField(st);
+  st.rows.push(st.row);
+  st.row = [];
+}
+
+/** Characters that end a field or a row outside quotes. */
+const CSV_BREAKS = new Set([',', '\n', '\r']);
+
+/** Consumes the character at `i` (and a second one for `""` or CRLF); returns the last index consumed. */
+function csvStep(st: CsvState, text: string, i: number): number {
+  const c = text[i]!;
+  if (c === '"') return quoteStep(st, text, i);
+  if (st.quoted || !CSV_BREAKS.has(c)) {
+    st.field += c;
+    return i;
+  }
+  if (c === ',') {
+    endField(st);
+    return i;
+  }
+  endRow(st);
+  return c === '\r' && text[i + 1] === '\n' ? i + 1 : i;
+}
+
+/** A doubled quote inside a quoted field is a literal quote; any other quote opens or closes the field. */
+function quoteStep(st: CsvState, text: string, i: number): number {
+  if (st.quoted && text[i + 1] === '"') {
+    st.field += '"';
+    return i + 1;
+  }
+  st.quoted = !st.quoted;
+  return i;
+}
+
 /** RFC 4180 CSV: quoted fields, doubled quotes, newlines inside quotes. */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const endField = (): void => {
-    row.push(field);
-    field = '';
-  };
-  const endRow = (): void => {
-    endField();
-    rows.push(row);
-    row = [];
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (quoted) field += c;
-    else if (c === ',') endField();
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endRow();
-    } else field += c;
-  }
-  if (field.length > 0 || row.length > 0) endRow();
-  return rows.filter((r) => r.length > 1 || (r[0] ?? '') !== '');
+  const st: CsvState = { rows: [], row: [], field: '', quoted: false };
+  for (let i = 0; i < text.length; i++) i = csvStep(st, text, i);
+  if (st.field.length > 0 || st.row.length > 0) endRow(st);
+  return st.rows.filter((r) => r.length > 1 || (r[0] ?? '') !== '');
 }
 
 export interface HateCheckRow extends LabelledRow {

@@ -84,9 +84,9 @@ export function crossValidate(
   rows: readonly TrainingRow[],
   examples: readonly Example[],
   train: TrainOptions,
-  threshold: number,
-  verbose: boolean,
+  report: { threshold: number; verbose: boolean },
 ): { recall: number; fpr: number; auc: number } {
+  const { threshold, verbose } = report;
   const { model, oof } = fitDetector(examples, train);
   const p = oof.map((z) => sigmoid(model.calibration.a * z + model.calibration.b));
   const tallies = new Map<string, Tally>();

@@ -31,10 +31,10 @@ export function toxicityTrainingRows(trainIds: readonly string[], withAug = true
 function reportPipeline(
   rows: readonly LabelledRow[],
   analyses: readonly ToxicityAnalysis[],
-  oof: readonly number[],
-  calibration: LogisticWeights['calibration'],
+  fit: { oof: readonly number[]; calibration: LogisticWeights['calibration'] },
   argv: readonly string[],
 ): void {
+  const { oof, calibration } = fit;
   const byFamily = new Map<string, Tally>();
   const totals = { corpus: emptyTally(), aug: emptyTally() };
   rows.forEach((r, i) => {
@@ -84,6 +84,6 @@ export function trainToxicityModel(
   }));
   const { model, oof } = fitDetector(examples, TOXICITY_TRAIN_OPTIONS);
   reportModel(oof, examples, model.calibration);
-  reportPipeline(rows, analyses, oof, model.calibration, argv);
+  reportPipeline(rows, analyses, { oof, calibration: model.calibration }, argv);
   return { model, rows: rows.length };
 }
