@@ -20,10 +20,15 @@ export interface Timings {
 
 type KObj = k8s.KubernetesObject;
 
+/** What every informer of the API is built from. */
+interface InformerSource {
+  kc: k8s.KubeConfig;
+  log: Logger;
+  t: Timings;
+}
+
 function custom<T extends KObj>(
-  kc: k8s.KubeConfig,
-  log: Logger,
-  t: Timings,
+  { kc, log, t }: InformerSource,
   plural: string,
   ns?: string,
 ): ResilientInformer<T> {
@@ -52,12 +57,17 @@ export interface ApiInformers {
   all: ResilientInformer<KObj>[];
 }
 
+/** Where the API looks: its key Secrets' namespace, and the one namespace it watches (none: all). */
+export interface InformerScope {
+  keyNamespace: string;
+  watchNamespace?: string;
+}
+
 export function apiInformers(
   kc: k8s.KubeConfig,
   log: Logger,
   t: Timings,
-  keyNamespace: string,
-  watchNamespace?: string,
+  { keyNamespace, watchNamespace }: InformerScope,
 ): ApiInformers {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const selector = `${API_KEY_LABEL}=true`;
@@ -72,11 +82,12 @@ export function apiInformers(
     log,
     ...t,
   });
+  const src = { kc, log, t };
   const informers = {
-    agents: custom<PlatformAgent & KObj>(kc, log, t, 'platformagents', watchNamespace),
-    approvals: custom<ApprovalRequest & KObj>(kc, log, t, 'approvalrequests', watchNamespace),
-    auditors: custom<AuditorRegistration & KObj>(kc, log, t, 'auditorregistrations'),
-    models: custom<ModelRegistration & KObj>(kc, log, t, 'modelregistrations'),
+    agents: custom<PlatformAgent & KObj>(src, 'platformagents', watchNamespace),
+    approvals: custom<ApprovalRequest & KObj>(src, 'approvalrequests', watchNamespace),
+    auditors: custom<AuditorRegistration & KObj>(src, 'auditorregistrations'),
+    models: custom<ModelRegistration & KObj>(src, 'modelregistrations'),
     keys,
   };
   return { ...informers, all: Object.values(informers) as ResilientInformer<KObj>[] };
