@@ -49,7 +49,9 @@ function informer<T extends k8s.KubernetesObject>(
 ): ResilientInformer<T> {
   return new ResilientInformer<T>({
     resource: w.resource,
-    factory: informerFactory(kc, w.watchPath, w.list as k8s.ListPromise<T>, undefined, w.fieldSelector),
+    factory: informerFactory(kc, w.watchPath, w.list as k8s.ListPromise<T>, {
+      fieldSelector: w.fieldSelector,
+    }),
     log,
     relistIntervalMs: WEBHOOK_RELIST_INTERVAL_MS,
   });

@@ -77,7 +77,7 @@ export function apiInformers(
       kc,
       `/api/v1/namespaces/${keyNamespace}/secrets`,
       () => core.listNamespacedSecret({ namespace: keyNamespace, labelSelector: selector }),
-      selector,
+      { labelSelector: selector },
     ),
     log,
     ...t,

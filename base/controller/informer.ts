@@ -31,12 +31,16 @@ export interface ResilientInformerOptions<T extends k8s.KubernetesObject> {
 }
 
 /** Builds client-node informers for a list function and watch path (the list applies the same selectors). */
+export interface Selectors {
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
+}
+
 export function informerFactory<T extends k8s.KubernetesObject>(
   kubeConfig: k8s.KubeConfig,
   watchPath: string,
   list: k8s.ListPromise<T>,
-  labelSelector?: string,
-  fieldSelector?: string,
+  { labelSelector, fieldSelector }: Selectors = {},
 ): InformerFactory<T> {
   if (fieldSelector === undefined)
     return () => k8s.makeInformer<T>(kubeConfig, watchPath, list, labelSelector);

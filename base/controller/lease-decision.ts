@@ -41,14 +41,13 @@ export function decideLease(input: LeaseInput): LeaseDecision {
   const leaseDurationSeconds = Math.ceil(leaseDurationMs / 1000);
   const holder = current?.holderIdentity ?? '';
   const expiresAtMs = observedAtMs + (current?.leaseDurationSeconds ?? leaseDurationSeconds) * 1000;
-  if (holder !== '' && holder !== identity && expiresAtMs > nowMs) {
+  if (heldByAnother(holder, identity) && expiresAtMs > nowMs) {
     return { action: 'wait', holder, expiresInMs: expiresAtMs - nowMs };
   }
   const now = microTime(nowMs);
   if (current && holder === identity) {
     return { action: 'write', transition: false, spec: { ...current, leaseDurationSeconds, renewTime: now } };
   }
-  const transitions = current ? (current.leaseTransitions ?? 0) + 1 : 0;
   return {
     action: 'write',
     transition: true,
@@ -57,24 +56,33 @@ export function decideLease(input: LeaseInput): LeaseDecision {
       leaseDurationSeconds,
       acquireTime: now,
       renewTime: now,
-      leaseTransitions: transitions,
+      leaseTransitions: transitionsAfterTaking(current),
     },
   };
 }
+
+const heldByAnother = (holder: string, identity: string): boolean => holder !== '' && holder !== identity;
+
+/** A new lease starts at 0 transitions; taking an existing one adds one. */
+const transitionsAfterTaking = (current: LeaseSpecRecord | undefined): number =>
+  current ? (current.leaseTransitions ?? 0) + 1 : 0;
 
 /** The record a leader writes when it steps down: empty holder, so others acquire at once. */
 export function releasedLease(current: LeaseSpecRecord, nowMs: number): LeaseSpecRecord {
   return { ...current, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(nowMs) };
 }
 
+/** The fields whose change means a new holder, a renewal or a transition. */
+const LEASE_RECORD_FIELDS = [
+  'holderIdentity',
+  'renewTime',
+  'leaseTransitions',
+  'leaseDurationSeconds',
+] as const;
+
 /** True when the record changed (a new holder, renewal or transition). */
 export function leaseRecordChanged(a: LeaseSpecRecord | undefined, b: LeaseSpecRecord | undefined): boolean {
-  return (
-    a?.holderIdentity !== b?.holderIdentity ||
-    a?.renewTime !== b?.renewTime ||
-    a?.leaseTransitions !== b?.leaseTransitions ||
-    a?.leaseDurationSeconds !== b?.leaseDurationSeconds
-  );
+  return LEASE_RECORD_FIELDS.some((field) => a?.[field] !== b?.[field]);
 }
 
 /** Problems with the timings; client-go requires lease > renew deadline > 1.2 × retry period. */

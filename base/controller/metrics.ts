@@ -14,6 +14,22 @@ export interface InformerSource {
   lastEventAgeMs(): number;
 }
 
+/** Leader election: how often leadership changed, and whether this process leads (0 until it does). */
+function leaderMetrics(registers: Registry[]): { transitions: Counter; isLeader: Gauge } {
+  const transitions = new Counter({
+    name: 'platform_leader_transitions_total',
+    help: 'Times this process became or stopped being the leader.',
+    registers,
+  });
+  const isLeader = new Gauge({
+    name: 'platform_leader_is_leader',
+    help: '1 while this process holds the lease.',
+    registers,
+  });
+  isLeader.set(0);
+  return { transitions, isLeader };
+}
+
 export class ControllerMetrics {
   readonly reconciles: Counter<'controller' | 'result'>;
   readonly reconcileErrors: Counter<'controller'>;
@@ -79,17 +95,7 @@ export class ControllerMetrics {
       labelNames: ['resource', 'cause'],
       registers,
     });
-    this.leaderTransitions = new Counter({
-      name: 'platform_leader_transitions_total',
-      help: 'Times this process became or stopped being the leader.',
-      registers,
-    });
-    this.leaderGauge = new Gauge({
-      name: 'platform_leader_is_leader',
-      help: '1 while this process holds the lease.',
-      registers,
-    });
-    this.leaderGauge.set(0);
+    ({ transitions: this.leaderTransitions, isLeader: this.leaderGauge } = leaderMetrics(registers));
     this.registerSampledGauges(registers);
   }
 

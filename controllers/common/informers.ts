@@ -29,7 +29,7 @@ function build<T extends k8s.KubernetesObject>(
 ): ResilientInformer<T> {
   return new ResilientInformer<T>({
     resource,
-    factory: informerFactory(ctx.kc, watchPath, list as k8s.ListPromise<T>, labelSelector),
+    factory: informerFactory(ctx.kc, watchPath, list as k8s.ListPromise<T>, { labelSelector }),
     log: ctx.log,
     metrics: ctx.metrics,
     relistIntervalMs: ctx.relistIntervalMs,
