@@ -2,23 +2,33 @@ import { describe, expect, it } from 'vitest';
 import { ALL_KINDS, kindDefinition } from './index.ts';
 import { CATEGORY, toCustomResourceDefinition, type JSONSchema } from './kit.ts';
 
-/** Kubernetes' structural-schema rules that bite most often, checked before an apiserver sees them. */
-function structuralProblems(schema: JSONSchema, path: string, out: string[]): string[] {
+/** The rules on one node, without its children. */
+function nodeProblems(schema: JSONSchema): string[] {
   const anyValue =
     schema['x-kubernetes-preserve-unknown-fields'] === true || schema['x-kubernetes-int-or-string'];
-  if (!schema.type && !anyValue) out.push(`${path}: no type`);
-  if (schema.properties && schema.additionalProperties)
-    out.push(`${path}: properties and additionalProperties`);
+  const out: string[] = [];
+  if (!schema.type && !anyValue) out.push('no type');
+  if (schema.properties && schema.additionalProperties) out.push('properties and additionalProperties');
   if (schema.type === 'array' && schema['x-kubernetes-validations'] === undefined && !schema.items) {
-    out.push(`${path}: array without items`);
+    out.push('array without items');
   }
-  for (const [k, v] of Object.entries((schema.properties ?? {}) as Record<string, JSONSchema>)) {
-    structuralProblems(v, `${path}.${k}`, out);
-  }
-  if (schema.items) structuralProblems(schema.items as JSONSchema, `${path}[]`, out);
-  if (typeof schema.additionalProperties === 'object') {
-    structuralProblems(schema.additionalProperties as JSONSchema, `${path}{}`, out);
-  }
+  return out;
+}
+
+/** The node's child schemas, each with the suffix of its path. */
+function children(schema: JSONSchema): [string, JSONSchema][] {
+  const props = Object.entries((schema.properties ?? {}) as Record<string, JSONSchema>);
+  const out: [string, JSONSchema][] = props.map(([k, v]) => [`.${k}`, v]);
+  if (schema.items) out.push(['[]', schema.items as JSONSchema]);
+  if (typeof schema.additionalProperties === 'object')
+    out.push(['{}', schema.additionalProperties as JSONSchema]);
+  return out;
+}
+
+/** Kubernetes' structural-schema rules that bite most often, checked before an apiserver sees them. */
+function structuralProblems(schema: JSONSchema, path: string, out: string[]): string[] {
+  out.push(...nodeProblems(schema).map((problem) => `${path}: ${problem}`));
+  for (const [suffix, child] of children(schema)) structuralProblems(child, `${path}${suffix}`, out);
   return out;
 }
 

@@ -38,16 +38,18 @@ describe('a model environment', () => {
 
   it('gives the model pod a gateway whose model is the server beside it, with the chain', () => {
     const template = desiredDeployment(env, { image: 'model:1' }).spec?.template;
-    const annotations = template?.metadata?.annotations ?? {};
+    const metadata = template?.metadata ?? {};
+    const annotations = metadata.annotations ?? {};
+    const container = template?.spec?.containers[0];
     expect(annotations).toMatchObject({
       'platform.computing/auditor-chain': 'model-context,llm-judge,injection',
       'platform.computing/model-url': 'http://127.0.0.1:8080',
       'platform.computing/workspace-id': 'team',
     });
-    expect(template?.metadata?.labels).toMatchObject({ 'platform.io/secured': 'true' });
+    expect(metadata.labels).toMatchObject({ 'platform.io/secured': 'true' });
     expect(validateAnnotations(annotations, testMutateOptions().directory).errors).toEqual([]);
-    expect(template?.spec?.containers[0]?.ports).toEqual([{ name: 'http', containerPort: MODEL_PORT }]);
-    expect(template?.spec?.containers[0]?.args).toBeUndefined();
+    expect(container?.ports).toEqual([{ name: 'http', containerPort: MODEL_PORT }]);
+    expect(container?.args).toBeUndefined();
   });
 
   it('runs the model server with its arguments, told its port and model id', () => {
