@@ -74,26 +74,42 @@ interface Pending {
   freeText: boolean;
 }
 
+/** The first key of an object that holds a refused character. */
+function keyProblem(value: object, at: string): HygieneProblem | undefined {
+  for (const k of Object.keys(value)) {
+    const what = refusedCharacter(k);
+    if (what) return { field: `${at}/${safeName(k)}`, what: `key holds ${what}` };
+  }
+  return undefined;
+}
+
+/** The values inside an array or object, in the order the walk pops them (first first). */
+function childrenOf({ value, at, freeText }: Pending): Pending[] {
+  if (Array.isArray(value)) return value.map((v, i) => ({ value: v, at: `${at}/${i}`, freeText })).reverse();
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value)
+    .map(([k, v]) => ({ value: v as unknown, at: `${at}/${safeName(k)}`, freeText: FREE_TEXT_FIELDS.has(k) }))
+    .reverse();
+}
+
+/** The problem of one value itself: a refused character in a string, or in one of an object's keys. */
+function ownProblem({ value, at, freeText }: Pending): HygieneProblem | undefined {
+  if (typeof value === 'string') {
+    const what = refusedCharacter(value, freeText);
+    return what ? { field: at, what } : undefined;
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return keyProblem(value, at);
+  return undefined;
+}
+
 /** Depth-first, with an explicit stack: a deeply nested body cannot overflow the call stack. */
 function walk(root: unknown, rootAt: string): HygieneProblem | undefined {
   const stack: Pending[] = [{ value: root, at: rootAt, freeText: false }];
   for (let next = stack.pop(); next; next = stack.pop()) {
-    const { value, at, freeText } = next;
-    if (typeof value === 'string') {
-      const what = refusedCharacter(value, freeText);
-      if (what) return { field: at, what };
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], at: `${at}/${i}`, freeText });
-    } else if (typeof value === 'object' && value !== null) {
-      const entries = Object.entries(value);
-      for (const [k] of entries) {
-        const what = refusedCharacter(k);
-        if (what) return { field: `${at}/${safeName(k)}`, what: `key holds ${what}` };
-      }
-      for (const [k, v] of entries.reverse()) {
-        stack.push({ value: v, at: `${at}/${safeName(k)}`, freeText: FREE_TEXT_FIELDS.has(k) });
-      }
-    }
+    const problem = ownProblem(next);
+    if (problem) return problem;
+    // One at a time: spreading a large array into push would exceed the argument limit.
+    for (const child of childrenOf(next)) stack.push(child);
   }
   return undefined;
 }
