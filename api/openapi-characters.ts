@@ -21,12 +21,18 @@ function asciiOnly(pattern: string): boolean {
 }
 
 /** `s` with the character rule; a pattern of its own that admits more is kept and the rule added beside it. */
+/** An enum, a const or a format already excludes control and non-ASCII characters. */
+const closedByKeyword = (s: JSONSchema): boolean =>
+  s.enum !== undefined || s.const !== undefined || s.format !== undefined;
+
+/** The CRD's weaker patterns, which the API's rule replaces. */
+const REPLACEABLE_PATTERNS = new Set<string>([PLAIN_STRING_PATTERN, FREE_TEXT_PATTERN]);
+
 function stringRule(s: JSONSchema, freeText: boolean): JSONSchema {
-  if (s.enum !== undefined || s.const !== undefined || s.format !== undefined) return s;
+  if (closedByKeyword(s)) return s;
   const own = s.pattern as string | undefined;
   const rule = own === FREE_TEXT_PATTERN || freeText ? FREE_TEXT_CHARACTERS : IDENTIFIER_CHARACTERS;
-  if (own === undefined || own === PLAIN_STRING_PATTERN || own === FREE_TEXT_PATTERN)
-    return { ...s, pattern: rule };
+  if (own === undefined || REPLACEABLE_PATTERNS.has(own)) return { ...s, pattern: rule };
   if (asciiOnly(own)) return s;
   return { ...s, allOf: [...((s.allOf as JSONSchema[] | undefined) ?? []), { pattern: rule }] };
 }

@@ -115,7 +115,10 @@ function authenticators(s: ApiSettings, kc: k8s.KubeConfig, keys: ApiKeyStore): 
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
   const timings = { relistIntervalMs: s.relistIntervalMs, staleAfterMs: s.staleAfterMs };
-  const informers = apiInformers(kc, log, timings, s.namespace, s.watchNamespace);
+  const informers = apiInformers(kc, log, timings, {
+    keyNamespace: s.namespace,
+    watchNamespace: s.watchNamespace,
+  });
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const keys = new ApiKeyStore(core, s.namespace, informers.keys);
   const registry = newRegistry('api');

@@ -176,28 +176,37 @@ export const API_SETTINGS = {
 
 export type ApiSettings = Settings<typeof API_SETTINGS>;
 
+/** Each rule the settings must keep together, with what to say when they do not. */
+const API_SETTING_RULES: readonly { broken: (s: ApiSettings) => boolean; problem: string }[] = [
+  { broken: (s) => s.bodyLimitBytes < 1024, problem: 'PLATFORM_API_BODY_LIMIT: expected at least 1024' },
+  {
+    broken: (s) => s.evidenceMaxBytes < 1024 || s.evidenceMaxBytes > s.bodyLimitBytes,
+    problem: 'PLATFORM_EVIDENCE_MAX_BYTES: expected at least 1024 and at most PLATFORM_API_BODY_LIMIT',
+  },
+  {
+    broken: (s) => s.auditWindow < 100 || s.auditWindow > 1_000_000,
+    problem: 'PLATFORM_API_AUDIT_WINDOW: expected 100 to 1000000 entries',
+  },
+  {
+    broken: (s) => s.evidenceMaxSkewMs <= 0 || s.evidenceMaxAgeMs <= 0,
+    problem: 'PLATFORM_EVIDENCE_MAX_SKEW and PLATFORM_EVIDENCE_MAX_AGE: expected more than 0',
+  },
+  {
+    broken: (s) => s.workspaceAdmins.some((p) => !/^[a-z0-9-]+=\S+$/.test(p)),
+    problem: 'PLATFORM_API_WORKSPACE_ADMINS: expected namespace=subject pairs',
+  },
+  {
+    broken: (s) => s.staleAfterMs <= s.relistIntervalMs,
+    problem: 'PLATFORM_INFORMER_STALE_AFTER must be longer than PLATFORM_INFORMER_RELIST_INTERVAL',
+  },
+];
+
 export function loadApiSettings(
   env: NodeJS.ProcessEnv,
   flags: Record<string, string | undefined>,
 ): ApiSettings {
   const s = loadSettings(API_SETTINGS, env, flags);
-  const problems: string[] = [];
-  if (s.bodyLimitBytes < 1024) problems.push('PLATFORM_API_BODY_LIMIT: expected at least 1024');
-  if (s.evidenceMaxBytes < 1024 || s.evidenceMaxBytes > s.bodyLimitBytes) {
-    problems.push('PLATFORM_EVIDENCE_MAX_BYTES: expected at least 1024 and at most PLATFORM_API_BODY_LIMIT');
-  }
-  if (s.auditWindow < 100 || s.auditWindow > 1_000_000) {
-    problems.push('PLATFORM_API_AUDIT_WINDOW: expected 100 to 1000000 entries');
-  }
-  if (s.evidenceMaxSkewMs <= 0 || s.evidenceMaxAgeMs <= 0) {
-    problems.push('PLATFORM_EVIDENCE_MAX_SKEW and PLATFORM_EVIDENCE_MAX_AGE: expected more than 0');
-  }
-  if (s.workspaceAdmins.some((p) => !/^[a-z0-9-]+=\S+$/.test(p))) {
-    problems.push('PLATFORM_API_WORKSPACE_ADMINS: expected namespace=subject pairs');
-  }
-  if (s.staleAfterMs <= s.relistIntervalMs) {
-    problems.push('PLATFORM_INFORMER_STALE_AFTER must be longer than PLATFORM_INFORMER_RELIST_INTERVAL');
-  }
+  const problems = API_SETTING_RULES.filter((rule) => rule.broken(s)).map((rule) => rule.problem);
   if (problems.length > 0) throw new ConfigError(problems);
   return s;
 }

@@ -104,6 +104,18 @@ function convert(spec: SettingSpec, raw: string, origin: string): { value?: Sett
     : result;
 }
 
+/** The setting's text and where it came from: its flag, else its (non-empty) variable, else the default. */
+function rawSetting(
+  spec: SettingSpec,
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string | undefined>,
+): { raw: string | undefined; origin: string } {
+  const fromFlag = spec.flag !== undefined ? flags[spec.flag] : undefined;
+  if (fromFlag !== undefined) return { raw: fromFlag, origin: `--${spec.flag}` };
+  const fromEnv = env[spec.env];
+  return { raw: fromEnv !== undefined && fromEnv !== '' ? fromEnv : spec.default, origin: spec.env };
+}
+
 /**
  * Resolves every setting from flags (highest), then the environment, then the
  * default. Throws one ConfigError listing every problem.
@@ -117,10 +129,7 @@ export function loadSettings<T extends Record<string, SettingSpec>>(
   const problems: string[] = [];
   for (const key of Object.keys(specs)) {
     const spec = specs[key] as SettingSpec;
-    const fromFlag = spec.flag !== undefined ? flags[spec.flag] : undefined;
-    const fromEnv = env[spec.env];
-    const origin = fromFlag !== undefined ? `--${spec.flag}` : spec.env;
-    const raw = fromFlag ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : spec.default);
+    const { raw, origin } = rawSetting(spec, env, flags);
     if (raw === undefined) {
       if (spec.required) problems.push(`${spec.env} is required: ${spec.description}`);
       out[key] = undefined;

@@ -72,6 +72,16 @@ describe('bodyProblem', () => {
     expect(bodyProblem(deep)?.what).toBe('U+007F at position 1');
   });
 
+  it('walks very wide bodies, reporting the first bad item in order', () => {
+    const wide: unknown[] = Array.from({ length: 300_000 }, () => 0);
+    wide[299_998] = 'a\u007f';
+    wide[299_999] = 'b\u0091';
+    expect(bodyProblem({ items: wide })).toEqual({
+      field: 'body/items/299998',
+      what: 'U+007F at position 1',
+    });
+  });
+
   it('accepts clean bodies and non-string values', () => {
     expect(bodyProblem(undefined)).toBeUndefined();
     expect(bodyProblem({ a: [1, true, null, { b: 'c' }], n: 3 })).toBeUndefined();

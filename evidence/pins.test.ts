@@ -9,8 +9,15 @@ const event = (key: string, publicKey: string | null, owner: string | null): Pin
   owner,
   at: '2026-01-01T00:00:00Z',
 });
-const decide = (events: PinEvent[], key: string, pk: string, presenter: string, ownerLive = true) =>
-  decidePin(foldPins(events), { attesterId: 'gateway/a', keyId: key, publicKey: pk, presenter }, ownerLive);
+const presented = (key: string, pk: string, presenter: string) => ({
+  attesterId: 'gateway/a',
+  keyId: key,
+  publicKey: pk,
+  presenter,
+});
+/** The decision while the pinned owner's credential is live. */
+const decide = (events: PinEvent[], key: string, pk: string, presenter: string) =>
+  decidePin(foldPins(events), presented(key, pk, presenter), true);
 
 describe('decidePin', () => {
   it('pins the first key for the presenting credential', () => {
@@ -45,7 +52,9 @@ describe('decidePin', () => {
   });
 
   it('releases the attester of a credential that no longer exists to the next one', () => {
-    expect(decide([event('k1', 'pk1', 'apikey:a')], 'k2', 'pk2', 'apikey:b', false)).toMatchObject({
+    expect(
+      decidePin(foldPins([event('k1', 'pk1', 'apikey:a')]), presented('k2', 'pk2', 'apikey:b'), false),
+    ).toMatchObject({
       ok: true,
       event: { key_id: 'k2', owner: 'apikey:b' },
     });

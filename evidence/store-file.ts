@@ -32,6 +32,13 @@ type Item = { evidence: Evidence; result: AttestationResult; agentUid: string };
 
 const agentKey = (agentId: string, agentUid: string): string => `${agentId}\n${agentUid}`;
 
+/** The store's file: its append handle, its path, and the lock's release. */
+interface StoreFile {
+  handle: FileHandle;
+  path: string;
+  release: () => Promise<void>;
+}
+
 export class FileEvidenceStore implements EvidenceStore {
   readonly kind = 'embedded' as const;
   private readonly entries: StoredEvidence[] = [];
@@ -43,13 +50,19 @@ export class FileEvidenceStore implements EvidenceStore {
   /** The chain check of the file as found on open. */
   readonly opened: ChainCheck;
 
+  private readonly handle: FileHandle | undefined;
+  private readonly path: string | undefined;
+  private readonly release: () => Promise<void>;
+
+  /** `file`: the open, locked file; none keeps the store in memory. */
   private constructor(
-    private readonly handle: FileHandle | undefined,
-    private readonly path: string | undefined,
+    file: StoreFile | undefined,
     private readonly sync: boolean,
     lines: string[],
-    private readonly release: () => Promise<void> = () => Promise.resolve(),
   ) {
+    this.handle = file?.handle;
+    this.path = file?.path;
+    this.release = file?.release ?? (() => Promise.resolve());
     for (const line of lines) this.index(JSON.parse(line) as StoredEvidence);
     this.opened = checkChain(this.entries);
     for (const event of this.loadPins()) this.indexPin(event);
@@ -57,13 +70,13 @@ export class FileEvidenceStore implements EvidenceStore {
 
   static async open(options: FileStoreOptions = {}): Promise<FileEvidenceStore> {
     const { path, sync = true } = options;
-    if (!path) return new FileEvidenceStore(undefined, undefined, sync, []);
+    if (!path) return new FileEvidenceStore(undefined, sync, []);
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const release = await lockFile(path, 'PLATFORM_EVIDENCE_FILE');
     try {
       const lines = existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
       const handle = await open(path, 'a', 0o600);
-      return new FileEvidenceStore(handle, path, sync, lines, release);
+      return new FileEvidenceStore({ handle, path, release }, sync, lines);
     } catch (err) {
       await release();
       throw err;

@@ -77,14 +77,13 @@ export function link(
   evidence: Evidence,
   result: AttestationResult,
   agentUid: string,
-  receivedAt = new Date().toISOString(),
 ): StoredEvidence {
   const linked: Linked = {
     seq: (prev?.seq ?? 0) + 1,
     evidence_id: evidence.evidence_id,
     agent_id: evidence.agent_id,
     agent_uid: agentUid,
-    received_at: receivedAt,
+    received_at: new Date().toISOString(),
     evidence,
     result,
     prev_hash: prev?.hash ?? GENESIS_HASH,

@@ -15,24 +15,28 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 const isTime = (v: unknown): boolean =>
   typeof v === 'string' && !Number.isNaN(Date.parse(v)) && /^\d{4}-\d\d-\d\dT/.test(v);
 
+/** One check per claim field: the problem (after the claim's pointer) when broken, '' when it holds. */
+const CLAIM_RULES: ((c: Record<string, unknown>) => string)[] = [
+  (c) =>
+    typeof c.name === 'string' && CLAIM_NAME.test(c.name) ? '' : '.name: snake_case claim name required',
+  (c) => (CLAIM_TYPES.includes(c.type as never) ? '' : `.type: one of ${CLAIM_TYPES.join(', ')}`),
+  (c) => ('value' in c ? '' : '.value: required'),
+  (c) => (c.timestamp === undefined || isTime(c.timestamp) ? '' : '.timestamp: ISO 8601 timestamp'),
+  ...(['metadata', 'provenance', 'detail'] as const).map(
+    (k) => (c: Record<string, unknown>) => (c[k] === undefined || isObject(c[k]) ? '' : `.${k}: an object`),
+  ),
+];
+
 /** Problems with one claim, each prefixed with its pointer. */
 export function claimProblems(claim: unknown, at: string): string[] {
   if (!isObject(claim)) return [`${at}: a claim is an object`];
-  const out: string[] = [];
-  if (typeof claim.name !== 'string' || !CLAIM_NAME.test(claim.name))
-    out.push(`${at}.name: snake_case claim name required`);
-  if (!CLAIM_TYPES.includes(claim.type as never)) out.push(`${at}.type: one of ${CLAIM_TYPES.join(', ')}`);
-  if (!('value' in claim)) out.push(`${at}.value: required`);
-  if (claim.timestamp !== undefined && !isTime(claim.timestamp))
-    out.push(`${at}.timestamp: ISO 8601 timestamp`);
-  for (const k of ['metadata', 'provenance', 'detail'] as const) {
-    if (claim[k] !== undefined && !isObject(claim[k])) out.push(`${at}.${k}: an object`);
-  }
-  if (out.length === 0) {
-    const problem = claimTypeProblem(claim as unknown as Claim, undefined);
-    if (problem) out.push(`${at}: ${problem}`);
-  }
-  return out;
+  const out = CLAIM_RULES.map((rule) => rule(claim))
+    .filter(Boolean)
+    .map((problem) => `${at}${problem}`);
+  if (out.length > 0) return out;
+  // The value's fit to its type is checked only on a well-formed claim.
+  const problem = claimTypeProblem(claim as unknown as Claim, undefined);
+  return problem ? [`${at}: ${problem}`] : [];
 }
 
 const STRING_FIELDS = [

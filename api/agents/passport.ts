@@ -83,22 +83,28 @@ export interface PassportAttestation {
   results: AttestationResult[];
 }
 
+/** auditor id → tier: the status summary, overlaid with the results (oldest first, so the newest wins). */
+function auditorTiersOf(agent: PlatformAgent, results: AttestationResult[]): Record<string, TrustTier> {
+  const tiers: Record<string, TrustTier> = { ...agent.status?.passport?.trustTiers };
+  for (const r of [...results].reverse()) for (const a of r.auditors) tiers[a.auditor_id] = a.trust_tier;
+  return tiers;
+}
+
+/** The later of the status's last attestation time and the newest result's, if either is known. */
+function latestTimeOf(statusTime: string | undefined, latest: AttestationResult | undefined): string | null {
+  const times = [statusTime, latest?.verified_at].filter((t): t is string => Boolean(t));
+  return times.sort().at(-1) ?? null;
+}
+
 /** The attestation part: the status summary (cluster-wide) overlaid with the results read from the evidence store. */
 export function attestationOf(agent: PlatformAgent, results: AttestationResult[]): PassportAttestation {
   const s = agent.status;
-  const tiers: Record<string, TrustTier> = { ...s?.passport?.trustTiers };
-  for (const r of [...results].reverse()) for (const a of r.auditors) tiers[a.auditor_id] = a.trust_tier;
   const latest = results[0];
-  const statusTime = s?.passport?.lastAttestationTime;
-  const time = [statusTime, latest?.verified_at]
-    .filter((t): t is string => Boolean(t))
-    .sort()
-    .at(-1);
   return {
     trust_tier: latest?.trust_tier ?? s?.trustTier ?? null,
     hardware_attested: latest?.hardware_attested ?? false,
-    last_attestation_time: time ?? null,
-    auditor_tiers: tiers,
+    last_attestation_time: latestTimeOf(s?.passport?.lastAttestationTime, latest),
+    auditor_tiers: auditorTiersOf(agent, results),
     results,
   };
 }
@@ -106,12 +112,12 @@ export function attestationOf(agent: PlatformAgent, results: AttestationResult[]
 function identity(
   agent: PlatformAgent,
 ): Pick<Passport, 'email' | 'handle' | 'spiffe_id' | 'oauth_client_id'> {
-  const s = agent.status;
+  const s = agent.status ?? {};
   return {
-    email: s?.email ?? agent.spec.email ?? null,
-    handle: s?.handle ?? agent.spec.handle ?? null,
-    spiffe_id: s?.spiffeId ?? null,
-    oauth_client_id: s?.oauthClientId ?? null,
+    email: s.email ?? agent.spec.email ?? null,
+    handle: s.handle ?? agent.spec.handle ?? null,
+    spiffe_id: s.spiffeId ?? null,
+    oauth_client_id: s.oauthClientId ?? null,
   };
 }
 

@@ -59,7 +59,14 @@ export function phaseOf(a: ApprovalRequest, nowMs: number): string {
   return phase;
 }
 
+/** The decision part of the view: who decided, when and why (null while undecided). */
+function decisionView(a: ApprovalRequest): Record<string, unknown> {
+  const st = a.status ?? {};
+  return { decided_by: st.decidedBy ?? null, decided_at: st.decidedTime ?? null, reason: st.reason ?? null };
+}
+
 export function approvalView(a: ApprovalRequest, nowMs: number): Record<string, unknown> {
+  const created = a.metadata.creationTimestamp;
   return {
     id: approvalId(a),
     agent_id: `${a.metadata.namespace}.${a.spec.agent}`,
@@ -70,11 +77,9 @@ export function approvalView(a: ApprovalRequest, nowMs: number): Record<string, 
     phase: phaseOf(a, nowMs),
     requested_by: requesterOf(a) ?? null,
     approvers: approversOf(a),
-    requested_at: a.metadata.creationTimestamp ? String(a.metadata.creationTimestamp) : null,
+    requested_at: created ? String(created) : null,
     expires_at: a.spec.expiresAt ?? null,
-    decided_by: a.status?.decidedBy ?? null,
-    decided_at: a.status?.decidedTime ?? null,
-    reason: a.status?.reason ?? null,
+    ...decisionView(a),
     details: a.spec.details ?? {},
   };
 }

@@ -61,6 +61,13 @@ interface Held {
 const HASHES_PER_TURN = 256;
 const GENESIS: Checkpoint = { seq: 0, hash: GENESIS_HASH, offset: 0 };
 
+/** The open file: an append handle, a read handle, and the lock's release. */
+interface LogFiles {
+  writer: FileHandle;
+  reader: FileHandle;
+  release: () => Promise<void>;
+}
+
 export class FileAuditLog implements AuditLog {
   private readonly window: RecentWindow<Held>;
   private readonly marks: SparseMarks;
@@ -79,9 +86,7 @@ export class FileAuditLog implements AuditLog {
 
   private constructor(
     readonly path: string,
-    private readonly writer: FileHandle,
-    private readonly reader: FileHandle,
-    private readonly release: () => Promise<void>,
+    private readonly files: LogFiles,
     private readonly o: Required<Omit<FileAuditLogOptions, 'path'>>,
   ) {
     this.window = new RecentWindow(o.window);
@@ -96,7 +101,7 @@ export class FileAuditLog implements AuditLog {
     try {
       handles.push(await open(o.path, 'a', 0o600));
       handles.push(await open(o.path, 'r'));
-      const log = new FileAuditLog(o.path, handles[0]!, handles[1]!, release, o);
+      const log = new FileAuditLog(o.path, { writer: handles[0]!, reader: handles[1]!, release }, o);
       await log.load();
       return log;
     } catch (err) {
@@ -119,7 +124,7 @@ export class FileAuditLog implements AuditLog {
 
   /** Walks the whole file once: index, chain check, torn tail. */
   private async load(): Promise<void> {
-    const end = (await this.reader.stat()).size;
+    const end = (await this.files.reader.stat()).size;
     let torn: { start: number; bytes: Buffer } | undefined;
     const onTail = (start: number, bytes: Buffer): void => void (torn = { start, bytes });
     await this.walk(
@@ -135,7 +140,7 @@ export class FileAuditLog implements AuditLog {
     if (torn) {
       const savedTo = `${this.path}.torn-${this.o.now()}`;
       await writeFile(savedTo, torn.bytes, { mode: 0o600 });
-      await this.writer.truncate(torn.start);
+      await this.files.writer.truncate(torn.start);
       this.opened.torn = { bytes: torn.bytes.length, savedTo };
     }
     this.opened.entries = this.count;
@@ -155,7 +160,7 @@ export class FileAuditLog implements AuditLog {
   ): Promise<void> {
     const walker = auditChainWalker({ seq: from.seq, hash: from.hash });
     let sinceYield = 0;
-    for await (const line of readLines(this.reader, from.offset, end, tail)) {
+    for await (const line of readLines(this.files.reader, from.offset, end, { tail })) {
       if (++sinceYield >= HASHES_PER_TURN) {
         sinceYield = 0;
         await yieldToLoop();
@@ -191,11 +196,11 @@ export class FileAuditLog implements AuditLog {
     }
     const lines = entries.map((e) => `${JSON.stringify(e)}\n`);
     try {
-      await this.writer.appendFile(lines.join(''));
-      if (this.o.sync) await this.writer.datasync();
+      await this.files.writer.appendFile(lines.join(''));
+      if (this.o.sync) await this.files.writer.datasync();
     } catch (err) {
       // Nothing half-written: cut what this batch may have left.
-      await this.writer.truncate(this.size).catch(() => undefined);
+      await this.files.writer.truncate(this.size).catch(() => undefined);
       throw err;
     }
     entries.forEach((entry, i) => {
@@ -224,14 +229,20 @@ export class FileAuditLog implements AuditLog {
     const diskEnd = this.window.size > 0 ? this.window.at(0).start : this.size;
     for (const block of this.marks.blocksBefore(diskEnd)) {
       if (block.firstSeq > upper) continue;
-      const entries: AuditEntry[] = [];
-      for await (const line of readLines(this.reader, block.start, block.end)) {
-        const e = parseEntry(line.text);
-        if (e) entries.push(e);
-      }
+      const entries = await this.entriesBetween(block.start, block.end);
       for (let i = entries.length - 1; i >= 0; i--) if (take(entries[i]!)) return out;
     }
     return out;
+  }
+
+  /** The parseable entries stored between two byte offsets, oldest first. */
+  private async entriesBetween(start: number, end: number): Promise<AuditEntry[]> {
+    const entries: AuditEntry[] = [];
+    for await (const line of readLines(this.files.reader, start, end)) {
+      const e = parseEntry(line.text);
+      if (e) entries.push(e);
+    }
+    return entries;
   }
 
   /** One check at a time; each starts where the last good one ended. */
@@ -256,7 +267,7 @@ export class FileAuditLog implements AuditLog {
 
   async close(): Promise<void> {
     await Promise.all([this.verifying, this.writing]);
-    await Promise.all([this.writer.close(), this.reader.close()]);
-    await this.release();
+    await Promise.all([this.files.writer.close(), this.files.reader.close()]);
+    await this.files.release();
   }
 }

@@ -19,12 +19,17 @@ const NEWLINE = 0x0a;
  * newline are not a line: they come back through `tail` (a torn write).
  * Stops early if the file is shorter than `to`.
  */
+export interface ReadLinesOptions {
+  /** Receives the bytes after the last newline, if any (a torn write). */
+  tail?: (start: number, bytes: Buffer) => void;
+  blockBytes?: number;
+}
+
 export async function* readLines(
   file: FileHandle,
   from: number,
   to: number,
-  tail?: (start: number, bytes: Buffer) => void,
-  blockBytes = 1 << 20,
+  { tail, blockBytes = 1 << 20 }: ReadLinesOptions = {},
 ): AsyncGenerator<Line> {
   let carry = Buffer.alloc(0);
   let carryStart = from;

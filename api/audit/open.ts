@@ -30,9 +30,13 @@ export async function openAuditLog(env: NodeJS.ProcessEnv, o: OpenAuditLogOption
   if (o.path === IN_MEMORY) return new HashChainAuditLog();
   const path = o.path || defaultAuditLogPath(env);
   const audit = await FileAuditLog.open({ path, ...(o.window ? { window: o.window } : {}) });
-  const { torn, broken, entries } = audit.opened;
-  o.log?.info({ path, entries }, 'audit log opened');
-  if (torn) o.log?.warn({ path, ...torn }, 'audit log: cut a torn last line (an unfinished write)');
-  if (broken) o.log?.error({ path, ...broken }, 'audit log: the hash chain is broken; verify reports it');
+  if (o.log) reportOpened(o.log, path, audit.opened);
   return audit;
+}
+
+/** Logs what opening the file found: its size, and a torn tail or broken chain if any. */
+function reportOpened(log: Logger, path: string, { torn, broken, entries }: FileAuditLog['opened']): void {
+  log.info({ path, entries }, 'audit log opened');
+  if (torn) log.warn({ path, ...torn }, 'audit log: cut a torn last line (an unfinished write)');
+  if (broken) log.error({ path, ...broken }, 'audit log: the hash chain is broken; verify reports it');
 }

@@ -147,6 +147,10 @@ function optionalFields(body: RegistrationBody): Partial<Spec> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<Spec>;
 }
 
+/** The stored registration's workspaces (none: cluster-wide); a new registration gets the defaults. */
+const storedWorkspaces = (prev: Spec | undefined, defaultWorkspaces: readonly string[]): readonly string[] =>
+  prev ? (prev.workspaces ?? []) : defaultWorkspaces;
+
 /** Where it runs and for whom: the body's, else the stored, else the defaults. */
 function placementOf(
   body: RegistrationBody,
@@ -157,13 +161,19 @@ function placementOf(
   // A sidecar keeps its stored endpoint: the one its Gateway relays is pod-local.
   const endpoint =
     prev?.deploymentMode === 'sidecar' && deploymentMode === 'sidecar' ? prev.endpoint : body.endpoint;
-  const workspaces = [
-    ...new Set(body.workspaces ?? (prev ? (prev.workspaces ?? []) : defaultWorkspaces)),
-  ].sort();
+  const workspaces = [...new Set(body.workspaces ?? storedWorkspaces(prev, defaultWorkspaces))].sort();
   return {
     deploymentMode,
     ...(endpoint ? { endpoint } : {}),
     ...(workspaces.length > 0 ? { workspaces } : {}),
+  };
+}
+
+/** What it audits and when: the body's, else the stored, else the defaults. */
+function kindOf(body: RegistrationBody, prev: Spec | undefined): Pick<Spec, 'category' | 'phase'> {
+  return {
+    category: body.category ?? prev?.category ?? 'security',
+    phase: body.phase ?? prev?.phase ?? 'input_guarding',
   };
 }
 
@@ -184,8 +194,7 @@ export function registrationFrom(
   const spec = {
     ...kept,
     auditorId: body.auditor_id,
-    category: body.category ?? prev?.category ?? 'security',
-    phase: body.phase ?? prev?.phase ?? 'input_guarding',
+    ...kindOf(body, prev),
     ...placementOf(body, prev, defaultWorkspaces),
     ...optionalFields(body),
     ...(auth ? { auth } : {}),

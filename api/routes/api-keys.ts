@@ -32,27 +32,39 @@ interface MintBody {
   expires_at?: string;
 }
 
+/** Throws 403 unless the caller may mint this key: anyone a user key for themself, an org admin any key. */
+function assertMayMint(p: Principal, subject: string, role: KeyRole): void {
+  if (p.orgAdmin || (subject === p.subject && role === 'user')) return;
+  throw forbidden('only an org administrator mints keys for other subjects or with administrator roles');
+}
+
+/** The key's expiry, normalized; throws 400 unless it is in the future. */
+function expiryOf(expiresAt: string | undefined, nowMs: number): { expiresAt?: string } {
+  if (expiresAt === undefined) return {};
+  const ms = Date.parse(expiresAt);
+  if (ms <= nowMs) throw badRequest('expires_at must be in the future');
+  return expiresAt ? { expiresAt: new Date(ms).toISOString() } : {};
+}
+
+/** Roles that may be limited to workspaces; a gateway key then submits Evidence only for their agents. */
+const SCOPED_ROLES: ReadonlySet<KeyRole> = new Set<KeyRole>(['workspace_admin', 'gateway']);
+
 /** Pure: what the caller may mint; throws 403/400 otherwise. */
 export function mintRequestFor(p: Principal, body: MintBody, nowMs: number): MintRequest {
   const subject = body.subject ?? p.subject;
   const role = body.role ?? 'user';
-  if (!p.orgAdmin && (subject !== p.subject || role !== 'user')) {
-    throw forbidden('only an org administrator mints keys for other subjects or with administrator roles');
-  }
+  assertMayMint(p, subject, role);
   const workspaces = body.workspaces ?? [];
   if (role === 'workspace_admin' && workspaces.length === 0) {
     throw badRequest('a workspace_admin key names its workspaces (namespaces)');
   }
-  if (body.expires_at !== undefined && Date.parse(body.expires_at) <= nowMs) {
-    throw badRequest('expires_at must be in the future');
-  }
+  const expiry = expiryOf(body.expires_at, nowMs);
   return {
     subject,
     role,
-    // A gateway key may be limited to workspaces too: it then submits Evidence only for their agents.
-    workspaces: role === 'workspace_admin' || role === 'gateway' ? workspaces : [],
+    workspaces: SCOPED_ROLES.has(role) ? workspaces : [],
     description: body.description ?? '',
-    ...(body.expires_at ? { expiresAt: new Date(Date.parse(body.expires_at)).toISOString() } : {}),
+    ...expiry,
   };
 }
 

@@ -19,10 +19,15 @@ export interface Timings {
 
 type KObj = k8s.KubernetesObject;
 
+/** What every informer of the API is built from. */
+interface InformerSource {
+  kc: k8s.KubeConfig;
+  log: Logger;
+  t: Timings;
+}
+
 function custom<T extends KObj>(
-  kc: k8s.KubeConfig,
-  log: Logger,
-  t: Timings,
+  { kc, log, t }: InformerSource,
   plural: string,
   ns?: string,
 ): ResilientInformer<T> {
@@ -51,12 +56,17 @@ export interface ApiInformers {
   all: ResilientInformer<KObj>[];
 }
 
+/** Where the API looks: its key Secrets' namespace, and the one namespace it watches (none: all). */
+export interface InformerScope {
+  keyNamespace: string;
+  watchNamespace?: string;
+}
+
 export function apiInformers(
   kc: k8s.KubeConfig,
   log: Logger,
   t: Timings,
-  keyNamespace: string,
-  watchNamespace?: string,
+  { keyNamespace, watchNamespace }: InformerScope,
 ): ApiInformers {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const selector = `${LABEL.apiKey}=true`;
@@ -71,11 +81,12 @@ export function apiInformers(
     log,
     ...t,
   });
+  const src = { kc, log, t };
   const informers = {
-    agents: custom<PlatformAgent & KObj>(kc, log, t, PLURAL.agent, watchNamespace),
-    approvals: custom<ApprovalRequest & KObj>(kc, log, t, PLURAL.approval, watchNamespace),
-    auditors: custom<AuditorRegistration & KObj>(kc, log, t, PLURAL.auditor),
-    models: custom<ModelRegistration & KObj>(kc, log, t, PLURAL.model),
+    agents: custom<PlatformAgent & KObj>(src, PLURAL.agent, watchNamespace),
+    approvals: custom<ApprovalRequest & KObj>(src, PLURAL.approval, watchNamespace),
+    auditors: custom<AuditorRegistration & KObj>(src, PLURAL.auditor),
+    models: custom<ModelRegistration & KObj>(src, PLURAL.model),
     keys,
   };
   return { ...informers, all: Object.values(informers) as ResilientInformer<KObj>[] };

@@ -122,12 +122,22 @@ function get(agentPool: Agent, port: number, path: string, key: string): Promise
   });
 }
 
+/** The server under load and the key it accepts. */
+interface Target {
+  port: number;
+  key: string;
+}
+
+/** How long to load it, with how many requests in flight. */
+interface Run {
+  seconds: number;
+  concurrency: number;
+}
+
 async function load(
-  port: number,
-  key: string,
+  { port, key }: Target,
   path: () => string,
-  seconds: number,
-  concurrency: number,
+  { seconds, concurrency }: Run,
 ): Promise<string> {
   const pool = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latenciesMs: number[] = [];
@@ -157,26 +167,21 @@ async function main(): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const { port, key } = await new Promise<{ port: number; key: string }>((resolve) =>
-    child.stdout.once('data', (d: Buffer) =>
-      resolve(JSON.parse(d.toString()) as { port: number; key: string }),
-    ),
+  const target = await new Promise<Target>((resolve) =>
+    child.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()) as Target)),
   );
+  const run = { seconds, concurrency };
   try {
     console.log(
       `API benchmark: ${AGENTS} agents in the cache, server in one process, ${concurrency} keep-alive connections, ${seconds} s each`,
     );
     let n = 0;
-    await load(port, key, () => `/v1/agents/team-0.agent-0/passport`, 1, concurrency);
+    await load(target, () => `/v1/agents/team-0.agent-0/passport`, { seconds: 1, concurrency });
     console.log(
-      `passport GET       ${await load(port, key, () => `/v1/agents/team-${n % 50}.agent-${n++ % AGENTS}/passport`, seconds, concurrency)}`,
+      `passport GET       ${await load(target, () => `/v1/agents/team-${n % 50}.agent-${n++ % AGENTS}/passport`, run)}`,
     );
-    console.log(
-      `agent list (100)   ${await load(port, key, () => '/v1/agents?limit=100', seconds, concurrency)}`,
-    );
-    console.log(
-      `agent list (1000)  ${await load(port, key, () => '/v1/agents?limit=1000', seconds, concurrency)}`,
-    );
+    console.log(`agent list (100)   ${await load(target, () => '/v1/agents?limit=100', run)}`);
+    console.log(`agent list (1000)  ${await load(target, () => '/v1/agents?limit=1000', run)}`);
   } finally {
     child.kill('SIGTERM');
   }

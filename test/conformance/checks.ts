@@ -31,25 +31,44 @@ export function healthProblems(answer: HttpAnswer): string[] {
   return problems;
 }
 
+/** Each rule's problem when broken, '' when it holds; the problems of those broken. */
+type Rule<T> = (x: T) => string;
+const broken = <T>(x: T, rules: readonly Rule<T>[]): string[] => rules.map((rule) => rule(x)).filter(Boolean);
+
+const OBJECT_FIELDS = ['metadata', 'provenance', 'detail'] as const;
+
+const VOCABULARY_ENTRY_RULES: Rule<Record<string, unknown>>[] = [
+  (e) => (typeof e.name !== 'string' || e.name === '' ? 'name missing' : ''),
+  (e) =>
+    CLAIM_TYPES.includes(e.type as ClaimType) ? '' : `type ${JSON.stringify(e.type)} is not a claim type`,
+  (e) => (typeof e.description !== 'string' ? 'description missing' : ''),
+  (e) => (isObj(e.value_schema) ? '' : 'value_schema is not an object'),
+  (e) => (e.settings !== undefined && !Array.isArray(e.settings) ? 'settings is not an array' : ''),
+];
+
+/** What is wrong with one declared setting ('' when nothing). */
+function settingProblem(s: unknown): string {
+  if (!isObj(s) || typeof s.key !== 'string') return 'a setting has no key';
+  if (!SETTING_TYPES.includes(s.type as never)) return `setting ${s.key} has type ${JSON.stringify(s.type)}`;
+  if (!settingValueMatches(s.type as never, s.default))
+    return `setting ${s.key} default does not match its type`;
+  return '';
+}
+
 function vocabularyEntryProblems(e: unknown, i: number): string[] {
   if (!isObj(e)) return [`vocabulary[${i}] is not an object`];
   const at = `vocabulary[${i}] (${String(e.name)})`;
-  const problems: string[] = [];
-  if (typeof e.name !== 'string' || e.name === '') problems.push(`${at}: name missing`);
-  if (!CLAIM_TYPES.includes(e.type as ClaimType))
-    problems.push(`${at}: type ${JSON.stringify(e.type)} is not a claim type`);
-  if (typeof e.description !== 'string') problems.push(`${at}: description missing`);
-  if (!isObj(e.value_schema)) problems.push(`${at}: value_schema is not an object`);
-  if (e.settings !== undefined && !Array.isArray(e.settings))
-    problems.push(`${at}: settings is not an array`);
-  for (const s of Array.isArray(e.settings) ? (e.settings as unknown[]) : []) {
-    if (!isObj(s) || typeof s.key !== 'string') problems.push(`${at}: a setting has no key`);
-    else if (!SETTING_TYPES.includes(s.type as never))
-      problems.push(`${at}: setting ${s.key} has type ${JSON.stringify(s.type)}`);
-    else if (!settingValueMatches(s.type as never, s.default))
-      problems.push(`${at}: setting ${s.key} default does not match its type`);
-  }
-  return problems;
+  const settings = Array.isArray(e.settings) ? (e.settings as unknown[]) : [];
+  return [...broken(e, VOCABULARY_ENTRY_RULES), ...settings.map(settingProblem).filter(Boolean)].map(
+    (problem) => `${at}: ${problem}`,
+  );
+}
+
+function phasesProblems(phases: unknown): string[] {
+  if (!Array.isArray(phases) || phases.length === 0) return ['phases missing'];
+  return phases
+    .filter((p) => !REQUEST_PHASES.includes(p as never))
+    .map((p) => `unknown phase ${JSON.stringify(p)}`);
 }
 
 export function vocabularyProblems(answer: HttpAnswer): string[] {
@@ -59,10 +78,7 @@ export function vocabularyProblems(answer: HttpAnswer): string[] {
   const problems: string[] = [];
   if (typeof b.auditor_id !== 'string') problems.push('auditor_id missing');
   if (typeof b.version !== 'string') problems.push('version missing');
-  if (!Array.isArray(b.phases) || b.phases.length === 0) problems.push('phases missing');
-  else
-    for (const p of b.phases)
-      if (!REQUEST_PHASES.includes(p as never)) problems.push(`unknown phase ${JSON.stringify(p)}`);
+  problems.push(...phasesProblems(b.phases));
   if (!Array.isArray(b.vocabulary) || b.vocabulary.length === 0)
     return [...problems, 'vocabulary[] missing or empty'];
   b.vocabulary.forEach((e, i) => problems.push(...vocabularyEntryProblems(e, i)));
@@ -71,23 +87,27 @@ export function vocabularyProblems(answer: HttpAnswer): string[] {
   return problems;
 }
 
+const isRfc3339 = (t: unknown): boolean => typeof t === 'string' && RFC3339.test(t);
+const isConfidence = (c: unknown): boolean => typeof c === 'number' && c >= 0 && c <= 1;
+
+/** The rules for a claim against its declaration. */
+const claimRules = (decl: Vocabulary['vocabulary'][number]): Rule<Record<string, unknown>>[] => [
+  (c) => (c.type !== decl.type ? `type ${JSON.stringify(c.type)}, declared ${decl.type}` : ''),
+  (c) => (valueMatchesClaimType(decl.type, c.value) ? '' : `value does not match ${decl.type}`),
+  (c) => (c.timestamp === undefined || isRfc3339(c.timestamp) ? '' : 'timestamp is not RFC 3339'),
+  (c) => (c.confidence === undefined || isConfidence(c.confidence) ? '' : 'confidence outside 0–1'),
+  ...OBJECT_FIELDS.map(
+    (f) => (c: Record<string, unknown>) =>
+      c[f] !== undefined && !isObj(c[f]) ? `${f} is not an object` : '',
+  ),
+];
+
 function claimProblems(c: unknown, i: number, vocabulary: Vocabulary): string[] {
   if (!isObj(c)) return [`claims[${i}] is not an object`];
   const decl = vocabulary.vocabulary.find((v) => v.name === c.name);
   const at = `claim ${String(c.name)}`;
   if (!decl) return [`${at} is not declared in the vocabulary`];
-  const problems: string[] = [];
-  if (c.type !== decl.type) problems.push(`${at}: type ${JSON.stringify(c.type)}, declared ${decl.type}`);
-  if (!valueMatchesClaimType(decl.type, c.value)) problems.push(`${at}: value does not match ${decl.type}`);
-  if (c.timestamp !== undefined && (typeof c.timestamp !== 'string' || !RFC3339.test(c.timestamp))) {
-    problems.push(`${at}: timestamp is not RFC 3339`);
-  }
-  const conf = c.confidence;
-  if (conf !== undefined && !(typeof conf === 'number' && conf >= 0 && conf <= 1))
-    problems.push(`${at}: confidence outside 0–1`);
-  for (const f of ['metadata', 'provenance', 'detail'])
-    if (c[f] !== undefined && !isObj(c[f])) problems.push(`${at}: ${f} is not an object`);
-  return problems;
+  return broken(c, claimRules(decl)).map((problem) => `${at}: ${problem}`);
 }
 
 /** A successful `/claims` answer: HTTP 200, status success, every claim declared and well typed. */
@@ -111,12 +131,18 @@ export function envelopeProblems(answer: HttpAnswer, code: ErrorCode): string[] 
   const problems: string[] = [];
   if (b.status !== 'error') problems.push(`status ${JSON.stringify(b.status)}, expected error`);
   if (!Array.isArray(b.claims) || b.claims.length !== 0) problems.push('claims is not an empty array');
-  if (b.error.code !== code) problems.push(`code ${JSON.stringify(b.error.code)}, expected ${code}`);
-  if (typeof b.error.message !== 'string' || b.error.message === '') problems.push('message missing');
-  if (b.error.retryable !== ERROR_CODES[code])
-    problems.push(`retryable ${JSON.stringify(b.error.retryable)}, expected ${ERROR_CODES[code]}`);
-  return problems;
+  return [...problems, ...broken(b.error, errorRules(code))];
 }
+
+/** The rules for the envelope's error object, for the code expected. */
+const errorRules = (code: ErrorCode): Rule<Record<string, unknown>>[] => [
+  (e) => (e.code !== code ? `code ${JSON.stringify(e.code)}, expected ${code}` : ''),
+  (e) => (typeof e.message !== 'string' || e.message === '' ? 'message missing' : ''),
+  (e) =>
+    e.retryable !== ERROR_CODES[code]
+      ? `retryable ${JSON.stringify(e.retryable)}, expected ${ERROR_CODES[code]}`
+      : '',
+];
 
 export function decisionWordProblems(answer: HttpAnswer): string[] {
   const b = answer.json;

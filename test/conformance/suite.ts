@@ -145,33 +145,37 @@ async function errorChecks(
   );
 }
 
-async function optionalChecks(base: string, vocabulary: Vocabulary, rec: Recorder): Promise<void> {
+/** `/batch` (optional): one answer per item, in order. */
+async function batchCheck(base: string, vocabulary: Vocabulary, rec: Recorder): Promise<void> {
   const phase = vocabulary.phases[0] ?? 'request';
   const batch = await postJson(`${base}/batch`, {
     items: [sampleRequest(phase, vocabulary), { phase }],
   }).catch(() => undefined);
-  if (!batch || batch.status === 404) rec.add('batch', [], true);
-  else {
-    rec.answers.push({ id: 'batch', answer: batch });
-    const results = (batch.json as { results?: unknown[] } | undefined)?.results;
-    const as = (i: number): HttpAnswer => ({ ...batch, json: results?.[i] });
-    if (!Array.isArray(results) || results.length !== 2)
-      rec.add('batch', ['results is not an array of 2, one per item, in order']);
-    else
-      rec.add('batch', [
-        ...successProblems(as(0), vocabulary),
-        ...envelopeProblems(as(1), 'INVALID_INPUT').map((p) => `item 2: ${p}`),
-      ]);
-  }
+  if (!batch || batch.status === 404) return rec.add('batch', [], true);
+  rec.answers.push({ id: 'batch', answer: batch });
+  const results = (batch.json as { results?: unknown[] } | undefined)?.results;
+  const as = (i: number): HttpAnswer => ({ ...batch, json: results?.[i] });
+  if (!Array.isArray(results) || results.length !== 2)
+    return rec.add('batch', ['results is not an array of 2, one per item, in order']);
+  rec.add('batch', [
+    ...successProblems(as(0), vocabulary),
+    ...envelopeProblems(as(1), 'INVALID_INPUT').map((p) => `item 2: ${p}`),
+  ]);
+}
+
+/** `/metrics` (optional): Prometheus text. */
+async function metricsCheck(base: string, rec: Recorder): Promise<void> {
   const metrics = await send(`${base}/metrics`).catch(() => undefined);
-  if (!metrics || metrics.status === 404) rec.add('metrics', [], true);
-  else
-    rec.add(
-      'metrics',
-      metrics.status === 200 && metrics.text.includes('# TYPE')
-        ? []
-        : ['GET /metrics is not Prometheus text'],
-    );
+  if (!metrics || metrics.status === 404) return rec.add('metrics', [], true);
+  rec.add(
+    'metrics',
+    metrics.status === 200 && metrics.text.includes('# TYPE') ? [] : ['GET /metrics is not Prometheus text'],
+  );
+}
+
+async function optionalChecks(base: string, vocabulary: Vocabulary, rec: Recorder): Promise<void> {
+  await batchCheck(base, vocabulary, rec);
+  await metricsCheck(base, rec);
 }
 
 export async function runConformance(

@@ -27,7 +27,7 @@ const podCreates = (): Promise<number> =>
 
 async function agentCondition(type: string, status: string, reason: string): Promise<string> {
   const agent = await eventually(
-    () => p.withCondition('PlatformAgent', 'solo', type, status, reason),
+    () => p.withCondition('PlatformAgent', 'solo', { type, status, reason }),
     `${type}=${status} (${reason})`,
     45_000,
   );
@@ -87,21 +87,20 @@ const running = (name: string, ready = true): k8s.V1ContainerStatus => ({
   state: { running: { startedAt: new Date() } },
 });
 
+/** A native sidecar (restartPolicy Always) keeps running; any other init container has completed. */
+const initStatus = (c: k8s.V1Container): k8s.V1ContainerStatus =>
+  c.restartPolicy === 'Always'
+    ? running(c.name)
+    : { ...running(c.name), state: { terminated: { exitCode: 0, reason: 'Completed' } } };
+
 /** Writes a kubelet-like status: every container running and ready unless overridden. */
 async function setPodStatus(
   ready: { type: 'Ready'; status: 'True' | 'False'; reason?: string; message?: string },
   override: Record<string, k8s.V1ContainerStatus> = {},
 ): Promise<void> {
-  const pod = await p.pod(POD);
-  const native = (pod?.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
-  const init = (pod?.spec?.initContainers ?? []).map(
-    (c): k8s.V1ContainerStatus =>
-      override[c.name] ??
-      (native.includes(c)
-        ? running(c.name)
-        : { ...running(c.name), state: { terminated: { exitCode: 0, reason: 'Completed' } } }),
-  );
-  const main = (pod?.spec?.containers ?? []).map((c) => override[c.name] ?? running(c.name));
+  const spec = (await p.pod(POD))?.spec;
+  const init = (spec?.initContainers ?? []).map((c) => override[c.name] ?? initStatus(c));
+  const main = (spec?.containers ?? []).map((c) => override[c.name] ?? running(c.name));
   await p.core.patchNamespacedPodStatus(
     {
       namespace: ns.name,

@@ -44,6 +44,36 @@ beforeAll(async () => {
   await eventually(async () => ((await operator.isLeader()) ? true : undefined), 'the operator to lead');
 });
 
+/** The planner's pod: labelled secured, annotated with its chain, in the runtime class, as its ServiceAccount. */
+async function expectSecuredPod(): Promise<void> {
+  const pod = await eventually(() => p.pod('agent-planner'), 'the agent pod');
+  expect(pod.metadata?.labels).toMatchObject({
+    'platform.io/secured': 'true',
+    'platform.io/agent': 'planner',
+  });
+  expect(pod.metadata?.annotations).toMatchObject({
+    'platform.computing/auditor-chain': 'injection,toxicity,model-context,llm-judge',
+    'platform.computing/audit-mode': 'observe',
+  });
+  expect(pod.spec?.runtimeClassName).toBe(RUNTIME_CLASS);
+  expect(pod.spec?.serviceAccountName).toBe('agent-planner');
+  expect(pod.spec?.containers[0]?.image).toBe('example.test/agent-runtime:1');
+}
+
+/** The planner's OAuth client Secret: the id in status, the secret encrypted under the keyring. */
+async function expectEncryptedOAuthClient(clientId: unknown): Promise<void> {
+  const secret = await p.core.readNamespacedSecret({
+    namespace: ns.name,
+    name: 'agent-planner-oauth-client',
+  });
+  const stored = Buffer.from(secret.data?.client_secret ?? '', 'base64').toString();
+  expect(stored).toMatch(/^v1\./);
+  const keyring = await keyringFromSecret(kubeConfig(), ns.name, 'platform-keyring');
+  const context = `${ns.name}/agent-planner-oauth-client/client_secret`;
+  expect(decrypt(keyring, stored, context).length).toBeGreaterThan(20);
+  expect(Buffer.from(secret.data?.client_id ?? '', 'base64').toString()).toBe(clientId);
+}
+
 describe('PlatformAgent → ServiceAccount, OAuth client Secret and pod', () => {
   it('creates the ServiceAccount, an encrypted OAuth client Secret and the secured pod', async () => {
     await p.create('PlatformAgent', 'planner', { owners: alice, model, auditMode: 'observe' });
@@ -61,35 +91,13 @@ describe('PlatformAgent → ServiceAccount, OAuth client Secret and pod', () => 
       controller: true,
     });
 
-    const pod = await eventually(() => p.pod('agent-planner'), 'the agent pod');
-    expect(pod.metadata?.labels).toMatchObject({
-      'platform.io/secured': 'true',
-      'platform.io/agent': 'planner',
-    });
-    expect(pod.metadata?.annotations).toMatchObject({
-      'platform.computing/auditor-chain': 'injection,toxicity,model-context,llm-judge',
-      'platform.computing/audit-mode': 'observe',
-    });
-    expect(pod.spec?.runtimeClassName).toBe(RUNTIME_CLASS);
-    expect(pod.spec?.serviceAccountName).toBe('agent-planner');
-    expect(pod.spec?.containers[0]?.image).toBe('example.test/agent-runtime:1');
+    await expectSecuredPod();
 
     const withClient = await eventually(async () => {
       const a = await p.get('PlatformAgent', 'planner');
       return a?.status?.oauthClientId ? a : undefined;
     }, 'the OAuth client id in status');
-    const secret = await p.core.readNamespacedSecret({
-      namespace: ns.name,
-      name: 'agent-planner-oauth-client',
-    });
-    const stored = Buffer.from(secret.data?.client_secret ?? '', 'base64').toString();
-    expect(stored).toMatch(/^v1\./);
-    const keyring = await keyringFromSecret(kubeConfig(), ns.name, 'platform-keyring');
-    const context = `${ns.name}/agent-planner-oauth-client/client_secret`;
-    expect(decrypt(keyring, stored, context).length).toBeGreaterThan(20);
-    expect(Buffer.from(secret.data?.client_id ?? '', 'base64').toString()).toBe(
-      withClient.status?.oauthClientId,
-    );
+    await expectEncryptedOAuthClient(withClient.status?.oauthClientId);
 
     expect(withClient.status).toMatchObject({
       spiffeId: `spiffe://test.example/agent/${ns.name}.planner`,
@@ -165,7 +173,12 @@ describe('bad input: conditions, the operator keeps running, nothing running is 
     }, 'mail-a to hold the email');
     await p.create('PlatformAgent', 'mail-b', { owners: alice, model, email: 'shared@example.com' });
     const b = await eventually(
-      () => p.withCondition('PlatformAgent', 'mail-b', 'IdentityConflict', 'True', 'EmailTaken'),
+      () =>
+        p.withCondition('PlatformAgent', 'mail-b', {
+          type: 'IdentityConflict',
+          status: 'True',
+          reason: 'EmailTaken',
+        }),
       'the clash condition',
     );
     expect(condition(b, 'IdentityConflict')?.message).toContain(`already held by agent ${ns.name}.mail-a`);
@@ -182,7 +195,12 @@ describe('bad input: conditions, the operator keeps running, nothing running is 
       spec: { auditorChain: { preRequest: [{ auditorId: 'no-such-auditor' }] } },
     });
     const bad = await eventually(
-      () => p.withCondition('PlatformAgent', 'chainy', 'ChainValid', 'False', 'UnknownAuditor'),
+      () =>
+        p.withCondition('PlatformAgent', 'chainy', {
+          type: 'ChainValid',
+          status: 'False',
+          reason: 'UnknownAuditor',
+        }),
       'UnknownAuditor',
     );
     expect(condition(bad, 'ChainValid')?.message).toContain('no-such-auditor');
@@ -198,7 +216,11 @@ describe('bad input: conditions, the operator keeps running, nothing running is 
     });
     const agent = await eventually(
       () =>
-        p.withCondition('PlatformAgent', 'creds', 'CredentialRefsResolved', 'False', 'CredentialNotFound'),
+        p.withCondition('PlatformAgent', 'creds', {
+          type: 'CredentialRefsResolved',
+          status: 'False',
+          reason: 'CredentialNotFound',
+        }),
       'CredentialNotFound',
     );
     expect(condition(agent, 'CredentialRefsResolved')?.message).toContain('missing-cred');

@@ -4,6 +4,7 @@
 // API's key store, removed with the agent), the policy an AuditorPolicy
 // names, the model URL of a ModelRegistration or a model environment, and the
 // resolved auditor settings (bad ones keep the running pod).
+import type * as k8s from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyAuthenticator } from '../../api/auth/api-key-auth.ts';
 import { ApiKeyStore } from '../../api/auth/key-store.ts';
@@ -32,6 +33,14 @@ beforeAll(async () => {
   await eventually(async () => ((await operator.isLeader()) ? true : undefined), 'the operator to lead');
 });
 
+/** One entry of a Secret's data, decoded ('' when absent). */
+const decoded = (secret: k8s.V1Secret, key: string): string =>
+  Buffer.from(secret.data?.[key] ?? '', 'base64').toString();
+
+/** The principal an authentication found, else what it answered instead. */
+const principalOf = (auth: unknown): unknown =>
+  auth && typeof auth === 'object' && 'principal' in auth ? auth.principal : auth;
+
 describe('the gateway key of an agent', () => {
   it('mints a gateway key bound to the agent, names its Secret on the pod, and removes it with the agent', async () => {
     await p.create('PlatformAgent', 'keyed', { owners: alice });
@@ -50,20 +59,25 @@ describe('the gateway key of an agent', () => {
       'the key Secret',
     );
     expect(secret.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'PlatformAgent', name: 'keyed' });
-    const key = Buffer.from(secret.data?.['api-key'] ?? '', 'base64').toString();
+    const key = decoded(secret, 'api-key');
     expect(key).toMatch(/^pk_[0-9a-f]{16}_/);
 
     // The API authenticates it from the record the operator wrote in the key namespace.
     const store = new ApiKeyStore(p.core, ns.name, { get: () => undefined, list: () => [] });
     const auth = await apiKeyAuthenticator(store).authenticate(key);
-    expect(auth && 'principal' in auth ? auth.principal : auth).toMatchObject({
+    expect(principalOf(auth)).toMatchObject({
       subject: `gateway:${ns.name}.keyed`,
       gateway: true,
       gatewayWorkspaces: [ns.name],
       gatewayAgents: [`${ns.name}.keyed`],
     });
     const agent = await eventually(
-      () => p.withCondition('PlatformAgent', 'keyed', 'GatewayKeyReady', 'True', 'KeyMinted'),
+      () =>
+        p.withCondition('PlatformAgent', 'keyed', {
+          type: 'GatewayKeyReady',
+          status: 'True',
+          reason: 'KeyMinted',
+        }),
       'GatewayKeyReady',
     );
     expect(agent.metadata.finalizers).toContain('platform.io/gateway-key');
@@ -87,7 +101,12 @@ describe('policy, model and settings on the pod', () => {
   it('names the policy that governs the agent, and the built-in default until one does', async () => {
     await p.create('PlatformAgent', 'governed', { owners: alice });
     const first = await eventually(
-      () => p.withCondition('PlatformAgent', 'governed', 'GatewayConfigured', 'True', 'Resolved'),
+      () =>
+        p.withCondition('PlatformAgent', 'governed', {
+          type: 'GatewayConfigured',
+          status: 'True',
+          reason: 'Resolved',
+        }),
       'GatewayConfigured',
     );
     expect(condition(first, 'GatewayConfigured')?.message).toContain('policy platform:default');
@@ -150,7 +169,12 @@ describe('policy, model and settings on the pod', () => {
       spec: { auditorSettings: { injection: { threshold: { value: 'high' } } } },
     });
     const bad = await eventually(
-      () => p.withCondition('PlatformAgent', 'tuned', 'GatewayConfigured', 'False', 'InvalidAuditorSettings'),
+      () =>
+        p.withCondition('PlatformAgent', 'tuned', {
+          type: 'GatewayConfigured',
+          status: 'False',
+          reason: 'InvalidAuditorSettings',
+        }),
       'InvalidAuditorSettings',
     );
     expect(condition(bad, 'GatewayConfigured')?.message).toContain(

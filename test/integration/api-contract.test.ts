@@ -98,7 +98,9 @@ describe('answers match the documented success schemas', () => {
     doc = (await fx.call('GET', '/openapi.json')).body as unknown as typeof doc;
   });
 
-  async function conforms(method: string, path: string, route: string, persona: Persona, body?: unknown) {
+  /** `operation`: the documented method and route, e.g. `GET /v1/agents/{agent_id}`; `path` fills it in. */
+  async function conforms(operation: string, path: string, persona: Persona, body?: unknown) {
+    const [method, route] = operation.split(' ') as [string, string];
     const r = await fx.call(method, path, { key: fx.keys[persona], ...(body ? { body } : {}) });
     const op = doc.paths[route]![method.toLowerCase()]!;
     const documented = op.responses[String(r.status)] as
@@ -116,48 +118,43 @@ describe('answers match the documented success schemas', () => {
 
   it('for the agent, share, approval and read routes', async () => {
     const a = `/v1/agents/${ids.agent}`;
-    await conforms('GET', '/v1/agents', '/v1/agents', 'owner');
-    await conforms('GET', '/v1/agents/stale?days=0', '/v1/agents/stale', 'owner');
-    await conforms('GET', a, '/v1/agents/{agent_id}', 'viewer');
-    await conforms('PATCH', a, '/v1/agents/{agent_id}', 'editor', { spec: { handle: 'contract' } });
-    await conforms('GET', `${a}/access-review`, '/v1/agents/{agent_id}/access-review', 'owner');
-    await conforms('GET', `${a}/passport`, '/v1/agents/{agent_id}/passport', 'viewer');
-    await conforms('GET', `${a}/evidence`, '/v1/agents/{agent_id}/evidence', 'viewer');
-    await conforms('GET', `${a}/shares`, '/v1/agents/{agent_id}/shares', 'viewer');
-    await conforms('POST', `${a}/shares`, '/v1/agents/{agent_id}/shares', 'owner', {
+    await conforms('GET /v1/agents', '/v1/agents', 'owner');
+    await conforms('GET /v1/agents/stale', '/v1/agents/stale?days=0', 'owner');
+    await conforms('GET /v1/agents/{agent_id}', a, 'viewer');
+    await conforms('PATCH /v1/agents/{agent_id}', a, 'editor', { spec: { handle: 'contract' } });
+    await conforms('GET /v1/agents/{agent_id}/access-review', `${a}/access-review`, 'owner');
+    await conforms('GET /v1/agents/{agent_id}/passport', `${a}/passport`, 'viewer');
+    await conforms('GET /v1/agents/{agent_id}/evidence', `${a}/evidence`, 'viewer');
+    await conforms('GET /v1/agents/{agent_id}/shares', `${a}/shares`, 'viewer');
+    await conforms('POST /v1/agents/{agent_id}/shares', `${a}/shares`, 'owner', {
       subject: 'new@example.com',
       role: 'Viewer',
     });
-    await conforms(
-      'DELETE',
-      `${a}/shares/new%40example.com`,
-      '/v1/agents/{agent_id}/shares/{subject}',
-      'owner',
-    );
-    await conforms('POST', `${a}/suspend`, '/v1/agents/{agent_id}/suspend', 'owner');
-    await conforms('POST', `${a}/reactivate`, '/v1/agents/{agent_id}/reactivate', 'owner');
-    const requested = await conforms('POST', `${a}/actions`, '/v1/agents/{agent_id}/actions', 'editor', {
+    await conforms('DELETE /v1/agents/{agent_id}/shares/{subject}', `${a}/shares/new%40example.com`, 'owner');
+    await conforms('POST /v1/agents/{agent_id}/suspend', `${a}/suspend`, 'owner');
+    await conforms('POST /v1/agents/{agent_id}/reactivate', `${a}/reactivate`, 'owner');
+    const requested = await conforms('POST /v1/agents/{agent_id}/actions', `${a}/actions`, 'editor', {
       action: 'write',
       target: 'repo://contract',
     });
     const approval = (requested.body.approval as { id: string }).id;
     await fx.until('/v1/approvals', (r) => (r.body.items ?? []).length > 0, 'owner');
-    await conforms('GET', '/v1/approvals', '/v1/approvals', 'owner');
-    await conforms('GET', `/v1/approvals/${approval}`, '/v1/approvals/{id}', 'owner');
-    await conforms('GET', '/v1/notifications/count', '/v1/notifications/count', 'owner');
-    await conforms('POST', `/v1/approvals/${approval}/deny`, '/v1/approvals/{id}/deny', 'owner');
-    await conforms('DELETE', a, '/v1/agents/{agent_id}', 'editor');
+    await conforms('GET /v1/approvals', '/v1/approvals', 'owner');
+    await conforms('GET /v1/approvals/{id}', `/v1/approvals/${approval}`, 'owner');
+    await conforms('GET /v1/notifications/count', '/v1/notifications/count', 'owner');
+    await conforms('POST /v1/approvals/{id}/deny', `/v1/approvals/${approval}/deny`, 'owner');
+    await conforms('DELETE /v1/agents/{agent_id}', a, 'editor');
   });
 
   it('for keys, audit, registry and policy reads', async () => {
-    const minted = await conforms('POST', '/v1/api-keys', '/v1/api-keys', 'viewer', { description: 'c' });
-    await conforms('GET', '/v1/api-keys', '/v1/api-keys', 'viewer');
-    await conforms('DELETE', `/v1/api-keys/${String(minted.body.id)}`, '/v1/api-keys/{id}', 'viewer');
-    await conforms('GET', '/v1/audit', '/v1/audit', 'org_admin');
-    await conforms('GET', '/v1/audit/verify', '/v1/audit/verify', 'org_admin');
-    await conforms('GET', `/registry/check?digest=sha256:${'a'.repeat(64)}`, '/registry/check', 'owner');
-    await conforms('GET', '/v1/auditors', '/v1/auditors', 'owner');
-    await conforms('GET', '/v1/models', '/v1/models', 'owner');
-    await conforms('GET', '/v1/policies', '/v1/policies', 'org_admin');
+    const minted = await conforms('POST /v1/api-keys', '/v1/api-keys', 'viewer', { description: 'c' });
+    await conforms('GET /v1/api-keys', '/v1/api-keys', 'viewer');
+    await conforms('DELETE /v1/api-keys/{id}', `/v1/api-keys/${String(minted.body.id)}`, 'viewer');
+    await conforms('GET /v1/audit', '/v1/audit', 'org_admin');
+    await conforms('GET /v1/audit/verify', '/v1/audit/verify', 'org_admin');
+    await conforms('GET /registry/check', `/registry/check?digest=sha256:${'a'.repeat(64)}`, 'owner');
+    await conforms('GET /v1/auditors', '/v1/auditors', 'owner');
+    await conforms('GET /v1/models', '/v1/models', 'owner');
+    await conforms('GET /v1/policies', '/v1/policies', 'org_admin');
   });
 });

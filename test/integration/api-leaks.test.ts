@@ -52,20 +52,25 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
+/** The headers and body of a request: the key as a bearer token, the body as JSON (or `raw` as is). */
+function requestParts(o: { key?: string; body?: unknown; raw?: string }): {
+  headers: Record<string, string>;
+  body?: string;
+} {
+  const headers: Record<string, string> = {};
+  if (o.key !== undefined) headers.authorization = `Bearer ${o.key}`;
+  const payload = o.raw ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined);
+  if (payload === undefined) return { headers };
+  headers['content-type'] = 'application/json';
+  return { headers, body: payload };
+}
+
 async function call(
   method: string,
   path: string,
   o: { key?: string; body?: unknown; raw?: string } = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (o.key !== undefined) headers.authorization = `Bearer ${o.key}`;
-  const payload = o.raw ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined);
-  if (payload !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${api.url}${path}`, {
-    method,
-    headers,
-    ...(payload !== undefined ? { body: payload } : {}),
-  });
+  const res = await fetch(`${api.url}${path}`, { method, ...requestParts(o) });
   const text = await res.text();
   let body: Record<string, unknown> = {};
   try {

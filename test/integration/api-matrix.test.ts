@@ -107,11 +107,19 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
         path: `/v1/approvals/${(r.body.approval as { id: string }).id}/${route.endsWith('approve') ? 'approve' : 'deny'}`,
       };
     }
+    default:
+      return keyRequestFor(route, who, n);
+  }
+}
+
+/** The API key routes; a key to delete is minted first, as the caller when it may mint (else as admin). */
+async function keyRequestFor(route: string, who: Who, n: number): Promise<Call> {
+  switch (route) {
     case 'POST /v1/api-keys':
       return { path: '/v1/api-keys', body: {} };
     case 'DELETE /v1/api-keys/{id}': {
       const r = await fx.call('POST', '/v1/api-keys', {
-        key: who === 'anonymous' || who === 'gateway' ? admin : fx.keys[who],
+        key: who === 'anonymous' || who === 'gateway' ? fx.keys.org_admin : fx.keys[who],
         body: {},
       });
       return { path: `/v1/api-keys/${String(r.body.id)}` };

@@ -98,15 +98,26 @@ describe('ConsentRequest TTL', () => {
 describe('Stale detection', () => {
   it('marks an agent without activity Stale after the configured period, and fresh activity clears it', async () => {
     await p.create('PlatformAgent', 'idle', { owners: [{ subject: 'alice@example.com', role: 'Owner' }] });
-    await eventually(() => p.withCondition('PlatformAgent', 'idle', 'Stale', 'False'), 'not stale yet');
+    await eventually(
+      () => p.withCondition('PlatformAgent', 'idle', { type: 'Stale', status: 'False' }),
+      'not stale yet',
+    );
     const stale = await eventually(
-      () => p.withCondition('PlatformAgent', 'idle', 'Stale', 'True', 'NoRecentActivity'),
+      () =>
+        p.withCondition('PlatformAgent', 'idle', {
+          type: 'Stale',
+          status: 'True',
+          reason: 'NoRecentActivity',
+        }),
       'Stale',
       15_000,
     );
     expect(condition(stale, 'Stale')?.message).toContain('no evidence or proxied access since');
     await p.patchStatus('PlatformAgent', 'idle', { lastActivityTime: iso(Date.now()) });
-    await eventually(() => p.withCondition('PlatformAgent', 'idle', 'Stale', 'False'), 'fresh again');
+    await eventually(
+      () => p.withCondition('PlatformAgent', 'idle', { type: 'Stale', status: 'False' }),
+      'fresh again',
+    );
   });
 });
 

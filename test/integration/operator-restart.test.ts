@@ -2,6 +2,7 @@
 // many agents: a fresh operator converges to the same end state, without
 // duplicating or regenerating what the first one already made, and with one
 // gateway key per agent.
+import type * as k8s from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually, useNamespace } from './harness.ts';
 import { startOperator } from './operator-process.ts';
@@ -41,6 +42,42 @@ beforeAll(async () => {
   });
 });
 
+interface AgentItem {
+  metadata: { name: string };
+  status?: { phase?: string; oauthClientId?: string };
+}
+
+async function listAgents(): Promise<AgentItem[]> {
+  const list = (await p.custom.listNamespacedCustomObject({
+    group: 'platform.io',
+    version: 'v1alpha1',
+    plural: 'platformagents',
+    namespace: ns.name,
+  })) as { items: AgentItem[] };
+  return list.items;
+}
+
+const pendingWithClient = (a: AgentItem): boolean =>
+  a.status?.phase === 'pending' && Boolean(a.status.oauthClientId);
+
+/** Every OAuth client Secret made before the kill is the same object, with the same client secret, after it. */
+function expectKept(before: k8s.V1Secret[], after: k8s.V1Secret[]): void {
+  for (const b of before) {
+    const a = after.find((s) => s.metadata?.name === b.metadata?.name);
+    expect(a?.metadata?.uid).toBe(b.metadata?.uid);
+    expect(a?.data?.client_secret).toBe(b.data?.client_secret);
+  }
+}
+
+/** Each Secret's client id is the one its agent's status names. */
+function expectClientIdsOf(agents: AgentItem[], secrets: k8s.V1Secret[]): void {
+  const byName = new Map(agents.map((a) => [a.metadata.name, a.status?.oauthClientId]));
+  for (const s of secrets) {
+    const agent = s.metadata?.labels?.['platform.io/agent'] ?? '';
+    expect(Buffer.from(s.data?.client_id ?? '', 'base64').toString()).toBe(byName.get(agent));
+  }
+}
+
 describe('operator killed mid-reconcile', () => {
   it('converges after a restart: every agent gets its pod, and existing OAuth clients are kept', async () => {
     const first = await startOperator({ namespace: ns.name, identity: 'restart-a', env: env() });
@@ -58,18 +95,8 @@ describe('operator killed mid-reconcile', () => {
     await eventually(async () => ((await podCount()) === AGENTS ? true : undefined), 'every pod', 60_000);
     const agents = await eventually(
       async () => {
-        const list = (await p.custom.listNamespacedCustomObject({
-          group: 'platform.io',
-          version: 'v1alpha1',
-          plural: 'platformagents',
-          namespace: ns.name,
-        })) as {
-          items: { metadata: { name: string }; status?: { phase?: string; oauthClientId?: string } }[];
-        };
-        return list.items.length === AGENTS &&
-          list.items.every((a) => a.status?.phase === 'pending' && a.status.oauthClientId)
-          ? list.items
-          : undefined;
+        const items = await listAgents();
+        return items.length === AGENTS && items.every(pendingWithClient) ? items : undefined;
       },
       'every agent pending with its OAuth client',
       60_000,
@@ -82,16 +109,8 @@ describe('operator killed mid-reconcile', () => {
       return list.items.length === AGENTS ? list : undefined;
     }, 'one gateway key record per agent');
     expect(new Set(keys.items.map((k) => k.metadata?.labels?.['platform.io/agent-uid'])).size).toBe(AGENTS);
-    for (const before of secretsBefore.items) {
-      const after = secretsAfter.items.find((s) => s.metadata?.name === before.metadata?.name);
-      expect(after?.metadata?.uid).toBe(before.metadata?.uid);
-      expect(after?.data?.client_secret).toBe(before.data?.client_secret);
-    }
-    const byName = new Map(agents.map((a) => [a.metadata.name, a.status?.oauthClientId]));
-    for (const s of secretsAfter.items) {
-      const agent = s.metadata?.labels?.['platform.io/agent'] ?? '';
-      expect(Buffer.from(s.data?.client_id ?? '', 'base64').toString()).toBe(byName.get(agent));
-    }
+    expectKept(secretsBefore.items, secretsAfter.items);
+    expectClientIdsOf(agents, secretsAfter.items);
     expect(second.child.exitCode).toBeNull();
   }, 180_000);
 });

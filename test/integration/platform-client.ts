@@ -116,9 +116,7 @@ export class Platform {
   async withCondition(
     kind: string,
     name: string,
-    type: string,
-    status: string,
-    reason?: string,
+    { type, status, reason }: { type: string; status: string; reason?: string | undefined },
   ): Promise<Obj | undefined> {
     const obj = await this.get(kind, name);
     const c = condition(obj, type);

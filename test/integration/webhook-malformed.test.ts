@@ -140,8 +140,24 @@ describe('malformed AdmissionReviews', () => {
   });
 
   const CODE: Record<number, string> = { 400: 'invalid_review', 413: 'body_too_large' };
-  const bad = (what: string, path: string, body: string, detail: RegExp, status = 400) =>
-    [what, path, body, detail, status] as const;
+  interface BadReview {
+    what: string;
+    path: string;
+    body: string;
+    detail: RegExp;
+    status: number;
+  }
+  const bad = (what: string, path: string, body: string, detail: RegExp): BadReview => ({
+    what,
+    path,
+    body,
+    detail,
+    status: 400,
+  });
+  const tooLarge = (what: string, path: string, body: string, detail: RegExp): BadReview => ({
+    ...bad(what, path, body, detail),
+    status: 413,
+  });
   it.each([
     bad('not JSON', '/mutate', '{"apiVersion":', /^malformed JSON/),
     bad('an empty body', '/mutate', '', /^malformed JSON/),
@@ -193,8 +209,8 @@ describe('malformed AdmissionReviews', () => {
       review(policyRequest({ scope: 'workspace', scopeId: 'w', detection: { c: { s: null } } })),
       /request.object.spec.detection/,
     ),
-    bad('a huge body', '/mutate', Buffer.alloc(128 * 1024, ' ').toString(), /exceeds the limit/, 413),
-  ])('%s (%s)', async (_what, path, body, detail, status) => {
+    tooLarge('a huge body', '/mutate', Buffer.alloc(128 * 1024, ' ').toString(), /exceeds the limit/),
+  ])('$what ($path)', async ({ path, body, detail, status }) => {
     const res = await call(path, body);
     expect(res.status).toBe(status);
     const answer = JSON.parse(res.body) as { detail: string; code: string };

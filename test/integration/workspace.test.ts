@@ -79,7 +79,7 @@ describe('PlatformWorkspace → namespace, chain ConfigMap and agents', () => {
       'model-context,llm-judge,injection,toxicity',
     );
     const ws = await eventually(
-      () => p.withCondition('PlatformWorkspace', 'team', 'Ready', 'True'),
+      () => p.withCondition('PlatformWorkspace', 'team', { type: 'Ready', status: 'True' }),
       'workspace Ready',
     );
     expect(ws.status).toMatchObject({
@@ -98,7 +98,12 @@ describe('PlatformWorkspace → namespace, chain ConfigMap and agents', () => {
       metadata: { annotations: { 'platform.computing/auditor-chain': 'injection' } },
     });
     const agent = await eventually(
-      () => p.withCondition('PlatformAgent', 'planner', 'ChainValid', 'False', 'RequiredAuditorRemoved'),
+      () =>
+        p.withCondition('PlatformAgent', 'planner', {
+          type: 'ChainValid',
+          status: 'False',
+          reason: 'RequiredAuditorRemoved',
+        }),
       'RequiredAuditorRemoved',
     );
     expect(condition(agent, 'ChainValid')?.message).toContain(
@@ -112,18 +117,28 @@ describe('PlatformWorkspace → namespace, chain ConfigMap and agents', () => {
     const before = await eventually(() => p.pod('agent-coder'), 'the coder pod');
     await p.patch('PlatformWorkspace', 'team', { spec: { requiredAuditors: ['not-registered'] } });
     const ws = await eventually(
-      () => p.withCondition('PlatformWorkspace', 'team', 'ChainValid', 'False', 'UnknownAuditor'),
+      () =>
+        p.withCondition('PlatformWorkspace', 'team', {
+          type: 'ChainValid',
+          status: 'False',
+          reason: 'UnknownAuditor',
+        }),
       'UnknownAuditor on the workspace',
     );
     expect(condition(ws, 'ChainValid')?.message).toContain('not-registered');
     await eventually(
-      () => p.withCondition('PlatformAgent', 'coder', 'ChainValid', 'False', 'UnknownAuditor'),
+      () =>
+        p.withCondition('PlatformAgent', 'coder', {
+          type: 'ChainValid',
+          status: 'False',
+          reason: 'UnknownAuditor',
+        }),
       'UnknownAuditor on the agent',
     );
     expect((await p.pod('agent-coder'))?.metadata?.uid).toBe(before.metadata?.uid);
     await p.patch('PlatformWorkspace', 'team', { spec: { requiredAuditors: null } });
     await eventually(
-      () => p.withCondition('PlatformWorkspace', 'team', 'ChainValid', 'True'),
+      () => p.withCondition('PlatformWorkspace', 'team', { type: 'ChainValid', status: 'True' }),
       'ChainValid again',
     );
   });
