@@ -1,4 +1,4 @@
-// Lint rules in the spirit of pepr's: small, honest functions and no floating promises.
+// Lint rules in the spirit of pepr's: small, honest functions (its limits, as errors) and no floating promises.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -64,10 +64,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       eqeqeq: ['error', 'always'],
-      complexity: ['warn', 10],
-      'max-depth': ['warn', 3],
-      'max-params': ['warn', 4],
-      'max-lines-per-function': ['warn', { max: 60, skipBlankLines: true, skipComments: true }],
+      complexity: ['error', 10],
+      'max-depth': ['error', 3],
+      'max-params': ['error', 4],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },
   {

@@ -112,6 +112,11 @@ function authenticators(s: ApiSettings, kc: k8s.KubeConfig, keys: ApiKeyStore): 
   return list;
 }
 
+/** What is wrong with any of the informers, joined; '' when nothing is. */
+function problemsOf<I>(informers: readonly I[], problem: (i: I) => string | undefined): string {
+  return informers.map(problem).filter(Boolean).join('; ');
+}
+
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
   const timings = { relistIntervalMs: s.relistIntervalMs, staleAfterMs: s.staleAfterMs };
@@ -150,16 +155,8 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     metrics,
     registry,
     bodyLimitBytes: s.bodyLimitBytes,
-    readiness: () =>
-      informers.all
-        .map((i) => i.staleness())
-        .filter(Boolean)
-        .join('; '),
-    liveness: () =>
-      informers.all
-        .map((i) => i.stalled())
-        .filter(Boolean)
-        .join('; '),
+    readiness: () => problemsOf(informers.all, (i) => i.staleness()),
+    liveness: () => problemsOf(informers.all, (i) => i.stalled()),
   });
   const server = createServer(app.callback());
   server.requestTimeout = 30_000;
