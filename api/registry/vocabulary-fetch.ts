@@ -56,8 +56,9 @@ async function download(url: string, limits: FetchLimits): Promise<string> {
   } catch (err) {
     if (err instanceof HttpError) throw err;
     if (signal.aborted) throw unreachable(url, `no answer within ${limits.timeoutMs} ms`);
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw unreachable(url, cause?.code ?? cause?.message ?? (err as Error).message);
+    // Only the cause's code: messages may repeat the URL (its query) verbatim.
+    const cause = (err as { cause?: { code?: unknown } }).cause;
+    throw unreachable(url, typeof cause?.code === 'string' ? cause.code : 'the request failed');
   }
 }
 
@@ -68,6 +69,7 @@ export async function fetchVocabulary(
   limits: FetchLimits = VOCABULARY_LIMITS,
 ): Promise<SyncedVocabulary> {
   if (!/^https?:\/\//i.test(url)) throw invalid(url, 'only http and https URLs are fetched');
+  if (/^https?:\/\/[^/?#]*@/i.test(url)) throw invalid(url, 'a URL with credentials is not fetched');
   const text = await download(url, limits);
   let decl: unknown;
   try {
