@@ -5,9 +5,15 @@
 // accepted (auth `none`, tier `unverified`), and models register and list.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditorRegistration, ModelRegistration } from '../../crds/generated/types.ts';
 import { k8s } from '../../base/kube.ts';
+import { startAuditor } from '../../auditors/sdk/serve.ts';
+import { createLogger } from '../../base/log.ts';
+import { AuditorRegistry } from '../../gateway/registry.ts';
+import { startGatewayServer } from '../../gateway/server.ts';
+import { createTestAuditor } from '../process/fixtures/test-auditors.ts';
 import { useApi } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
@@ -239,6 +245,64 @@ describe('POST /v1/auditors/register', () => {
       expect(r.status).toBe(403);
     }
     expect(await stored(PLURAL.auditor, id)).toBeUndefined();
+  });
+});
+
+describe('a third-party auditor started with the SDK', () => {
+  it('registers through its gateway with the Verifier, vocabulary and all', async () => {
+    const id = auditorId('sdk');
+    const log = createLogger('test', { level: 'silent' });
+    const unused = {} as never;
+    const key = loopback.gatewayKey;
+    const registry = new AuditorRegistry([], {
+      tls: {},
+      env: {},
+      timeoutMs: 5000,
+      log,
+      verifierUrl: fx.api.url,
+      apiKey: key,
+    });
+    const opts = { pipeline: unused, forwarder: unused, metrics: new Registry(), registry, log, apiKey: key };
+    const gateway = await startGatewayServer(
+      { ...opts, maxBodyBytes: 1 << 20, readiness: () => '' },
+      0,
+      '127.0.0.1',
+    );
+    const gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    const auditor = await startAuditor(createTestAuditor(), {
+      log,
+      env: {
+        PLATFORM_GATEWAY_URL: gatewayUrl,
+        PLATFORM_API_KEY: key,
+        PLATFORM_AUDITOR_ID: id,
+        TEE_PROVIDER: 'MOCK',
+        PORT: '0',
+        POD_IP: '127.0.0.1',
+        PLATFORM_AUDITOR_HOST: '127.0.0.1',
+      },
+    });
+    try {
+      const result = await auditor.registration;
+      expect(result).toMatchObject({
+        registered: true,
+        attempts: 1,
+        body: { registered: true, auditor_id: id, vocabulary_synced: true },
+      });
+      const reg = await stored<AuditorRegistration>(PLURAL.auditor, id);
+      expect(reg?.spec).toMatchObject({
+        deploymentMode: 'external',
+        auth: { type: 'none' },
+        workspaces: [ns.name],
+        endpoint: auditor.url,
+        vocabularyUrl: `${auditor.url}/vocabulary`,
+      });
+      const declared = createTestAuditor().vocabulary.map((v) => v.name);
+      expect(reg?.spec.claims?.map((c) => c.name)).toEqual(declared);
+      expect(registry.list().map((a) => a.id)).toContain(id);
+    } finally {
+      await auditor.close();
+      await new Promise((resolve) => gateway.close(resolve));
+    }
   });
 });
 
