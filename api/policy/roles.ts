@@ -61,6 +61,7 @@ export const POLICY = {
   'auditor.register': { scope: 'global', roles: ['org_admin', 'gateway'] },
   'auditor.list': { scope: 'global', roles: ['authenticated'] },
   'model.list': { scope: 'global', roles: ['authenticated'] },
+  'model.register': { scope: 'global', roles: ['org_admin'] },
 } as const satisfies Record<string, { scope: Scope; roles: readonly Role[] }>;
 
 export type Action = keyof typeof POLICY;

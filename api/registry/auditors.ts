@@ -16,6 +16,7 @@ import type { JSONSchema } from '../../crds/kit.ts';
 import { lowerTier, registrationCeiling, type RegistrationFacts } from '../../evidence/trust.ts';
 import type { TrustTier } from '../../evidence/types.ts';
 import { API_VERSION } from '../../contract/kube.ts';
+import type { SyncedVocabulary } from './vocabulary.ts';
 
 const DEFAULT_PHASES: RequestPhase[] = ['request', 'response'];
 
@@ -188,14 +189,16 @@ export function registrationFrom(
   defaultWorkspaces: readonly string[] = [],
 ): AuditorRegistration {
   const prev = existing?.spec;
-  const auth = authOf(body, prev);
+  const placement = placementOf(body, prev, defaultWorkspaces);
+  // The minimal self-registration form names no auth: stated as `none` (earns `unverified`; decision 112).
+  const auth = authOf(body, prev) ?? (placement.deploymentMode === 'external' ? { type: 'none' } : undefined);
   // endpoint and workspaces are re-derived: an absent one must not survive from `prev`.
   const { endpoint: _endpoint, workspaces: _workspaces, ...kept } = prev ?? ({} as Partial<Spec>);
   const spec = {
     ...kept,
     auditorId: body.auditor_id,
     ...kindOf(body, prev),
-    ...placementOf(body, prev, defaultWorkspaces),
+    ...placement,
     ...optionalFields(body),
     ...(auth ? { auth } : {}),
   } as Spec;
@@ -205,4 +208,32 @@ export function registrationFrom(
     metadata: existing ? { ...existing.metadata } : { name: body.auditor_id },
     spec,
   } as AuditorRegistration;
+}
+
+/**
+ * The URL the Verifier fetches the vocabulary from: the request's
+ * `vocabulary_url`, except for a sidecar, whose URL is pod-local (its
+ * vocabulary is known from its image; decision 113). Undefined: nothing fetched.
+ */
+export function vocabularySource(body: RegistrationBody, reg: AuditorRegistration): string | undefined {
+  return reg.spec.deploymentMode === 'sidecar' ? undefined : body.vocabulary_url;
+}
+
+/** `reg` with a fetched vocabulary's claims; the body's own phases and version win over the declaration's. */
+export function withVocabulary(
+  reg: AuditorRegistration,
+  body: RegistrationBody,
+  synced: SyncedVocabulary,
+): AuditorRegistration {
+  const phases = body.supported_phases ?? synced.phases;
+  const version = body.version ?? synced.version;
+  return {
+    ...reg,
+    spec: {
+      ...reg.spec,
+      claims: synced.claims,
+      ...(phases ? { supportedPhases: phases } : {}),
+      ...(version ? { version } : {}),
+    },
+  };
 }

@@ -3,6 +3,7 @@
 //                               a Gateway key only for its workspaces and never changing an
 //                               existing registration's endpoint, auth, mode or workspaces (403)
 //   GET  /v1/auditors           built-in catalog entries and AuditorRegistrations
+//   POST /v1/models/register    an org administrator: the ModelRegistration of a model id
 //   GET  /v1/models             ModelRegistrations
 // A registration becomes (or updates) the cluster-scoped AuditorRegistration;
 // built-in auditors are known already and are acknowledged without a write.
@@ -11,21 +12,46 @@ import {
   REGISTRATION_BODY,
   registeredTier,
   registrationFrom,
+  vocabularySource,
+  withVocabulary,
   type RegistrationBody,
 } from '../registry/auditors.ts';
+import { fetchVocabulary } from '../registry/vocabulary-fetch.ts';
+import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import { defaultWorkspaces, registrationVerdict } from '../registry/registration-access.ts';
 import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
-import { HttpError } from '../../base/http-error.ts';
+import { HttpError, unprocessable } from '../../base/http-error.ts';
+import {
+  MODEL_BODY,
+  modelBodyProblem,
+  modelObjectName,
+  modelRegistrationFrom,
+  type ModelBody,
+} from '../registry/models.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
-import { AUDITOR_LIST, AUDITOR_REGISTERED, MODEL_LIST } from './responses.ts';
+import { AUDITOR_LIST, AUDITOR_REGISTERED, MODEL_LIST, MODEL_REGISTERED } from './responses.ts';
+
+/** The registration the request describes, with its vocabulary fetched when it names one (422 when unusable). */
+async function described(
+  rc: RouteCtx,
+  existing: AuditorRegistration | undefined,
+): Promise<{ next: AuditorRegistration; fetched: boolean }> {
+  const body = rc.body as RegistrationBody;
+  const draft = registrationFrom(body, existing, defaultWorkspaces(rc.principal));
+  // Refused callers are refused before the Verifier fetches anything for them.
+  const verdict = registrationVerdict(rc.principal, draft.spec, existing?.spec);
+  if (verdict.kind === 'refuse') throw new HttpError(403, verdict.detail, verdict.code);
+  const url = vocabularySource(body, draft);
+  if (!url) return { next: draft, fetched: false };
+  return { next: withVocabulary(draft, body, await fetchVocabulary(body.auditor_id, url)), fetched: true };
+}
 
 async function register(rc: RouteCtx): Promise<unknown> {
-  const body = rc.body as RegistrationBody;
-  const id = body.auditor_id;
+  const id = (rc.body as RegistrationBody).auditor_id;
   rc.audit = { resource: `auditorregistrations/${id}` };
   if (isBuiltinAuditor(id)) return { registered: true, auditor_id: id, vocabulary_synced: true };
   const existing = await rc.deps.writer.readAuditorRegistration(id);
-  const next = registrationFrom(body, existing, defaultWorkspaces(rc.principal));
+  const { next, fetched } = await described(rc, existing);
   const verdict = registrationVerdict(rc.principal, next.spec, existing?.spec);
   if (verdict.kind === 'refuse') throw new HttpError(403, verdict.detail, verdict.code);
   // Acknowledged: nothing this key may change differs, so nothing is written.
@@ -37,10 +63,12 @@ async function register(rc: RouteCtx): Promise<unknown> {
     deploymentMode: saved.spec.deploymentMode,
     created: !existing,
     written: verdict.kind === 'write',
+    vocabularyFetched: fetched,
   };
   return {
     registered: true,
     auditor_id: id,
+    // A fetched vocabulary declares at least one claim; an acknowledged out-of-scope request stores nothing.
     vocabulary_synced: (saved.spec.claims?.length ?? 0) > 0,
   };
 }
@@ -76,13 +104,27 @@ function listAuditors(rc: RouteCtx): Promise<unknown> {
   return Promise.resolve({ items: [...builtin, ...registered] });
 }
 
+async function registerModel(rc: RouteCtx): Promise<unknown> {
+  const body = rc.body as ModelBody;
+  const problem = modelBodyProblem(body);
+  if (problem) throw unprocessable(problem, 'invalid_registration');
+  const name = modelObjectName(body.model_id);
+  rc.audit = { resource: `modelregistrations/${name}` };
+  const existing = await rc.deps.writer.readModelRegistration(name);
+  const saved = await rc.deps.writer.applyModelRegistration(modelRegistrationFrom(body, existing));
+  rc.audit.details = { deploymentMode: saved.spec.deploymentMode, created: !existing };
+  return { registered: true, model_id: saved.spec.modelId, name };
+}
+
 function listModels(rc: RouteCtx): Promise<unknown> {
   rc.audit = { resource: 'models' };
   const items = rc.deps.models.list().map((m) => ({
     name: m.metadata.name,
     model_id: m.spec.modelId,
+    model_type: m.spec.modelType ?? null,
     deployment_mode: m.spec.deploymentMode,
     endpoint: m.spec.endpoint ?? null,
+    image: m.spec.image ?? null,
     image_digest: m.spec.imageDigest ?? null,
   }));
   return Promise.resolve({ items });
@@ -107,6 +149,16 @@ export const AUDITOR_ROUTES: RouteSpec[] = [
     success: 200,
     response: AUDITOR_LIST,
     handle: listAuditors,
+  },
+  {
+    method: 'POST',
+    path: '/v1/models/register',
+    action: 'model.register',
+    summary: 'Register (or re-register) a model',
+    success: 200,
+    response: MODEL_REGISTERED,
+    body: MODEL_BODY,
+    handle: registerModel,
   },
   {
     method: 'GET',

@@ -189,7 +189,17 @@ export const AUDITOR_LIST = listOf(
   ),
 );
 export const MODEL_LIST = listOf(
-  object({ name: str, model_id: str, deployment_mode: str, endpoint: strOrNull, image_digest: strOrNull }, [
-    'name',
-  ]),
+  object(
+    {
+      name: str,
+      model_id: str,
+      model_type: strOrNull,
+      deployment_mode: str,
+      endpoint: strOrNull,
+      image: strOrNull,
+      image_digest: strOrNull,
+    },
+    ['name'],
+  ),
 );
+export const MODEL_REGISTERED = object({ registered: bool, model_id: str, name: str });

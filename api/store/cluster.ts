@@ -3,13 +3,19 @@
 // its resourceVersion, so a concurrent change makes the write fail with 409
 // and the caller retries on fresh data.
 import * as k8s from '@kubernetes/client-node';
-import type { ApprovalRequest, AuditorRegistration, PlatformAgent } from '../../crds/generated/types.ts';
+import type {
+  ApprovalRequest,
+  AuditorRegistration,
+  ModelRegistration,
+  PlatformAgent,
+} from '../../crds/generated/types.ts';
 import { orUndefinedOn404 } from '../../base/kube.ts';
 import { PLURAL, resourceOf } from '../../contract/kube.ts';
 
 const AGENTS = resourceOf(PLURAL.agent);
 const APPROVALS = resourceOf(PLURAL.approval);
 const AUDITORS = resourceOf(PLURAL.auditor);
+const MODELS = resourceOf(PLURAL.model);
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 
 export type RegistrationPlural = typeof PLURAL.auditor | typeof PLURAL.model;
@@ -33,6 +39,9 @@ export interface ClusterWriter {
   readAuditorRegistration(name: string): Promise<AuditorRegistration | undefined>;
   /** Creates the registration, or replaces it when it carries a resourceVersion. */
   applyAuditorRegistration(reg: AuditorRegistration): Promise<AuditorRegistration>;
+  readModelRegistration(name: string): Promise<ModelRegistration | undefined>;
+  /** Creates the registration, or replaces it when it carries a resourceVersion. */
+  applyModelRegistration(reg: ModelRegistration): Promise<ModelRegistration>;
   /** A JSON merge patch on the agent's `/status` (fields other writers own are left alone). */
   mergeAgentStatus(namespace: string, name: string, status: Record<string, unknown>): Promise<void>;
 }
@@ -87,6 +96,11 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
       (await (reg.metadata.resourceVersion
         ? api.replaceClusterCustomObject({ ...AUDITORS, name: reg.metadata.name ?? '', body: reg })
         : api.createClusterCustomObject({ ...AUDITORS, body: reg }))) as AuditorRegistration,
+    readModelRegistration: (name) => orUndefinedOn404(api.getClusterCustomObject({ ...MODELS, name })),
+    applyModelRegistration: async (reg) =>
+      (await (reg.metadata.resourceVersion
+        ? api.replaceClusterCustomObject({ ...MODELS, name: reg.metadata.name ?? '', body: reg })
+        : api.createClusterCustomObject({ ...MODELS, body: reg }))) as ModelRegistration,
     mergeAgentStatus: async (namespace, name, status) => {
       await api.patchNamespacedCustomObjectStatus({ ...AGENTS, namespace, name, body: { status } }, MERGE);
     },

@@ -50,9 +50,10 @@ const placement = (): JSONSchema[] => [
     rule: "self.deploymentMode == 'sidecar' ? has(self.image) : has(self.endpoint)",
     message: 'a sidecar needs image; in-cluster and external need endpoint',
   },
+  // `none` is allowed and earns `unverified`: the spec's minimal self-registration carries no auth (decision 112).
   {
-    rule: "self.deploymentMode != 'external' || (has(self.auth) && self.auth.type != 'none')",
-    message: 'an external deployment authenticates with mtls or api_key',
+    rule: "self.deploymentMode != 'external' || has(self.auth)",
+    message: 'an external deployment states its auth (mtls, api_key, or none: unverified)',
   },
 ];
 

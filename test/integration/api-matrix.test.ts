@@ -61,6 +61,7 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /v1/auditors/register': ['org_admin', 'gateway'],
   'GET /v1/auditors': ANY,
   'GET /v1/models': ANY,
+  'POST /v1/models/register': ['org_admin'],
 };
 
 const ns = useNamespace('api-matrix');
@@ -178,6 +179,15 @@ async function verifierRequestFor(route: string, who: Who, n: number): Promise<C
       };
     case 'POST /v1/registry/notarizations':
       return { path: '/v1/registry/notarizations', body: { digest: state.digest } };
+    case 'POST /v1/models/register':
+      return {
+        path: '/v1/models/register',
+        body: {
+          model_id: `m-${ns.name}`,
+          deployment_mode: 'in-cluster',
+          endpoint: 'http://llm.example:8000',
+        },
+      };
     default:
       return {
         path: route
