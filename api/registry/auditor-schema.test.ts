@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { INJECTION_CATALOG } from '../../auditors/injection/vocabulary.ts';
+import { API_VERSION } from '../../contract/kube.ts';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import { auditorSettingsSchema, labelOf } from './auditor-schema.ts';
 
 const registration = (claims: NonNullable<AuditorRegistration['spec']['claims']>): AuditorRegistration => ({
-  apiVersion: 'platform.computing/v1alpha1',
+  apiVersion: API_VERSION,
   kind: 'AuditorRegistration',
   metadata: { name: 'pii' },
   spec: {
