@@ -79,7 +79,7 @@ function buildManager(
     }),
     createGrantController(ctx),
     createConsentController(ctx, settings.consentTtlMs),
-    createRegistryHealthController(ctx),
+    createRegistryHealthController(ctx, settings.watchNamespace),
   ];
   return { informers: allInformers(caches), controllers, keyring };
 }

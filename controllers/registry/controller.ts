@@ -13,6 +13,7 @@ import {
   healthCondition,
   healthFromProbe,
   healthUrl,
+  inWatchScope,
   intervalMs,
   probeDueInMs,
   probeTimeoutMs,
@@ -27,6 +28,7 @@ interface HealthDeps {
   kit: Toolkit;
   probe: HealthProbe;
   now: () => Date;
+  watchNamespace: string | undefined;
 }
 
 async function probeAndRecord(d: HealthDeps, reg: AuditorRegistration, url: string): Promise<void> {
@@ -46,7 +48,7 @@ async function probeAndRecord(d: HealthDeps, reg: AuditorRegistration, url: stri
 function healthReconciler(d: HealthDeps): Reconcile {
   return async (key): Promise<ReconcileResult | void> => {
     const reg = d.get(key);
-    if (!reg || reg.metadata.deletionTimestamp) return;
+    if (!reg || reg.metadata.deletionTimestamp || !inWatchScope(reg, d.watchNamespace)) return;
     const url = healthUrl(reg);
     if (!url) return; // a sidecar: the kubelet's probes watch it
     const dueInMs = probeDueInMs(reg, d.now());
@@ -58,6 +60,7 @@ function healthReconciler(d: HealthDeps): Reconcile {
 
 export function createRegistryHealthController(
   ctx: ControllerContext,
+  watchNamespace?: string,
   probe: HealthProbe = httpHealthProbe,
 ): Controller {
   const auditors = ctx.caches.auditors;
@@ -65,6 +68,7 @@ export function createRegistryHealthController(
     name: REGISTRY_HEALTH_CONTROLLER,
     resource: RESOURCES.auditor,
     primary: auditors,
-    reconciler: (kit) => healthReconciler({ get: (k) => auditors.get(k), kit, probe, now: () => new Date() }),
+    reconciler: (kit) =>
+      healthReconciler({ get: (k) => auditors.get(k), kit, probe, now: () => new Date(), watchNamespace }),
   });
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { API_VERSION } from '../../contract/kube.ts';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
-import { healthCondition, healthFromProbe, healthUrl, probeDueInMs, probeTimeoutMs } from './health.ts';
+import {
+  healthCondition,
+  healthFromProbe,
+  healthUrl,
+  inWatchScope,
+  probeDueInMs,
+  probeTimeoutMs,
+} from './health.ts';
 
 const NOW = new Date('2026-01-01T00:01:00Z');
 
@@ -101,5 +108,12 @@ describe('registry health checks', () => {
   it('waits for an answer at most the interval and at most 10 s', () => {
     expect(probeTimeoutMs(reg({ healthCheckIntervalSeconds: 2 }))).toBe(2000);
     expect(probeTimeoutMs(reg({}))).toBe(10_000);
+  });
+
+  it('probes, in an operator limited to one namespace, only that workspace’s registrations', () => {
+    expect(inWatchScope(reg({}), undefined)).toBe(true);
+    expect(inWatchScope(reg({}), 'team')).toBe(false);
+    expect(inWatchScope(reg({ workspaces: ['other', 'team'] }), 'team')).toBe(true);
+    expect(inWatchScope(reg({ workspaces: ['other'] }), 'team')).toBe(false);
   });
 });

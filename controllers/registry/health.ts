@@ -25,6 +25,14 @@ export interface Health {
   detail: string;
 }
 
+/**
+ * An operator limited to one namespace (PLATFORM_WATCH_NAMESPACE) probes only
+ * the registrations made for that workspace; cluster-wide ones belong to the
+ * cluster-wide operator.
+ */
+export const inWatchScope = (reg: AuditorRegistration, watchNamespace: string | undefined): boolean =>
+  !watchNamespace || (reg.spec.workspaces ?? []).includes(watchNamespace);
+
 export const intervalMs = (reg: AuditorRegistration): number =>
   (reg.spec.healthCheckIntervalSeconds ?? DEFAULT_HEALTH_INTERVAL_SECONDS) * 1000;
 

@@ -60,6 +60,8 @@ describe('registry health checks', () => {
       deploymentMode: 'in-cluster',
       endpoint: `http://127.0.0.1:${port}/base`,
       healthCheckIntervalSeconds: 1,
+      // The test's operator watches one namespace: it probes that workspace's registrations.
+      workspaces: [ns.name],
     });
     const up = await eventually(async () => {
       const o = await p.get('AuditorRegistration', ID);
