@@ -83,7 +83,7 @@ const registrationStatus = baseStatus(conditionsSchema, {
   health: obj({
     status: oneOf(['healthy', 'unhealthy']),
     checkedAt: time(),
-    detail: text({ maxLength: 1024 }),
+    detail: str({ maxLength: 1024 }),
   }),
 });
 
