@@ -18,6 +18,7 @@ import { createConsentController, createGrantController } from './delegation/con
 import { createEnvironmentController } from './environment/controller.ts';
 import { holdKeyring, type KeyringHolder } from './keyring.ts';
 import { createOrganizationController } from './organization/controller.ts';
+import { createRegistryHealthController } from './registry/controller.ts';
 import type { Controller } from '../base/controller/controller.ts';
 import type { ResilientInformer } from '../base/controller/informer.ts';
 import { LeaderElector } from '../base/controller/leader-election.ts';
@@ -78,6 +79,7 @@ function buildManager(
     }),
     createGrantController(ctx),
     createConsentController(ctx, settings.consentTtlMs),
+    createRegistryHealthController(ctx, settings.watchNamespace),
   ];
   return { informers: allInformers(caches), controllers, keyring };
 }

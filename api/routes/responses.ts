@@ -188,6 +188,35 @@ export const AUDITOR_LIST = listOf(
     ['auditor_id', 'builtin', 'trust_tier', 'claims'],
   ),
 );
+// GET /v1/auditors/schema/{id}: each claim with its ClaimSettingDefinitions.
+const CLAIM_SETTING = object(
+  {
+    key: str,
+    label: str,
+    type: { enum: ['number', 'boolean', 'string', 'string[]'] },
+    default: {},
+    min: { type: 'number' },
+    max: { type: 'number' },
+    step: { type: 'number' },
+    unit: str,
+    control: str,
+    options: { type: 'array', items: str },
+  },
+  ['key', 'label', 'type', 'default'],
+);
+export const AUDITOR_SCHEMA = object({
+  auditor_id: str,
+  builtin: bool,
+  claims: {
+    type: 'array',
+    items: object({
+      name: str,
+      type: str,
+      description: str,
+      settings: { type: 'array', items: CLAIM_SETTING },
+    }),
+  },
+});
 export const MODEL_LIST = listOf(
   object(
     {

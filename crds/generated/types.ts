@@ -652,6 +652,11 @@ export type AuditorRegistrationStatus = {
   registered?: boolean;
   vocabularySynced?: boolean;
   lastHealthTime?: string;
+  health?: {
+    status?: "healthy" | "unhealthy";
+    checkedAt?: string;
+    detail?: string;
+  };
 };
 export interface AuditorRegistration {
   apiVersion: "platform.io/v1alpha1";
@@ -691,6 +696,11 @@ export type ModelRegistrationStatus = {
   registered?: boolean;
   vocabularySynced?: boolean;
   lastHealthTime?: string;
+  health?: {
+    status?: "healthy" | "unhealthy";
+    checkedAt?: string;
+    detail?: string;
+  };
 };
 export interface ModelRegistration {
   apiVersion: "platform.io/v1alpha1";

@@ -80,6 +80,12 @@ const registrationStatus = baseStatus(conditionsSchema, {
   registered: bool(),
   vocabularySynced: bool(),
   lastHealthTime: time(),
+  // The last probe of the endpoint's GET /health (decision 114).
+  health: obj({
+    status: oneOf(['healthy', 'unhealthy']),
+    checkedAt: time(),
+    detail: str({ maxLength: 1024 }),
+  }),
 });
 
 export const auditorRegistration: KindDefinition = {

@@ -115,8 +115,12 @@ describe('bad input on every endpoint', () => {
       );
       expect([400, 404], `${r.method} ${r.path} unknown`).toContain(unknown.status);
       expectClear4xx(unknown, `${r.method} ${r.path} unknown`);
+      const prefix = r.path.slice(0, r.path.indexOf('{'));
       for (const id of bad) {
-        const res = await fx.call(r.method, fill(r.path, { agent_id: id, id }), { key: keyFor(r.path) });
+        const path = fill(r.path, { agent_id: id, id });
+        // The client resolves `..` first: `/v1/auditors/schema/..` is sent as `/v1/auditors/`, another route.
+        if (!new URL(path, 'http://api').pathname.startsWith(prefix)) continue;
+        const res = await fx.call(r.method, path, { key: keyFor(r.path) });
         expectClear4xx(res, `${r.method} ${r.path} id=${id}`);
       }
     }

@@ -60,6 +60,7 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /api/v1/workspaces/{id}/apply-preset': ADMINS,
   'POST /v1/auditors/register': ['org_admin', 'gateway'],
   'GET /v1/auditors': ANY,
+  'GET /v1/auditors/schema/{id}': ANY,
   'GET /v1/models': ANY,
   'POST /v1/models/register': ['org_admin'],
 };
@@ -194,6 +195,7 @@ async function verifierRequestFor(route: string, who: Who, n: number): Promise<C
           .slice(route.indexOf(' ') + 1)
           .replace('{agent_id}', state.agent)
           .replace('/v1/policies/{id}', `/v1/policies/${state.policy}`)
+          .replace('/v1/auditors/schema/{id}', '/v1/auditors/schema/injection')
           .replace('{id}', state.approval)
           .replace('{digest}', state.digest)
           .replace('/registry/check', `/registry/check?digest=${state.digest}`),

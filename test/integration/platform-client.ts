@@ -67,7 +67,7 @@ export class Platform {
 
   async get(kind: string, name: string): Promise<Obj | undefined> {
     try {
-      if (kind === 'Organization')
+      if (CLUSTER_SCOPED.has(kind))
         return (await this.custom.getClusterCustomObject({ ...ref(kind), name })) as Obj;
       return (await this.custom.getNamespacedCustomObject({
         ...ref(kind),

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { API_VERSION } from '../../contract/kube.ts';
+import type { AuditorRegistration } from '../../crds/generated/types.ts';
+import {
+  healthCondition,
+  healthFromProbe,
+  healthUrl,
+  inWatchScope,
+  probeDueInMs,
+  probeTimeoutMs,
+} from './health.ts';
+
+const NOW = new Date('2026-01-01T00:01:00Z');
+
+function reg(
+  spec: Partial<AuditorRegistration['spec']>,
+  status?: AuditorRegistration['status'],
+): AuditorRegistration {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'AuditorRegistration',
+    metadata: { name: 'ext', generation: 2 },
+    spec: {
+      auditorId: 'ext',
+      category: 'security',
+      phase: 'input_guarding',
+      deploymentMode: 'external',
+      endpoint: 'https://ext.example.com/base/',
+      ...spec,
+    },
+    ...(status ? { status } : {}),
+  };
+}
+
+const checked = (checkedAt: string, generation = 2): AuditorRegistration['status'] => ({
+  observedGeneration: generation,
+  health: { status: 'healthy', checkedAt, detail: 'ok' },
+});
+
+describe('registry health checks', () => {
+  it('probes the contract’s GET /health under the endpoint', () => {
+    expect(healthUrl(reg({}))).toBe('https://ext.example.com/base/health');
+    expect(healthUrl(reg({ endpoint: 'http://10.0.0.1:8080?x=1' }))).toBe('http://10.0.0.1:8080/health');
+    expect(healthUrl(reg({ endpoint: undefined, deploymentMode: 'sidecar', image: 'a' }))).toBeUndefined();
+    expect(healthUrl(reg({ endpoint: 'ftp://ext.example.com' }))).toBeUndefined();
+    expect(healthUrl(reg({ endpoint: 'not a url' }))).toBeUndefined();
+  });
+
+  it('reads an answer: healthy or ok with 200 is healthy; anything else says why not', () => {
+    const healthy = healthFromProbe(
+      { kind: 'answer', status: 200, body: { status: 'healthy', ready: true } },
+      NOW,
+    );
+    expect(healthy).toEqual({
+      status: 'healthy',
+      checkedAt: NOW.toISOString(),
+      detail: 'GET /health answered healthy',
+    });
+    expect(healthFromProbe({ kind: 'answer', status: 200, body: { status: 'ok' } }, NOW).status).toBe(
+      'healthy',
+    );
+    const cases: [Parameters<typeof healthFromProbe>[0], string][] = [
+      [{ kind: 'answer', status: 503, body: undefined }, 'GET /health answered HTTP 503'],
+      [
+        { kind: 'answer', status: 200, body: { status: 'degraded' } },
+        'GET /health answered status "degraded"',
+      ],
+      [{ kind: 'answer', status: 200, body: 'text' }, 'GET /health answered status null'],
+      [
+        { kind: 'answer', status: 200, body: { status: 'healthy', ready: false } },
+        'GET /health answered ready: false',
+      ],
+      [{ kind: 'failed', error: 'ECONNREFUSED\n\u0007' }, 'GET /health failed: ECONNREFUSED  '],
+    ];
+    for (const [result, detail] of cases) {
+      expect(healthFromProbe(result, NOW)).toEqual({
+        status: 'unhealthy',
+        checkedAt: NOW.toISOString(),
+        detail,
+      });
+    }
+  });
+
+  it('turns the health into the Healthy condition', () => {
+    const h = healthFromProbe({ kind: 'failed', error: 'timeout' }, NOW);
+    expect(healthCondition(h)).toEqual({
+      type: 'Healthy',
+      status: 'False',
+      reason: 'ProbeFailed',
+      message: 'GET /health failed: timeout',
+    });
+    expect(healthCondition({ ...h, status: 'healthy' })).toMatchObject({
+      status: 'True',
+      reason: 'ProbeSucceeded',
+    });
+  });
+
+  it('probes when never probed or the spec changed, else when the interval has passed', () => {
+    expect(probeDueInMs(reg({}), NOW)).toBe(0);
+    expect(probeDueInMs(reg({}, checked('2026-01-01T00:00:50Z')), NOW)).toBe(20_000);
+    expect(probeDueInMs(reg({ healthCheckIntervalSeconds: 5 }, checked('2026-01-01T00:00:50Z')), NOW)).toBe(
+      0,
+    );
+    expect(probeDueInMs(reg({}, checked('2026-01-01T00:00:50Z', 1)), NOW)).toBe(0);
+    expect(probeDueInMs(reg({}, checked('2026-01-01T00:02:00Z')), NOW)).toBe(0);
+  });
+
+  it('waits for an answer at most the interval and at most 10 s', () => {
+    expect(probeTimeoutMs(reg({ healthCheckIntervalSeconds: 2 }))).toBe(2000);
+    expect(probeTimeoutMs(reg({}))).toBe(10_000);
+  });
+
+  it('probes, in an operator limited to one namespace, only that workspace’s registrations', () => {
+    expect(inWatchScope(reg({}), undefined)).toBe(true);
+    expect(inWatchScope(reg({}), 'team')).toBe(false);
+    expect(inWatchScope(reg({ workspaces: ['other', 'team'] }), 'team')).toBe(true);
+    expect(inWatchScope(reg({ workspaces: ['other'] }), 'team')).toBe(false);
+  });
+});
