@@ -61,6 +61,11 @@ export const POLICY = {
   'auditor.register': { scope: 'global', roles: ['org_admin', 'gateway'] },
   'auditor.list': { scope: 'global', roles: ['authenticated'] },
   'model.list': { scope: 'global', roles: ['authenticated'] },
+  // App catalog: reading it is for everyone signed in; installs follow agent.update.
+  'catalog.list': { scope: 'global', roles: ['authenticated'] },
+  'catalog.read': { scope: 'global', roles: ['authenticated'] },
+  'agent.apps.install': { scope: 'agent', roles: CHANGERS },
+  'agent.apps.read': { scope: 'agent', roles: SHARED },
 } as const satisfies Record<string, { scope: Scope; roles: readonly Role[] }>;
 
 export type Action = keyof typeof POLICY;
