@@ -61,6 +61,11 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /v1/auditors/register': ['org_admin', 'gateway'],
   'GET /v1/auditors': ANY,
   'GET /v1/models': ANY,
+  'GET /v1/app-catalog': ANY,
+  'GET /v1/app-catalog/{app_id}': ANY,
+  'POST /v1/app-catalog/agents/{agent_id}/install': CHANGERS,
+  'DELETE /v1/app-catalog/agents/{agent_id}/uninstall': CHANGERS,
+  'GET /v1/app-catalog/agents/{agent_id}/installed': SHARED,
 };
 
 const ns = useNamespace('api-matrix');
@@ -179,15 +184,36 @@ async function verifierRequestFor(route: string, who: Who, n: number): Promise<C
     case 'POST /v1/registry/notarizations':
       return { path: '/v1/registry/notarizations', body: { digest: state.digest } };
     default:
-      return {
-        path: route
-          .slice(route.indexOf(' ') + 1)
-          .replace('{agent_id}', state.agent)
-          .replace('/v1/policies/{id}', `/v1/policies/${state.policy}`)
-          .replace('{id}', state.approval)
-          .replace('{digest}', state.digest)
-          .replace('/registry/check', `/registry/check?digest=${state.digest}`),
-      };
+      return (
+        (await catalogRequestFor(route)) ?? {
+          path: route
+            .slice(route.indexOf(' ') + 1)
+            .replace('{agent_id}', state.agent)
+            .replace('/v1/policies/{id}', `/v1/policies/${state.policy}`)
+            .replace('{id}', state.approval)
+            .replace('{digest}', state.digest)
+            .replace('/registry/check', `/registry/check?digest=${state.digest}`),
+        }
+      );
+  }
+}
+
+/** The app catalog's routes: each install a create, each uninstall of an installed app. */
+async function catalogRequestFor(route: string): Promise<Call | undefined> {
+  const apps = `/v1/app-catalog/agents/${state.agent}`;
+  const app = 'builtin-toxicity';
+  const admin = { key: fx.keys.org_admin };
+  switch (route) {
+    case 'GET /v1/app-catalog/{app_id}':
+      return { path: `/v1/app-catalog/${app}` };
+    case 'POST /v1/app-catalog/agents/{agent_id}/install':
+      await fx.call('DELETE', `${apps}/uninstall?app_id=${app}`, admin);
+      return { path: `${apps}/install`, body: { app_id: app } };
+    case 'DELETE /v1/app-catalog/agents/{agent_id}/uninstall':
+      await fx.call('POST', `${apps}/install`, { ...admin, body: { app_id: app } });
+      return { path: `${apps}/uninstall?app_id=${app}` };
+    default:
+      return undefined;
   }
 }
 
