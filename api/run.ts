@@ -138,6 +138,8 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     approvals: informers.approvals,
     auditors: informers.auditors,
     models: informers.models,
+    catalog: informers.catalog,
+    installedApps: informers.installedApps,
     writer,
     keys,
     audit,

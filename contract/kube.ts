@@ -55,6 +55,8 @@ export const RESOURCES = {
   credential: resourceOf(PLURAL.credential),
   policy: resourceOf(PLURAL.policy),
   model: resourceOf(PLURAL.model),
+  appCatalogEntry: resourceOf(PLURAL.appCatalogEntry),
+  installedApp: resourceOf(PLURAL.installedApp),
 } as const;
 
 export const LABEL = {

@@ -62,6 +62,11 @@ export const POLICY = {
   'auditor.list': { scope: 'global', roles: ['authenticated'] },
   'model.list': { scope: 'global', roles: ['authenticated'] },
   'model.register': { scope: 'global', roles: ['org_admin'] },
+  // App catalog: reading it is for everyone signed in; installs follow agent.update.
+  'catalog.list': { scope: 'global', roles: ['authenticated'] },
+  'catalog.read': { scope: 'global', roles: ['authenticated'] },
+  'agent.apps.install': { scope: 'agent', roles: CHANGERS },
+  'agent.apps.read': { scope: 'agent', roles: SHARED },
 } as const satisfies Record<string, { scope: Scope; roles: readonly Role[] }>;
 
 export type Action = keyof typeof POLICY;

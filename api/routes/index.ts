@@ -5,6 +5,7 @@ import { APPROVAL_ROUTES } from './approvals.ts';
 import { AUDIT_ROUTES } from './audit.ts';
 import { AUDITOR_ROUTES } from './auditors.ts';
 import { AUDITOR_SCHEMA_ROUTES } from './auditor-schema.ts';
+import { CATALOG_ROUTES } from './catalog.ts';
 import { EVIDENCE_ROUTES } from './evidence.ts';
 import { POLICY_ROUTES } from './policies.ts';
 import { REGISTRY_ROUTES } from './registry.ts';
@@ -22,4 +23,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...POLICY_ROUTES,
   ...AUDITOR_ROUTES,
   ...AUDITOR_SCHEMA_ROUTES,
+  ...CATALOG_ROUTES,
 ];

@@ -232,3 +232,41 @@ export const MODEL_LIST = listOf(
   ),
 );
 export const MODEL_REGISTERED = object({ registered: bool, model_id: str, name: str });
+
+// App catalog (api/routes/catalog.ts).
+export const CATALOG_APP = object(
+  {
+    app_id: str,
+    name: str,
+    description: str,
+    category: str,
+    type: str,
+    trust_tier: str,
+    builtin: bool,
+    version: strOrNull,
+    auditor_id: strOrNull,
+    required_permissions: { type: 'array', items: str },
+    auditor_requirements: { type: 'array', items: str },
+    server_url: strOrNull,
+    mcp_metadata: { type: ['object', 'null'] },
+    install_count: int,
+  },
+  ['app_id', 'name', 'category', 'type', 'trust_tier', 'builtin', 'install_count'],
+);
+export const CATALOG_LIST = listOf(CATALOG_APP);
+export const INSTALLED_APP = object(
+  {
+    agent_id: str,
+    app_id: str,
+    install_name: str,
+    name: strOrNull,
+    type: strOrNull,
+    category: strOrNull,
+    version: strOrNull,
+    configuration: obj,
+    installed_at: strOrNull,
+  },
+  ['agent_id', 'app_id', 'install_name', 'configuration'],
+);
+export const INSTALLED_LIST = listOf(INSTALLED_APP);
+export const UNINSTALLED = object({ agent_id: str, app_id: str, uninstalled: bool });

@@ -1,7 +1,13 @@
 // What a route is: method, path (OpenAPI style), the policy action it needs,
 // the schema of its body, its success status and a thin handler. The same
 // list drives the router, the OpenAPI document and the route × role matrix.
-import type { ApprovalRequest, AuditorRegistration, ModelRegistration } from '../../crds/generated/types.ts';
+import type {
+  AgentInstalledApp,
+  AppCatalogEntry,
+  ApprovalRequest,
+  AuditorRegistration,
+  ModelRegistration,
+} from '../../crds/generated/types.ts';
 import type { JSONSchema } from '../../crds/kit.ts';
 import type { IntakeDeps } from '../../evidence/intake.ts';
 import type { PolicyServiceDeps } from '../../policy/service.ts';
@@ -21,6 +27,9 @@ export interface ApiDeps {
   approvals: CacheLike<ApprovalRequest>;
   auditors: CacheLike<AuditorRegistration>;
   models: CacheLike<ModelRegistration>;
+  /** The app catalog's entries (cluster-scoped) and the installs of apps on agents. */
+  catalog: CacheLike<AppCatalogEntry>;
+  installedApps: CacheLike<AgentInstalledApp>;
   writer: ClusterWriter;
   keys: ApiKeyStore;
   audit: AuditLog;

@@ -4,6 +4,7 @@
 // and the caller retries on fresh data.
 import * as k8s from '@kubernetes/client-node';
 import type {
+  AgentInstalledApp,
   ApprovalRequest,
   AuditorRegistration,
   ModelRegistration,
@@ -16,6 +17,8 @@ const AGENTS = resourceOf(PLURAL.agent);
 const APPROVALS = resourceOf(PLURAL.approval);
 const AUDITORS = resourceOf(PLURAL.auditor);
 const MODELS = resourceOf(PLURAL.model);
+const CATALOG = resourceOf(PLURAL.appCatalogEntry);
+const INSTALLS = resourceOf(PLURAL.installedApp);
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 
 export type RegistrationPlural = typeof PLURAL.auditor | typeof PLURAL.model;
@@ -44,6 +47,12 @@ export interface ClusterWriter {
   applyModelRegistration(reg: ModelRegistration): Promise<ModelRegistration>;
   /** A JSON merge patch on the agent's `/status` (fields other writers own are left alone). */
   mergeAgentStatus(namespace: string, name: string, status: Record<string, unknown>): Promise<void>;
+  readInstalledApp(namespace: string, name: string): Promise<AgentInstalledApp | undefined>;
+  /** Creates the install, or replaces it when it carries a resourceVersion. */
+  applyInstalledApp(install: AgentInstalledApp): Promise<AgentInstalledApp>;
+  deleteInstalledApp(namespace: string, name: string): Promise<boolean>;
+  /** A JSON merge patch on an AppCatalogEntry's `/status`. */
+  mergeCatalogStatus(name: string, status: Record<string, unknown>): Promise<void>;
 }
 
 export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
@@ -96,13 +105,46 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
       (await (reg.metadata.resourceVersion
         ? api.replaceClusterCustomObject({ ...AUDITORS, name: reg.metadata.name ?? '', body: reg })
         : api.createClusterCustomObject({ ...AUDITORS, body: reg }))) as AuditorRegistration,
+    ...modelWriter(api),
+    mergeAgentStatus: async (namespace, name, status) => {
+      await api.patchNamespacedCustomObjectStatus({ ...AGENTS, namespace, name, body: { status } }, MERGE);
+    },
+    ...installWriter(api),
+  };
+}
+
+function modelWriter(
+  api: k8s.CustomObjectsApi,
+): Pick<ClusterWriter, 'readModelRegistration' | 'applyModelRegistration'> {
+  return {
     readModelRegistration: (name) => orUndefinedOn404(api.getClusterCustomObject({ ...MODELS, name })),
     applyModelRegistration: async (reg) =>
       (await (reg.metadata.resourceVersion
         ? api.replaceClusterCustomObject({ ...MODELS, name: reg.metadata.name ?? '', body: reg })
         : api.createClusterCustomObject({ ...MODELS, body: reg }))) as ModelRegistration,
-    mergeAgentStatus: async (namespace, name, status) => {
-      await api.patchNamespacedCustomObjectStatus({ ...AGENTS, namespace, name, body: { status } }, MERGE);
+  };
+}
+
+type InstallWriter = Pick<
+  ClusterWriter,
+  'readInstalledApp' | 'applyInstalledApp' | 'deleteInstalledApp' | 'mergeCatalogStatus'
+>;
+
+function installWriter(api: k8s.CustomObjectsApi): InstallWriter {
+  return {
+    readInstalledApp: (namespace, name) =>
+      orUndefinedOn404(api.getNamespacedCustomObject({ ...INSTALLS, namespace, name })),
+    applyInstalledApp: async (install) => {
+      const at = { ...INSTALLS, namespace: install.metadata.namespace ?? '', body: install };
+      return (await (install.metadata.resourceVersion
+        ? api.replaceNamespacedCustomObject({ ...at, name: install.metadata.name ?? '' })
+        : api.createNamespacedCustomObject(at))) as AgentInstalledApp;
+    },
+    deleteInstalledApp: async (namespace, name) =>
+      (await orUndefinedOn404(api.deleteNamespacedCustomObject({ ...INSTALLS, namespace, name }))) !==
+      undefined,
+    mergeCatalogStatus: async (name, status) => {
+      await api.patchClusterCustomObjectStatus({ ...CATALOG, name, body: { status } }, MERGE);
     },
   };
 }

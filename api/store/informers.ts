@@ -1,8 +1,11 @@
 // The caches the API reads from: PlatformAgents and ApprovalRequests (all
-// namespaces or one), the cluster-scoped registrations, and the API key
+// namespaces or one), the cluster-scoped registrations and app catalog, the
+// installed apps (namespaced like agents), and the API key
 // Secrets in the API's namespace.
 import * as k8s from '@kubernetes/client-node';
 import type {
+  AgentInstalledApp,
+  AppCatalogEntry,
   ApprovalRequest,
   AuditorRegistration,
   ModelRegistration,
@@ -52,6 +55,8 @@ export interface ApiInformers {
   approvals: ResilientInformer<ApprovalRequest & KObj>;
   auditors: ResilientInformer<AuditorRegistration & KObj>;
   models: ResilientInformer<ModelRegistration & KObj>;
+  catalog: ResilientInformer<AppCatalogEntry & KObj>;
+  installedApps: ResilientInformer<AgentInstalledApp & KObj>;
   keys: ResilientInformer<k8s.V1Secret>;
   all: ResilientInformer<KObj>[];
 }
@@ -87,6 +92,8 @@ export function apiInformers(
     approvals: custom<ApprovalRequest & KObj>(src, PLURAL.approval, watchNamespace),
     auditors: custom<AuditorRegistration & KObj>(src, PLURAL.auditor),
     models: custom<ModelRegistration & KObj>(src, PLURAL.model),
+    catalog: custom<AppCatalogEntry & KObj>(src, PLURAL.appCatalogEntry),
+    installedApps: custom<AgentInstalledApp & KObj>(src, PLURAL.installedApp, watchNamespace),
     keys,
   };
   return { ...informers, all: Object.values(informers) as ResilientInformer<KObj>[] };

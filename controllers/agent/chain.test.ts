@@ -21,7 +21,7 @@ const workspace = {
 
 describe('agentChain', () => {
   it('gives a standalone agent the built-in default chain: injection, toxicity, then the system auditors', () => {
-    expect(agentChain(agent(), undefined, undefined, KNOWN).ids).toEqual([
+    expect(agentChain(agent(), undefined, undefined, { known: KNOWN }).ids).toEqual([
       'injection',
       'toxicity',
       'model-context',
@@ -31,12 +31,16 @@ describe('agentChain', () => {
 
   it("uses a standalone agent's own selection instead of the default chain", () => {
     const own = agent({ auditorChain: { preRequest: [{ auditorId: 'pii' }] } });
-    expect(agentChain(own, undefined, undefined, KNOWN).ids).toEqual(['model-context', 'llm-judge', 'pii']);
+    expect(agentChain(own, undefined, undefined, { known: KNOWN }).ids).toEqual([
+      'model-context',
+      'llm-judge',
+      'pii',
+    ]);
   });
 
   it('lets an explicit chain drop the default auditors (they are user-selected), never the system ones', () => {
     const explicit = agent({}, { 'platform.computing/auditor-chain': 'injection' });
-    const chain = agentChain(explicit, undefined, undefined, KNOWN);
+    const chain = agentChain(explicit, undefined, undefined, { known: KNOWN });
     expect(chain.ids).toEqual(['injection', 'model-context', 'llm-judge']);
     expect(chain.refused).toEqual([]);
   });
@@ -44,6 +48,33 @@ describe('agentChain', () => {
   it("gives a workspace agent the workspace's chain, not the built-in default", () => {
     const member = agent({ workspace: 'research' });
     const org = undefined as Organization | undefined;
-    expect(agentChain(member, workspace, org, KNOWN).ids).toEqual(['model-context', 'llm-judge', 'pii']);
+    expect(agentChain(member, workspace, org, { known: KNOWN }).ids).toEqual([
+      'model-context',
+      'llm-judge',
+      'pii',
+    ]);
+  });
+
+  it("adds the auditors of the agent's installed apps, which an explicit chain keeps silently", () => {
+    const installedApps = [{ app: 'scanner-app', auditors: ['scanner', 'pii'] }];
+    const known = new Set([...KNOWN, 'scanner']);
+    const member = agent({ workspace: 'research' });
+    expect(agentChain(member, workspace, undefined, { known, installedApps }).ids).toEqual([
+      'model-context',
+      'llm-judge',
+      'scanner',
+      'pii',
+    ]);
+    const explicit = agent({}, { 'platform.computing/auditor-chain': 'injection' });
+    const chain = agentChain(explicit, undefined, undefined, { known, installedApps });
+    expect(chain.ids).toEqual(['injection', 'model-context', 'llm-judge', 'scanner', 'pii']);
+    expect(chain.refused).toEqual([]);
+  });
+
+  it('reports an installed app whose auditor is not known', () => {
+    const installedApps = [{ app: 'x', auditors: ['nope'] }];
+    expect(agentChain(agent(), undefined, undefined, { known: KNOWN, installedApps }).unknown).toEqual([
+      'nope',
+    ]);
   });
 });

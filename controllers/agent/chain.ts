@@ -80,11 +80,19 @@ export function workspaceChainInput(
   };
 }
 
+/** What an agent's chain reads besides its workspace and organization. */
+export interface AgentChainLookups {
+  /** Auditor ids known (built-in or registered). */
+  known: ReadonlySet<string>;
+  /** The auditors the agent's installed apps bring, per app. */
+  installedApps?: ChainInput['installedApps'];
+}
+
 export function agentChain(
   agent: PlatformAgent,
   ws: PlatformWorkspace | undefined,
   org: Organization | undefined,
-  known: ReadonlySet<string>,
+  { known, installedApps = [] }: AgentChainLookups,
 ): AgentChain {
   const { input, missingFrameworks } = workspaceChainInput(ws, org, agent.spec.frameworks ?? []);
   const own = chainLists(agent.spec.auditorChain);
@@ -92,6 +100,7 @@ export function agentChain(
   const standalone = !agent.spec.workspace;
   const full: ChainInput = {
     ...input,
+    installedApps,
     ...(standalone && ownIds.length === 0 ? { builtinDefault: DEFAULT_CHAIN } : {}),
     userSelected: [...(input.userSelected ?? []), ...ownIds],
   };

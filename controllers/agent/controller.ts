@@ -2,12 +2,14 @@
 // by the agent informer and by everything an agent's result depends on
 // (its pod, ServiceAccount and Secrets; its workspace and organization; the
 // registered auditors; the policies, model registrations and environments
-// its Gateway is wired to; rival agents for email and handle).
+// its Gateway is wired to; its installed catalog apps and their entries;
+// rival agents for email and handle).
 import * as k8s from '@kubernetes/client-node';
 import { LABEL } from '../../contract/kube.ts';
-import type { AuditorPolicy } from '../../crds/generated/types.ts';
+import type { AgentInstalledApp, AuditorPolicy } from '../../crds/generated/types.ts';
 import type { Keyring } from '../../base/crypto/envelope.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
+import { installedAuditors } from '../../api/catalog/entries.ts';
 import { inNamespace, type Caches } from '../common/caches.ts';
 import { defineController } from '../common/define.ts';
 import type { ControllerContext, Toolkit } from '../common/toolkit.ts';
@@ -48,6 +50,13 @@ function reader(ctx: ControllerContext, identities: IdentityIndex): AgentContext
     credentialExists: (namespace, name) => c.credentials.get(`${namespace}/${name}`) !== undefined,
     node: (name) => c.nodes.get(name),
     knownAuditors: () => new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]),
+    installedApps: (agent) =>
+      installedAuditors(
+        inNamespace(c.installedApps, agent.metadata.namespace ?? '').filter(
+          (i) => i.spec.agent === agent.metadata.name,
+        ),
+        c.catalog.list(),
+      ),
   };
 }
 
@@ -79,6 +88,14 @@ function agentsOnNode(c: Caches, node: string): string[] {
 /** Agents of a namespace, or every agent for an object without one (cluster-scoped or org-wide). */
 function agentsNear(c: Caches, namespace: string | undefined): string[] {
   return namespace ? inNamespace(c.agents, namespace).map((a) => objectKey(a)) : c.agents.keys();
+}
+
+/** Agents an app is installed on. */
+function agentsWithApp(c: Caches, app: string): string[] {
+  return c.installedApps
+    .list()
+    .filter((i) => i.spec.app === app)
+    .map((i) => `${i.metadata.namespace}/${i.spec.agent}`);
 }
 
 function agentReconciler(
@@ -146,6 +163,12 @@ function agentWatches(c: Caches, identities: IdentityIndex): WatchSource[] {
       },
     },
     { informer: c.models, mapToKeys: allAgents },
+    // An install or uninstall changes its agent's chain; an entry's auditors, its agents'.
+    {
+      informer: c.installedApps,
+      mapToKeys: (i) => [`${i.metadata?.namespace}/${(i as AgentInstalledApp).spec.agent}`],
+    },
+    { informer: c.catalog, mapToKeys: (e) => agentsWithApp(c, e.metadata?.name ?? '') },
     // A node that stops being ready takes its agents' readiness with it.
     { informer: c.nodes, mapToKeys: (n) => agentsOnNode(c, n.metadata?.name ?? '') },
     { informer: c.environments, mapToKeys: (e) => agentsNear(c, e.metadata?.namespace ?? '') },

@@ -13,7 +13,7 @@ import type { Condition, DesiredCondition } from '../../base/controller/conditio
 import type { EventRecorder, EventSpec } from '../../base/controller/events.ts';
 import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { staleVerdict } from '../review/stale.ts';
-import { agentChain, chainCondition, chainUsable, type AgentChain } from './chain.ts';
+import { agentChain, chainCondition, chainUsable, type AgentChain, type AgentChainLookups } from './chain.ts';
 import { conditionEvents, readyEvent } from './condition-events.ts';
 import { credentialRefsCondition } from './credential-refs.ts';
 import type { GatewayKeys } from './gateway-keys.ts';
@@ -45,6 +45,8 @@ export interface AgentContextReader {
   workspace(namespace: string, name: string): PlatformWorkspace | undefined;
   organization(name: string): Organization | undefined;
   knownAuditors(): ReadonlySet<string>;
+  /** The auditors the agent's installed catalog apps bring, per app. */
+  installedApps(agent: PlatformAgent): AgentChainLookups['installedApps'];
   credentialExists(namespace: string, name: string): boolean;
   /** The node a pod runs on, as last seen. */
   node(name: string): k8s.V1Node | undefined;
@@ -108,7 +110,10 @@ export class AgentReconciler {
   private async sync(agent: PlatformAgent): Promise<ReconcileResult | undefined> {
     const now = this.clock();
     const { ws, org } = this.context(agent);
-    const chain = agentChain(agent, ws, org, this.deps.read.knownAuditors());
+    const chain = agentChain(agent, ws, org, {
+      known: this.deps.read.knownAuditors(),
+      installedApps: this.deps.read.installedApps(agent),
+    });
     const claim = claimIdentity(agent, this.deps.read.identityRivals(agent), this.deps.emailDomain);
     const { keyring, error } = this.deps.keyring();
     const wiring = this.deps.wiring(agent, chain.ids, ws, org);

@@ -111,6 +111,22 @@ describe('applyExplicitChain', () => {
   });
 });
 
+describe('installed apps', () => {
+  it('bring their auditors after the frameworks and before user choices; removing one is refused naming the app', () => {
+    const withApp = { ...input, installedApps: [{ app: 'scanner-app', auditors: ['scanner', 'injection'] }] };
+    const chain = composeChain(withApp);
+    expect(chain.find((e) => e.auditorId === 'scanner')).toEqual({
+      auditorId: 'scanner',
+      scope: 'app',
+      requiredBy: 'scanner-app',
+    });
+    expect(chain.find((e) => e.auditorId === 'injection')?.scope).toBe('org'); // first scope wins
+    expect(removeAuditors(chain, ['scanner']).refused).toEqual([
+      'auditor scanner is required by installed app scanner-app; uninstall the app to remove it',
+    ]);
+  });
+});
+
 describe('unknownAuditors', () => {
   it('lists auditors that are neither built in nor registered', () => {
     const known = new Set(['model-context', 'llm-judge', 'pii']);

@@ -1,6 +1,6 @@
 // Chain policy (spec "Chain policy"): the final auditor chain is the system
 // auditors (always) + org-required + workspace-required + framework-required
-// + user-selected. Scopes merge and never subtract; order is kept and the
+// + installed apps' auditors + user-selected. Scopes merge and never subtract; order is kept and the
 // first occurrence of an auditor wins; only user-selected auditors can be
 // removed, and removing any other is refused with the scope that requires it.
 import { DEFAULT_CHAIN_IDS, SYSTEM_AUDITOR_IDS } from '../../auditors/builtin.ts';
@@ -10,7 +10,7 @@ export const SYSTEM_AUDITORS: readonly string[] = SYSTEM_AUDITOR_IDS;
 export const DEFAULT_CHAIN: readonly string[] = DEFAULT_CHAIN_IDS;
 
 /** Where an auditor in the chain comes from; every scope but `user` is binding. */
-export type ChainScope = 'system' | 'org' | 'workspace' | 'framework' | 'user';
+export type ChainScope = 'system' | 'org' | 'workspace' | 'framework' | 'app' | 'user';
 
 export interface FrameworkRequirement {
   name: string;
@@ -30,6 +30,11 @@ export interface ChainInput {
   workspaceRequired?: readonly string[];
   /** The frameworks the workspace (or agent) selected, resolved from the Organization. */
   frameworks?: readonly FrameworkRequirement[];
+  /**
+   * The auditors the agent's installed catalog apps bring (the app's own and
+   * its auditor requirements): binding while the app is installed (decision 111).
+   */
+  installedApps?: readonly { app: string; auditors: readonly string[] }[];
   /** User-selected auditors, in order (workspace defaults then agent choices). */
   userSelected?: readonly string[];
 }
@@ -57,6 +62,7 @@ export function composeChain(input: ChainInput): ChainEntry[] {
   add(input.orgRequired, 'org', input.orgName ?? '');
   add(input.workspaceRequired, 'workspace', input.workspaceName ?? '');
   for (const f of input.frameworks ?? []) add(f.requiredAuditors, 'framework', f.name);
+  for (const a of input.installedApps ?? []) add(a.auditors, 'app', a.app);
   add(input.userSelected, 'user', '');
   return out;
 }
@@ -76,6 +82,8 @@ export function removalRefusal(entry: ChainEntry): string {
       return `auditor ${entry.auditorId} is required by workspace ${entry.requiredBy} and cannot be removed`;
     case 'framework':
       return `auditor ${entry.auditorId} is required by compliance framework ${entry.requiredBy} and cannot be removed`;
+    case 'app':
+      return `auditor ${entry.auditorId} is required by installed app ${entry.requiredBy}; uninstall the app to remove it`;
     default:
       return '';
   }
@@ -105,13 +113,16 @@ export function removeAuditors(chain: readonly ChainEntry[], ids: readonly strin
  * annotation on a PlatformAgent) states the user's selection in full: the
  * user-selected auditors it omits are removed, required ones it omits are
  * kept and reported, auditors it adds become user-selected, system auditors
- * are kept silently.
+ * and installed apps' auditors are kept silently.
  */
 export function applyExplicitChain(input: ChainInput, explicit: readonly string[]): RemovalResult {
   const composed = composeChain({ ...input, userSelected: [...(input.userSelected ?? []), ...explicit] });
   const wanted = new Set(explicit);
-  // System auditors are appended when an explicit chain omits them (CLARIFICATIONS), not removed.
-  const omitted = composed.filter((e) => !wanted.has(e.auditorId) && e.scope !== 'system');
+  // System auditors are appended when an explicit chain omits them (CLARIFICATIONS), not removed;
+  // so are installed apps' auditors: installing was as explicit a choice (decision 111).
+  const omitted = composed.filter(
+    (e) => !wanted.has(e.auditorId) && e.scope !== 'system' && e.scope !== 'app',
+  );
   return removeAuditors(
     composed,
     omitted.map((e) => e.auditorId),

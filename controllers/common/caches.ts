@@ -2,6 +2,8 @@
 // per kind whatever the number of controllers reading it.
 import type * as k8s from '@kubernetes/client-node';
 import type {
+  AgentInstalledApp,
+  AppCatalogEntry,
   AuditorPolicy,
   AuditorRegistration,
   ConsentRequest,
@@ -28,6 +30,8 @@ export interface Caches {
   credentials: ResilientInformer<ScopedCredential>;
   policies: ResilientInformer<AuditorPolicy>;
   models: ResilientInformer<ModelRegistration>;
+  catalog: ResilientInformer<AppCatalogEntry>;
+  installedApps: ResilientInformer<AgentInstalledApp>;
   pods: ResilientInformer<k8s.V1Pod>;
   serviceAccounts: ResilientInformer<k8s.V1ServiceAccount>;
   secrets: ResilientInformer<k8s.V1Secret>;
@@ -49,6 +53,8 @@ export function buildCaches(ctx: InformerContext): Caches {
     credentials: customInformer(ctx, RESOURCES.credential),
     policies: customInformer(ctx, RESOURCES.policy),
     models: customInformer(ctx, RESOURCES.model, true),
+    catalog: customInformer(ctx, RESOURCES.appCatalogEntry, true),
+    installedApps: customInformer(ctx, RESOURCES.installedApp),
     pods: ownedInformer(ctx, 'pods'),
     serviceAccounts: ownedInformer(ctx, 'serviceaccounts'),
     secrets: ownedInformer(ctx, 'secrets'),

@@ -115,7 +115,7 @@ describe('chain ConfigMap and workspace chain', () => {
       },
       spec: { workspace: 'team' },
     };
-    const chain = agentChain(agent, ws(), org, known);
+    const chain = agentChain(agent, ws(), org, { known });
     expect(chain.ids).toEqual(['model-context', 'llm-judge', 'injection', 'phi', 'pii']);
     expect(chain.refused).toEqual([
       'auditor injection is required by organization acme and cannot be removed',

@@ -78,6 +78,8 @@ async function serve(): Promise<void> {
       approvals: new MemoryCache(),
       auditors: new MemoryCache(),
       models: new MemoryCache(),
+      catalog: new MemoryCache(),
+      installedApps: new MemoryCache(),
       writer: {} as ClusterWriter,
       keys,
       audit: new HashChainAuditLog(),

@@ -63,6 +63,11 @@ const EXPECTED: Record<string, Who[]> = {
   'GET /v1/auditors/schema/{id}': ANY,
   'GET /v1/models': ANY,
   'POST /v1/models/register': ['org_admin'],
+  'GET /v1/app-catalog': ANY,
+  'GET /v1/app-catalog/{app_id}': ANY,
+  'POST /v1/app-catalog/agents/{agent_id}/install': CHANGERS,
+  'DELETE /v1/app-catalog/agents/{agent_id}/uninstall': CHANGERS,
+  'GET /v1/app-catalog/agents/{agent_id}/installed': SHARED,
 };
 
 const ns = useNamespace('api-matrix');
@@ -163,6 +168,26 @@ async function verifierRequestFor(route: string, who: Who, n: number): Promise<C
       await fx.call('POST', '/v1/policies', { key: fx.keys.org_admin, body: { id, spec: wsPolicy } });
       return { path: `/v1/policies/${id}` };
     }
+    default:
+      return (
+        registrationRequestFor(route) ??
+        (await catalogRequestFor(route)) ?? {
+          path: route
+            .slice(route.indexOf(' ') + 1)
+            .replace('{agent_id}', state.agent)
+            .replace('/v1/policies/{id}', `/v1/policies/${state.policy}`)
+            .replace('/v1/auditors/schema/{id}', '/v1/auditors/schema/injection')
+            .replace('{id}', state.approval)
+            .replace('{digest}', state.digest)
+            .replace('/registry/check', `/registry/check?digest=${state.digest}`),
+        }
+      );
+  }
+}
+
+/** The routes whose request is a fixed body: presets, registrations and notarizations. */
+function registrationRequestFor(route: string): Call | undefined {
+  switch (route) {
     case 'POST /api/v1/workspaces/{id}/apply-preset':
       return {
         path: `/api/v1/workspaces/${ns.name}/apply-preset`,
@@ -190,16 +215,26 @@ async function verifierRequestFor(route: string, who: Who, n: number): Promise<C
         },
       };
     default:
-      return {
-        path: route
-          .slice(route.indexOf(' ') + 1)
-          .replace('{agent_id}', state.agent)
-          .replace('/v1/policies/{id}', `/v1/policies/${state.policy}`)
-          .replace('/v1/auditors/schema/{id}', '/v1/auditors/schema/injection')
-          .replace('{id}', state.approval)
-          .replace('{digest}', state.digest)
-          .replace('/registry/check', `/registry/check?digest=${state.digest}`),
-      };
+      return undefined;
+  }
+}
+
+/** The app catalog's routes: each install a create, each uninstall of an installed app. */
+async function catalogRequestFor(route: string): Promise<Call | undefined> {
+  const apps = `/v1/app-catalog/agents/${state.agent}`;
+  const app = 'builtin-toxicity';
+  const admin = { key: fx.keys.org_admin };
+  switch (route) {
+    case 'GET /v1/app-catalog/{app_id}':
+      return { path: `/v1/app-catalog/${app}` };
+    case 'POST /v1/app-catalog/agents/{agent_id}/install':
+      await fx.call('DELETE', `${apps}/uninstall?app_id=${app}`, admin);
+      return { path: `${apps}/install`, body: { app_id: app } };
+    case 'DELETE /v1/app-catalog/agents/{agent_id}/uninstall':
+      await fx.call('POST', `${apps}/install`, { ...admin, body: { app_id: app } });
+      return { path: `${apps}/uninstall?app_id=${app}` };
+    default:
+      return undefined;
   }
 }
 

@@ -1,0 +1,101 @@
+// An install of a catalog app on an agent, pure: the AgentInstalledApp the
+// install API writes (owned by the agent, so it goes with it) and the record
+// the API shows for it.
+import type { AgentInstalledApp, PlatformAgent } from '../../crds/generated/types.ts';
+import { formatAgentId } from '../../contract/agent-id.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
+import { installName, type CatalogApp } from './entries.ts';
+
+/** The install body: which app, and the agent's configuration overrides. */
+export interface InstallBody {
+  app_id: string;
+  version?: string;
+  configuration?: Record<string, unknown>;
+}
+
+const APP_ID = { type: 'string', minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' };
+
+export const INSTALL_BODY = {
+  type: 'object',
+  required: ['app_id'],
+  additionalProperties: false,
+  properties: {
+    app_id: APP_ID,
+    version: { type: 'string', minLength: 1, maxLength: 63 },
+    configuration: { type: 'object', maxProperties: 64 },
+  },
+};
+
+export const APP_ID_PATTERN = new RegExp(APP_ID.pattern);
+
+/** What a reinstall keeps of the install it replaces (its version, for the replace; labels, annotations). */
+function keptMetadata(existing: AgentInstalledApp | undefined): AgentInstalledApp['metadata'] {
+  if (!existing) return {};
+  const { resourceVersion, labels, annotations } = existing.metadata;
+  return { resourceVersion, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) };
+}
+
+/** The AgentInstalledApp for `body` on `agent`; over `existing` (same name) when there is one. */
+export function installObject(
+  agent: PlatformAgent,
+  body: InstallBody,
+  existing: AgentInstalledApp | undefined,
+): AgentInstalledApp {
+  const name = agent.metadata.name ?? '';
+  return {
+    apiVersion: `${GROUP}/${VERSION}`,
+    kind: 'AgentInstalledApp',
+    metadata: {
+      ...keptMetadata(existing),
+      name: existing?.metadata.name ?? installName(name, body.app_id),
+      namespace: agent.metadata.namespace ?? '',
+      ownerReferences: [
+        {
+          apiVersion: `${GROUP}/${VERSION}`,
+          kind: 'PlatformAgent',
+          name,
+          uid: agent.metadata.uid ?? '',
+        },
+      ],
+    },
+    spec: {
+      agent: name,
+      app: body.app_id,
+      ...(body.version ? { version: body.version } : {}),
+      configuration: body.configuration ?? {},
+    },
+  };
+}
+
+export interface InstallRecord {
+  agent_id: string;
+  app_id: string;
+  install_name: string;
+  /** The app's display name, type and category; null when the app left the catalog. */
+  name: string | null;
+  type: string | null;
+  category: string | null;
+  version: string | null;
+  configuration: Record<string, unknown>;
+  installed_at: string | null;
+}
+
+/** What the record says of the app itself; nulls when the app left the catalog. */
+function appFacts(app: CatalogApp | undefined): Pick<InstallRecord, 'name' | 'type' | 'category'> {
+  return app
+    ? { name: app.name, type: app.type, category: app.category }
+    : { name: null, type: null, category: null };
+}
+
+export function installRecord(install: AgentInstalledApp, app: CatalogApp | undefined): InstallRecord {
+  const { metadata: meta, spec } = install;
+  return {
+    agent_id: formatAgentId({ namespace: meta.namespace ?? '', name: spec.agent }),
+    app_id: spec.app,
+    install_name: meta.name ?? '',
+    ...appFacts(app),
+    version: spec.version ?? app?.version ?? null,
+    configuration: spec.configuration ?? {},
+    installed_at: meta.creationTimestamp ? String(meta.creationTimestamp) : null,
+  };
+}

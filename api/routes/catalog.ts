@@ -1,0 +1,173 @@
+// The app catalog (decisions 110, 111):
+//   GET    /v1/app-catalog                               apps (built-in auditors and AppCatalogEntries);
+//                                                        ?category= ?type= ?search=
+//   GET    /v1/app-catalog/{app_id}                      one app
+//   POST   /v1/app-catalog/agents/{agent_id}/install     install (or reconfigure) an app on an agent
+//   DELETE /v1/app-catalog/agents/{agent_id}/uninstall   ?app_id= : remove it
+//   GET    /v1/app-catalog/agents/{agent_id}/installed   the agent's installs with their overrides
+// An install is an AgentInstalledApp beside the agent, owned by it; the
+// agent controller puts the auditors it brings into the agent's chain.
+import { badRequest, notFound, unprocessable } from '../../base/http-error.ts';
+import { catalogApps, filterApps, filterProblem, findApp, installName } from '../catalog/entries.ts';
+import {
+  APP_ID_PATTERN,
+  INSTALL_BODY,
+  installObject,
+  installRecord,
+  type InstallBody,
+} from '../catalog/installs.ts';
+import type { PlatformAgent } from '../agents/model.ts';
+import { patternQuery, stringQuery } from '../http/validate.ts';
+import type { AgentInstalledApp } from '../../crds/generated/types.ts';
+import type { RouteCtx, RouteSpec } from './route.ts';
+import { CATALOG_APP, CATALOG_LIST, INSTALLED_APP, INSTALLED_LIST, UNINSTALLED } from './responses.ts';
+
+const agentOf = (rc: RouteCtx): PlatformAgent => rc.agent as PlatformAgent;
+
+function listApps(rc: RouteCtx): Promise<unknown> {
+  rc.audit = { resource: 'app-catalog' };
+  const filter = {
+    category: stringQuery(rc.query, 'category', 40),
+    type: stringQuery(rc.query, 'type', 40),
+    search: stringQuery(rc.query, 'search', 200),
+  };
+  const problem = filterProblem(filter);
+  if (problem) throw badRequest(problem, 'invalid_query');
+  const apps = catalogApps(rc.deps.catalog.list(), rc.deps.installedApps.list());
+  return Promise.resolve({ items: filterApps(apps, filter) });
+}
+
+function getApp(rc: RouteCtx): Promise<unknown> {
+  const id = rc.params.app_id ?? '';
+  rc.audit = { resource: `app-catalog/${id}` };
+  const app = findApp(id, rc.deps.catalog.list(), rc.deps.installedApps.list());
+  if (!app) throw notFound(`app ${JSON.stringify(id.slice(0, 253))} is not in the catalog`);
+  return Promise.resolve(app);
+}
+
+/**
+ * The name of the agent's install of `appId`: the one the cache holds (it may
+ * have been created with kubectl under any name), else the API's own name.
+ */
+function installNameOf(rc: RouteCtx, agent: PlatformAgent, appId: string): string {
+  const cached = installsOf(rc, agent).find((i) => i.spec.app === appId);
+  return cached?.metadata.name ?? installName(agent.metadata.name ?? '', appId);
+}
+
+/** The agent's installs, as cached. */
+function installsOf(rc: RouteCtx, agent: PlatformAgent): AgentInstalledApp[] {
+  return rc.deps.installedApps
+    .list()
+    .filter((i) => i.metadata.namespace === agent.metadata.namespace && i.spec.agent === agent.metadata.name);
+}
+
+/**
+ * Mirrors an entry's install count into its status (for kubectl), counting the
+ * cache's other installs plus this change (decision 110). Best effort: the
+ * count the API serves is always computed from the installs themselves.
+ */
+async function mirrorInstallCount(rc: RouteCtx, appId: string, name: string, installed: boolean) {
+  if (!rc.deps.catalog.get(appId)) return;
+  const others = rc.deps.installedApps
+    .list()
+    .filter((i) => i.spec.app === appId && i.metadata.name !== name).length;
+  try {
+    await rc.deps.writer.mergeCatalogStatus(appId, { installCount: others + (installed ? 1 : 0) });
+  } catch (err) {
+    rc.deps.log.warn({ err: String(err), app: appId }, 'install count not written');
+  }
+}
+
+async function install(rc: RouteCtx): Promise<unknown> {
+  const body = rc.body as InstallBody;
+  const agent = agentOf(rc);
+  const app = findApp(body.app_id, rc.deps.catalog.list());
+  if (!app) throw unprocessable(`app ${body.app_id} is not in the catalog`, 'unknown_app');
+  const name = installNameOf(rc, agent, body.app_id);
+  const namespace = agent.metadata.namespace ?? '';
+  const existing = await rc.deps.writer.readInstalledApp(namespace, name);
+  const saved = await rc.deps.writer.applyInstalledApp(installObject(agent, body, existing));
+  if (existing) rc.status = 200;
+  rc.audit.details = { app: body.app_id, install: name, created: !existing };
+  await mirrorInstallCount(rc, body.app_id, name, true);
+  return installRecord(saved, app);
+}
+
+async function uninstall(rc: RouteCtx): Promise<unknown> {
+  const appId = patternQuery(rc.query, 'app_id', APP_ID_PATTERN);
+  if (appId === undefined || appId.length > 253) {
+    throw badRequest('query app_id: the id of the app to uninstall is required', 'invalid_query');
+  }
+  const agent = agentOf(rc);
+  const name = installNameOf(rc, agent, appId);
+  rc.audit.details = { app: appId, install: name };
+  if (!(await rc.deps.writer.deleteInstalledApp(agent.metadata.namespace ?? '', name))) {
+    throw notFound(`app ${appId} is not installed on agent ${rc.params.agent_id}`);
+  }
+  await mirrorInstallCount(rc, appId, name, false);
+  return { agent_id: rc.params.agent_id, app_id: appId, uninstalled: true };
+}
+
+function listInstalled(rc: RouteCtx): Promise<unknown> {
+  const entries = rc.deps.catalog.list();
+  const items = installsOf(rc, agentOf(rc))
+    .sort((a, b) => a.spec.app.localeCompare(b.spec.app))
+    .map((i) => installRecord(i, findApp(i.spec.app, entries)));
+  return Promise.resolve({ items });
+}
+
+export const CATALOG_ROUTES: RouteSpec[] = [
+  {
+    method: 'GET',
+    path: '/v1/app-catalog',
+    action: 'catalog.list',
+    summary: 'Catalog apps: the built-in auditors and the AppCatalogEntries',
+    success: 200,
+    response: CATALOG_LIST,
+    query: {
+      category: 'MCP Servers | Auditors | A2A Agents | Skills | Runtimes',
+      type: 'mcp_server | auditor | a2a_agent | skill | runtime',
+      search: 'substring of the id, name or description (case-insensitive)',
+    },
+    handle: listApps,
+  },
+  {
+    method: 'POST',
+    path: '/v1/app-catalog/agents/{agent_id}/install',
+    action: 'agent.apps.install',
+    summary: 'Install a catalog app on an agent (again: replaces its configuration overrides)',
+    success: 201,
+    response: INSTALLED_APP,
+    otherSuccess: { 200: INSTALLED_APP },
+    body: INSTALL_BODY,
+    handle: install,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/app-catalog/agents/{agent_id}/uninstall',
+    action: 'agent.apps.install',
+    summary: 'Uninstall a catalog app from an agent',
+    success: 200,
+    response: UNINSTALLED,
+    query: { app_id: 'the app to uninstall (required)' },
+    handle: uninstall,
+  },
+  {
+    method: 'GET',
+    path: '/v1/app-catalog/agents/{agent_id}/installed',
+    action: 'agent.apps.read',
+    summary: "The agent's installed apps with their configuration overrides",
+    success: 200,
+    response: INSTALLED_LIST,
+    handle: listInstalled,
+  },
+  {
+    method: 'GET',
+    path: '/v1/app-catalog/{app_id}',
+    action: 'catalog.read',
+    summary: 'One catalog app',
+    success: 200,
+    response: CATALOG_APP,
+    handle: getApp,
+  },
+];
