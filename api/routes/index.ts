@@ -4,6 +4,7 @@ import { API_KEY_ROUTES } from './api-keys.ts';
 import { APPROVAL_ROUTES } from './approvals.ts';
 import { AUDIT_ROUTES } from './audit.ts';
 import { AUDITOR_ROUTES } from './auditors.ts';
+import { AUDITOR_SETTINGS_ROUTES } from './auditor-settings.ts';
 import { EVIDENCE_ROUTES } from './evidence.ts';
 import { POLICY_ROUTES } from './policies.ts';
 import { REGISTRY_ROUTES } from './registry.ts';
@@ -20,4 +21,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...EVIDENCE_ROUTES,
   ...POLICY_ROUTES,
   ...AUDITOR_ROUTES,
+  ...AUDITOR_SETTINGS_ROUTES,
 ];

@@ -3,13 +3,21 @@
 // its resourceVersion, so a concurrent change makes the write fail with 409
 // and the caller retries on fresh data.
 import * as k8s from '@kubernetes/client-node';
-import type { ApprovalRequest, AuditorRegistration, PlatformAgent } from '../../crds/generated/types.ts';
+import type {
+  ApprovalRequest,
+  AuditorRegistration,
+  Organization,
+  PlatformAgent,
+  PlatformWorkspace,
+} from '../../crds/generated/types.ts';
 import { orUndefinedOn404 } from '../../base/kube.ts';
 import { PLURAL, resourceOf } from '../../contract/kube.ts';
 
 const AGENTS = resourceOf(PLURAL.agent);
 const APPROVALS = resourceOf(PLURAL.approval);
 const AUDITORS = resourceOf(PLURAL.auditor);
+const ORGANIZATIONS = resourceOf(PLURAL.organization);
+const WORKSPACES = resourceOf(PLURAL.workspace);
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 
 export type RegistrationPlural = typeof PLURAL.auditor | typeof PLURAL.model;
@@ -35,6 +43,38 @@ export interface ClusterWriter {
   applyAuditorRegistration(reg: AuditorRegistration): Promise<AuditorRegistration>;
   /** A JSON merge patch on the agent's `/status` (fields other writers own are left alone). */
   mergeAgentStatus(namespace: string, name: string, status: Record<string, unknown>): Promise<void>;
+  readOrganization(name: string): Promise<Organization | undefined>;
+  /** Replaces with the object's resourceVersion: a concurrent change answers 409. */
+  replaceOrganization(org: Organization): Promise<Organization>;
+  readWorkspace(namespace: string, name: string): Promise<PlatformWorkspace | undefined>;
+  replaceWorkspace(ws: PlatformWorkspace): Promise<PlatformWorkspace>;
+}
+
+type TierWriter = Pick<
+  ClusterWriter,
+  'readOrganization' | 'replaceOrganization' | 'readWorkspace' | 'replaceWorkspace'
+>;
+
+/** Organizations and PlatformWorkspaces: the upper tiers of the auditor-settings cascade. */
+function tierWriter(api: k8s.CustomObjectsApi): TierWriter {
+  return {
+    readOrganization: (name) => orUndefinedOn404(api.getClusterCustomObject({ ...ORGANIZATIONS, name })),
+    replaceOrganization: async (org) =>
+      (await api.replaceClusterCustomObject({
+        ...ORGANIZATIONS,
+        name: org.metadata.name ?? '',
+        body: org,
+      })) as Organization,
+    readWorkspace: (namespace, name) =>
+      orUndefinedOn404(api.getNamespacedCustomObject({ ...WORKSPACES, namespace, name })),
+    replaceWorkspace: async (ws) =>
+      (await api.replaceNamespacedCustomObject({
+        ...WORKSPACES,
+        namespace: ws.metadata.namespace ?? '',
+        name: ws.metadata.name ?? '',
+        body: ws,
+      })) as PlatformWorkspace,
+  };
 }
 
 export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
@@ -90,5 +130,6 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
     mergeAgentStatus: async (namespace, name, status) => {
       await api.patchNamespacedCustomObjectStatus({ ...AGENTS, namespace, name, body: { status } }, MERGE);
     },
+    ...tierWriter(api),
   };
 }
