@@ -67,6 +67,12 @@ export const POLICY = {
   'catalog.read': { scope: 'global', roles: ['authenticated'] },
   'agent.apps.install': { scope: 'agent', roles: CHANGERS },
   'agent.apps.read': { scope: 'agent', roles: SHARED },
+  // Auditor settings: the routes need a credential; the handler checks the tier (api/auditor-settings/target.ts).
+  'auditor.settings.read': { scope: 'global', roles: ['authenticated'] },
+  'auditor.settings.write': { scope: 'global', roles: ['authenticated'] },
+  'auditor.settings.write_org': { scope: 'global', roles: ['org_admin'] },
+  'auditor.settings.write_workspace': { scope: 'global', roles: ADMINS },
+  'auditor.settings.write_agent': { scope: 'agent', roles: CHANGERS },
 } as const satisfies Record<string, { scope: Scope; roles: readonly Role[] }>;
 
 export type Action = keyof typeof POLICY;

@@ -6,6 +6,7 @@ import { AUDIT_ROUTES } from './audit.ts';
 import { AUDITOR_ROUTES } from './auditors.ts';
 import { AUDITOR_SCHEMA_ROUTES } from './auditor-schema.ts';
 import { CATALOG_ROUTES } from './catalog.ts';
+import { AUDITOR_SETTINGS_ROUTES } from './auditor-settings.ts';
 import { EVIDENCE_ROUTES } from './evidence.ts';
 import { POLICY_ROUTES } from './policies.ts';
 import { REGISTRY_ROUTES } from './registry.ts';
@@ -24,4 +25,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...AUDITOR_ROUTES,
   ...AUDITOR_SCHEMA_ROUTES,
   ...CATALOG_ROUTES,
+  ...AUDITOR_SETTINGS_ROUTES,
 ];

@@ -270,3 +270,26 @@ export const INSTALLED_APP = object(
 );
 export const INSTALLED_LIST = listOf(INSTALLED_APP);
 export const UNINSTALLED = object({ agent_id: str, app_id: str, uninstalled: bool });
+
+// Auditor settings (api/auditor-settings): one setting as a tier sees it, with its badge.
+const SETTING_VIEW = object(
+  {
+    auditor_id: str,
+    setting: str,
+    value: {},
+    source: { enum: ['org', 'workspace', 'agent'] },
+    badge: str,
+    badge_kind: { enum: ['LOCKED', 'INHERITED', 'OVERRIDDEN', 'DIRECT'] },
+    locked: bool,
+    editable: bool,
+    parent_value: {},
+    parent_scope: { enum: ['org', 'workspace'] },
+  },
+  ['auditor_id', 'setting', 'value', 'source', 'badge', 'badge_kind', 'locked', 'editable'],
+);
+export const AUDITOR_SETTINGS = listOf(SETTING_VIEW, { scope: str, target: obj });
+export const AUDITOR_SETTING_SAVED = object({ scope: str, target: obj, setting: SETTING_VIEW });
+export const AUDITOR_SETTING_RESET = object(
+  { scope: str, target: obj, removed: bool, setting: { oneOf: [SETTING_VIEW, { type: 'null' }] } },
+  ['scope', 'target', 'removed', 'setting'],
+);

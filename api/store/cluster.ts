@@ -8,7 +8,9 @@ import type {
   ApprovalRequest,
   AuditorRegistration,
   ModelRegistration,
+  Organization,
   PlatformAgent,
+  PlatformWorkspace,
 } from '../../crds/generated/types.ts';
 import { orUndefinedOn404 } from '../../base/kube.ts';
 import { PLURAL, resourceOf } from '../../contract/kube.ts';
@@ -19,6 +21,8 @@ const AUDITORS = resourceOf(PLURAL.auditor);
 const MODELS = resourceOf(PLURAL.model);
 const CATALOG = resourceOf(PLURAL.appCatalogEntry);
 const INSTALLS = resourceOf(PLURAL.installedApp);
+const ORGANIZATIONS = resourceOf(PLURAL.organization);
+const WORKSPACES = resourceOf(PLURAL.workspace);
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 
 export type RegistrationPlural = typeof PLURAL.auditor | typeof PLURAL.model;
@@ -53,6 +57,38 @@ export interface ClusterWriter {
   deleteInstalledApp(namespace: string, name: string): Promise<boolean>;
   /** A JSON merge patch on an AppCatalogEntry's `/status`. */
   mergeCatalogStatus(name: string, status: Record<string, unknown>): Promise<void>;
+  readOrganization(name: string): Promise<Organization | undefined>;
+  /** Replaces with the object's resourceVersion: a concurrent change answers 409. */
+  replaceOrganization(org: Organization): Promise<Organization>;
+  readWorkspace(namespace: string, name: string): Promise<PlatformWorkspace | undefined>;
+  replaceWorkspace(ws: PlatformWorkspace): Promise<PlatformWorkspace>;
+}
+
+type TierWriter = Pick<
+  ClusterWriter,
+  'readOrganization' | 'replaceOrganization' | 'readWorkspace' | 'replaceWorkspace'
+>;
+
+/** Organizations and PlatformWorkspaces: the upper tiers of the auditor-settings cascade. */
+function tierWriter(api: k8s.CustomObjectsApi): TierWriter {
+  return {
+    readOrganization: (name) => orUndefinedOn404(api.getClusterCustomObject({ ...ORGANIZATIONS, name })),
+    replaceOrganization: async (org) =>
+      (await api.replaceClusterCustomObject({
+        ...ORGANIZATIONS,
+        name: org.metadata.name ?? '',
+        body: org,
+      })) as Organization,
+    readWorkspace: (namespace, name) =>
+      orUndefinedOn404(api.getNamespacedCustomObject({ ...WORKSPACES, namespace, name })),
+    replaceWorkspace: async (ws) =>
+      (await api.replaceNamespacedCustomObject({
+        ...WORKSPACES,
+        namespace: ws.metadata.namespace ?? '',
+        name: ws.metadata.name ?? '',
+        body: ws,
+      })) as PlatformWorkspace,
+  };
 }
 
 export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
@@ -110,6 +146,7 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
       await api.patchNamespacedCustomObjectStatus({ ...AGENTS, namespace, name, body: { status } }, MERGE);
     },
     ...installWriter(api),
+    ...tierWriter(api),
   };
 }
 

@@ -7,7 +7,7 @@ import type * as k8s from '@kubernetes/client-node';
 import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
 import type { Keyring } from '../../base/crypto/envelope.ts';
 import type { Logger } from '../../base/log.ts';
-import { lockViolations, resolveSettings } from '../cascade/settings.ts';
+import { lockViolations, resolveSettings } from '../../policy/settings-cascade.ts';
 import type { ReconcileResult } from '../../base/controller/controller.ts';
 import type { Condition, DesiredCondition } from '../../base/controller/conditions.ts';
 import type { EventRecorder, EventSpec } from '../../base/controller/events.ts';

@@ -8,7 +8,7 @@
 import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { auditorSettingsProblems, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
 import type { AuditorPolicy } from '../../crds/generated/types.ts';
-import { effectiveSettings, resolveSettings } from '../cascade/settings.ts';
+import { effectiveSettings, resolveSettings } from '../../policy/settings-cascade.ts';
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
 import { agentModelUrl, type ModelSources } from './model-url.ts';
 import { effectivePolicyId } from './policy-id.ts';

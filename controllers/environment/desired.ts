@@ -11,7 +11,7 @@ import type * as k8s from '@kubernetes/client-node';
 import { canonicalize } from '../../base/canonical.ts';
 import type { PlatformEnvironment } from '../../crds/generated/types.ts';
 import { auditorSettingsProblems, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
-import { effectiveSettings, resolveSettings } from '../cascade/settings.ts';
+import { effectiveSettings, resolveSettings } from '../../policy/settings-cascade.ts';
 import { chainIds, chainLists, composeChain } from '../chain/compose.ts';
 import { specHash } from '../../base/controller/hash.ts';
 import { ownerReference } from '../common/meta.ts';

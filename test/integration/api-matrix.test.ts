@@ -68,6 +68,10 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /v1/app-catalog/agents/{agent_id}/install': CHANGERS,
   'DELETE /v1/app-catalog/agents/{agent_id}/uninstall': CHANGERS,
   'GET /v1/app-catalog/agents/{agent_id}/installed': SHARED,
+  // Auditor settings at the agent tier (the org and workspace tiers: api-settings.test.ts).
+  'GET /v1/auditors/settings': SHARED,
+  'PUT /v1/auditors/settings': CHANGERS,
+  'DELETE /v1/auditors/settings': CHANGERS,
 };
 
 const ns = useNamespace('api-matrix');
@@ -132,8 +136,26 @@ async function keyRequestFor(route: string, who: Who, n: number): Promise<Call> 
       return { path: `/v1/api-keys/${String(r.body.id)}` };
     }
     default:
-      return verifierRequestFor(route, who, n);
+      return settingsCall(route) ?? verifierRequestFor(route, who, n);
   }
+}
+
+/** The auditor-settings routes, at the agent tier. */
+function settingsCall(route: string): Call | undefined {
+  const query = `scope=agent&agent_id=${state.agent}&auditor_id=toxicity&setting=threshold`;
+  const body = {
+    scope: 'agent',
+    agent_id: state.agent,
+    auditor_id: 'toxicity',
+    setting: 'threshold',
+    value: 0.5,
+  };
+  const calls: Record<string, Call> = {
+    'GET /v1/auditors/settings': { path: `/v1/auditors/settings?${query}` },
+    'PUT /v1/auditors/settings': { path: '/v1/auditors/settings', body },
+    'DELETE /v1/auditors/settings': { path: `/v1/auditors/settings?${query}` },
+  };
+  return calls[route];
 }
 
 /** Pins a fresh key under a fresh attester id (the Gateway key submits for it); its revocation path. */

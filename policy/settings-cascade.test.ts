@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveSettings, lockViolations, resolveSettings } from './settings.ts';
+import { effectiveSettings, lockViolations, resolveSettings } from './settings-cascade.ts';
 
 const find = (r: ReturnType<typeof resolveSettings>, a: string, s: string) =>
   r.find((x) => x.auditorId === a && x.setting === s)!;
