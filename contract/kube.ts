@@ -55,6 +55,7 @@ export const RESOURCES = {
   credential: resourceOf(PLURAL.credential),
   policy: resourceOf(PLURAL.policy),
   model: resourceOf(PLURAL.model),
+  workflow: resourceOf(PLURAL.workflow),
 } as const;
 
 export const LABEL = {
@@ -72,6 +73,8 @@ export const LABEL = {
   agentUid: 'platform.io/agent-uid',
   /** API key Secrets (API key store writes and lists). */
   apiKey: 'platform.io/api-key',
+  /** The Workflow a PlatformAgent was deployed for (API writes on deploy; API selects). */
+  workflow: 'platform.io/workflow',
   /** Everything the operator made (operator writes; its informers select on it). */
   managedBy: 'app.kubernetes.io/managed-by',
 } as const;

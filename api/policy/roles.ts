@@ -61,6 +61,11 @@ export const POLICY = {
   'auditor.register': { scope: 'global', roles: ['org_admin', 'gateway'] },
   'auditor.list': { scope: 'global', roles: ['authenticated'] },
   'model.list': { scope: 'global', roles: ['authenticated'] },
+  // Workflows: administrators; the handler re-checks the workflow's namespace (decision 118).
+  'workflow.list': { scope: 'global', roles: ['authenticated'] },
+  'workflow.read': { scope: 'global', roles: ADMINS },
+  'workflow.write': { scope: 'global', roles: ADMINS },
+  'workflow.deploy': { scope: 'global', roles: ADMINS },
 } as const satisfies Record<string, { scope: Scope; roles: readonly Role[] }>;
 
 export type Action = keyof typeof POLICY;

@@ -9,6 +9,7 @@ import { POLICY_ROUTES } from './policies.ts';
 import { REGISTRY_ROUTES } from './registry.ts';
 import type { RouteSpec } from './route.ts';
 import { SHARE_ROUTES } from './shares.ts';
+import { WORKFLOW_ROUTES } from './workflows.ts';
 
 export const ROUTES: readonly RouteSpec[] = [
   ...AGENT_ROUTES,
@@ -20,4 +21,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...EVIDENCE_ROUTES,
   ...POLICY_ROUTES,
   ...AUDITOR_ROUTES,
+  ...WORKFLOW_ROUTES,
 ];
