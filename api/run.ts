@@ -34,6 +34,7 @@ import type { ApiDeps } from './routes/route.ts';
 import { loadApiSettings, type ApiSettings } from './settings.ts';
 import { AgentIndex } from './store/cache.ts';
 import { clusterWriter, type ClusterWriter } from './store/cluster.ts';
+import { kubeWorkflows } from './store/workflows.ts';
 import { apiInformers, type ApiInformers } from './store/informers.ts';
 
 export interface RunningApi {
@@ -146,6 +147,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     log,
     now: Date.now,
     approvalTtlMs: s.approvalTtlMs,
+    workflows: kubeWorkflows(kc, s.watchNamespace),
     ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
   };
   for (const i of informers.all) i.start();

@@ -57,6 +57,7 @@ export const RESOURCES = {
   model: resourceOf(PLURAL.model),
   appCatalogEntry: resourceOf(PLURAL.appCatalogEntry),
   installedApp: resourceOf(PLURAL.installedApp),
+  workflow: resourceOf(PLURAL.workflow),
 } as const;
 
 export const LABEL = {
@@ -74,6 +75,8 @@ export const LABEL = {
   agentUid: 'platform.io/agent-uid',
   /** API key Secrets (API key store writes and lists). */
   apiKey: 'platform.io/api-key',
+  /** The Workflow a PlatformAgent was deployed for (API writes on deploy; API selects). */
+  workflow: 'platform.io/workflow',
   /** Everything the operator made (operator writes; its informers select on it). */
   managedBy: 'app.kubernetes.io/managed-by',
 } as const;

@@ -73,6 +73,11 @@ export const POLICY = {
   'auditor.settings.write_org': { scope: 'global', roles: ['org_admin'] },
   'auditor.settings.write_workspace': { scope: 'global', roles: ADMINS },
   'auditor.settings.write_agent': { scope: 'agent', roles: CHANGERS },
+  // Workflows: administrators; the handler re-checks the workflow's namespace (decision 118).
+  'workflow.list': { scope: 'global', roles: ['authenticated'] },
+  'workflow.read': { scope: 'global', roles: ADMINS },
+  'workflow.write': { scope: 'global', roles: ADMINS },
+  'workflow.deploy': { scope: 'global', roles: ADMINS },
 } as const satisfies Record<string, { scope: Scope; roles: readonly Role[] }>;
 
 export type Action = keyof typeof POLICY;

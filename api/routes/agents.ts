@@ -11,14 +11,14 @@ import {
   type PlatformAgent,
 } from '../agents/model.ts';
 import { mutateAgent } from '../agents/mutate.ts';
-import { accessesFromEvidence, buildPassport } from '../agents/passport.ts';
+import { accessesFromEvidence, buildPassport, type Passport } from '../agents/passport.ts';
 import { badRequest, conflict, forbidden, unprocessable } from '../../base/http-error.ts';
 import { intQuery, patternQuery, validateKind } from '../http/validate.ts';
 import { can } from '../policy/roles.ts';
 import { page } from '../store/cache.ts';
 import { requestApproval } from './approvals.ts';
 import { isValidAgentName, NAME_PATTERN, NAMESPACE_PATTERN } from '../../contract/agent-id.ts';
-import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
+import { bodyOf, type ApiDeps, type RouteCtx, type RouteSpec } from './route.ts';
 import {
   ACCESS_REVIEW,
   AGENT_VIEW,
@@ -153,12 +153,12 @@ async function setSuspend(rc: RouteCtx, suspend: boolean): Promise<unknown> {
   return agentView(stored);
 }
 
-async function passport(rc: RouteCtx): Promise<unknown> {
-  const a = agentOf(rc);
+/** One agent's passport from its current Evidence (the composite workflow passport uses it too). */
+export async function agentPassport(deps: ApiDeps, a: PlatformAgent): Promise<Passport> {
   const id = `${a.metadata.namespace}.${a.metadata.name}`;
-  const reg = (auditorId: string) => rc.deps.auditors.get(auditorId);
+  const reg = (auditorId: string) => deps.auditors.get(auditorId);
   // Only the current agent's Evidence: a predecessor of the same name had another uid.
-  const recent = await rc.deps.evidence.store.listByAgent(id, a.metadata.uid ?? '', {
+  const recent = await deps.evidence.store.listByAgent(id, a.metadata.uid ?? '', {
     limit: PASSPORT_ACCESSES,
   });
   return buildPassport(
@@ -285,6 +285,6 @@ export const AGENT_ROUTES: RouteSpec[] = [
     summary: 'The agent passport',
     success: 200,
     response: PASSPORT,
-    handle: passport,
+    handle: (rc) => agentPassport(rc.deps, agentOf(rc)),
   },
 ];

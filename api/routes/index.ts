@@ -12,6 +12,7 @@ import { POLICY_ROUTES } from './policies.ts';
 import { REGISTRY_ROUTES } from './registry.ts';
 import type { RouteSpec } from './route.ts';
 import { SHARE_ROUTES } from './shares.ts';
+import { WORKFLOW_ROUTES } from './workflows.ts';
 
 export const ROUTES: readonly RouteSpec[] = [
   ...AGENT_ROUTES,
@@ -26,4 +27,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...AUDITOR_SCHEMA_ROUTES,
   ...CATALOG_ROUTES,
   ...AUDITOR_SETTINGS_ROUTES,
+  ...WORKFLOW_ROUTES,
 ];

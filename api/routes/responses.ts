@@ -293,3 +293,31 @@ export const AUDITOR_SETTING_RESET = object(
   { scope: str, target: obj, removed: bool, setting: { oneOf: [SETTING_VIEW, { type: 'null' }] } },
   ['scope', 'target', 'removed', 'setting'],
 );
+
+// Workflows (/api/v1/workflows).
+const WORKFLOW_AGENT = object({ node: str, agent_id: str });
+export const WORKFLOW_VIEW = object(
+  {
+    workflow_id: str,
+    namespace: str,
+    name: str,
+    description: str,
+    nodes: {
+      type: 'array',
+      items: object({ name: str, agent: str, role: str, spec: obj }, ['name', 'agent']),
+    },
+    edges: { type: 'array', items: object({ from: str, to: str, condition: str }, ['from', 'to']) },
+    deployed: bool,
+    phase: str,
+    agents: { type: 'array', items: WORKFLOW_AGENT },
+    created_at: str,
+  },
+  ['workflow_id', 'namespace', 'name', 'nodes', 'edges', 'deployed', 'phase', 'agents'],
+);
+export const WORKFLOW_LIST = listOf(WORKFLOW_VIEW);
+export const WORKFLOW_PASSPORT = object({
+  workflow_id: str,
+  phase: str,
+  agents: { type: 'array', items: object({ node: str, agent_id: str, passport: PASSPORT }) },
+  missing: { type: 'array', items: WORKFLOW_AGENT },
+});

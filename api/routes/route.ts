@@ -19,6 +19,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Action } from '../policy/roles.ts';
 import type { AgentIndex, CacheLike } from '../store/cache.ts';
 import type { ClusterWriter } from '../store/cluster.ts';
+import type { WorkflowStore } from '../store/workflows.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -41,6 +42,8 @@ export interface ApiDeps {
   evidence: IntakeDeps & { maxBytes: number };
   /** AuditorPolicies and the vocabularies their rules compile against. */
   policy: PolicyServiceDeps;
+  /** Workflow resources, at the apiserver. */
+  workflows: WorkflowStore;
 }
 
 export interface AuditNote {

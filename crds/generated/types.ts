@@ -786,8 +786,12 @@ export type WorkflowSpec = {
   deployed?: boolean;
   nodes: Array<{
     name: string;
+    /** Name of the PlatformAgent deploy creates. */
     agent: string;
     role?: string;
+    spec?: {
+      [key: string]: unknown;
+    };
   }>;
   edges?: Array<{
     from: string;
@@ -806,6 +810,10 @@ export type WorkflowStatus = {
     observedGeneration?: number;
   }>;
   phase?: "draft" | "deploying" | "deployed" | "stopped" | "failed";
+  agents?: Array<{
+    node: string;
+    agentId: string;
+  }>;
 };
 export interface Workflow {
   apiVersion: "platform.io/v1alpha1";

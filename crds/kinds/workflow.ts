@@ -2,7 +2,7 @@
 // joins two nodes of the graph.
 import { conditionsSchema, type KindDefinition } from '../kit.ts';
 import { WORKFLOW_PHASES } from '../schema/enums.ts';
-import { arr, baseStatus, bool, listMap, obj, oneOf, str, text } from '../schema/parts.ts';
+import { arr, baseStatus, bool, freeForm, listMap, obj, oneOf, str, text } from '../schema/parts.ts';
 import { PLURAL } from '../../contract/kube.ts';
 
 const nodeName = () => str({ maxLength: 63, minLength: 1 });
@@ -20,7 +20,16 @@ export const workflow: KindDefinition = {
       deployed: bool({ description: 'Set by deploy, cleared by stop.', default: false }),
       nodes: listMap(
         obj(
-          { name: nodeName(), agent: str({ maxLength: 253, minLength: 1 }), role: str({ maxLength: 253 }) },
+          {
+            name: nodeName(),
+            agent: str({
+              maxLength: 253,
+              minLength: 1,
+              description: 'Name of the PlatformAgent deploy creates.',
+            }),
+            role: str({ maxLength: 253 }),
+            spec: freeForm(),
+          },
           ['name', 'agent'],
         ),
         'name',
@@ -45,7 +54,14 @@ export const workflow: KindDefinition = {
       ],
     },
   ),
-  status: baseStatus(conditionsSchema, { phase: oneOf(WORKFLOW_PHASES) }),
+  status: baseStatus(conditionsSchema, {
+    phase: oneOf(WORKFLOW_PHASES),
+    agents: listMap(
+      obj({ node: nodeName(), agentId: str({ maxLength: 317, minLength: 1 }) }, ['node', 'agentId']),
+      'node',
+      64,
+    ),
+  }),
   printerColumns: [
     { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
     { name: 'Deployed', type: 'boolean', jsonPath: '.spec.deployed' },

@@ -17,6 +17,7 @@ import { ApiKeyStore, secretNameFor } from '../../api/auth/key-store.ts';
 import { ApiMetrics } from '../../api/http/metrics.ts';
 import { AgentIndex, MemoryCache } from '../../api/store/cache.ts';
 import type { ClusterWriter } from '../../api/store/cluster.ts';
+import type { WorkflowStore } from '../../api/store/workflows.ts';
 import type { PlatformAgent } from '../../crds/generated/types.ts';
 import { memoryPassport, pinnedAttesterKeys } from '../../evidence/intake.ts';
 import { FileEvidenceStore } from '../../evidence/store-file.ts';
@@ -86,6 +87,8 @@ async function serve(): Promise<void> {
       log,
       now: Date.now,
       approvalTtlMs: 3_600_000,
+      // No cluster, no workflows.
+      workflows: {} as WorkflowStore,
       evidence: {
         store: evidenceStore,
         keys: pinnedAttesterKeys(evidenceStore),

@@ -72,11 +72,18 @@ const EXPECTED: Record<string, Who[]> = {
   'GET /v1/auditors/settings': SHARED,
   'PUT /v1/auditors/settings': CHANGERS,
   'DELETE /v1/auditors/settings': CHANGERS,
+  'POST /api/v1/workflows': ADMINS,
+  'GET /api/v1/workflows': ANY,
+  'GET /api/v1/workflows/{id}': ADMINS,
+  'PUT /api/v1/workflows/{id}': ADMINS,
+  'POST /api/v1/workflows/{id}/deploy': ADMINS,
+  'POST /api/v1/workflows/{id}/stop': ADMINS,
+  'GET /api/v1/workflows/{id}/passport': ADMINS,
 };
 
 const ns = useNamespace('api-matrix');
 const fx = useApi(ns);
-const state = { agent: '', approval: '', digest: '', policy: '', gatewayKey: '' };
+const state = { agent: '', approval: '', digest: '', policy: '', gatewayKey: '', workflow: '' };
 const keyOf = (who: Who): string | undefined =>
   who === 'anonymous' ? undefined : who === 'gateway' ? state.gatewayKey : fx.keys[who];
 const wsPolicy = { scope: 'workspace', scopeId: '' };
@@ -89,6 +96,7 @@ interface Call {
 
 /** Builds the request for one route and persona; may prepare state first (as admin or Owner). */
 async function requestFor(route: string, who: Who, n: number): Promise<Call> {
+  if (route.includes('/api/v1/workflows')) return workflowRequestFor(route, n);
   const agent = `/v1/agents/${state.agent}`;
   const admin = fx.keys.org_admin;
   switch (route) {
@@ -121,6 +129,23 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
     default:
       return keyRequestFor(route, who, n);
   }
+}
+
+/** The workflow routes, on one workflow created (as org admin) at first use. */
+async function workflowRequestFor(route: string, n: number): Promise<Call> {
+  const graph = (agent: string) => ({
+    nodes: [{ name: 'solo', agent, spec: { owners: defaultOwners(), model: { id: 'm' } } }],
+  });
+  if (!state.workflow) {
+    state.workflow = `${ns.name}.wf`;
+    const body = { namespace: ns.name, name: 'wf', ...graph('wf-solo') };
+    const r = await fx.call('POST', '/api/v1/workflows', { key: fx.keys.org_admin, body });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  }
+  if (route === 'POST /api/v1/workflows')
+    return { path: '/api/v1/workflows', body: { namespace: ns.name, name: `wf-${n}`, ...graph(`wf-${n}`) } };
+  const path = route.slice(route.indexOf(' ') + 1).replace('{id}', state.workflow);
+  return route.startsWith('PUT') ? { path, body: graph('wf-solo') } : { path };
 }
 
 /** The API key routes; a key to delete is minted first, as the caller when it may mint (else as admin). */
