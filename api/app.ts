@@ -11,6 +11,9 @@ import { errorShaper } from './http/errors.ts';
 import { HttpError } from '../base/http-error.ts';
 import type { ApiMetrics } from './http/metrics.ts';
 import { accessLog, requestId } from './http/middleware.ts';
+import { mcpEndpoint, type McpSettings } from './mcp/endpoint.ts';
+import { McpMetrics } from './mcp/metrics.ts';
+import { MCP_TOOLS } from './mcp/tools.ts';
 import { openApiDocument } from './openapi.ts';
 import { routeSteps } from './routes/execute.ts';
 import { ROUTES } from './routes/index.ts';
@@ -27,6 +30,22 @@ export interface AppOptions {
   readiness: () => string;
   liveness: () => string;
   version?: string;
+  /** MCP_* settings; without them no MCP endpoint is served. */
+  mcp?: McpSettings;
+}
+
+function mcp(o: AppOptions, settings: McpSettings): Koa.Middleware {
+  return mcpEndpoint({
+    settings,
+    tools: MCP_TOOLS,
+    deps: o.deps,
+    authenticators: o.authenticators,
+    apiMetrics: o.metrics,
+    metrics: new McpMetrics(o.registry),
+    log: o.log,
+    bodyLimitBytes: o.bodyLimitBytes,
+    version: o.version ?? '0.1.0',
+  });
 }
 
 function opsRouter(o: AppOptions): Router {
@@ -97,6 +116,7 @@ export function createApp(o: AppOptions): Koa {
   app.use(requestId);
   app.use(accessLog(o.log, o.metrics));
   app.use(errorShaper(o.log));
+  if (o.mcp) app.use(mcp(o, o.mcp));
   app.use(fixedPathMethods(ROUTES));
   app.use(ops.routes());
   app.use(router.routes());

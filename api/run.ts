@@ -155,6 +155,12 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     metrics,
     registry,
     bodyLimitBytes: s.bodyLimitBytes,
+    mcp: {
+      enabled: s.mcpEnabled,
+      toolsPath: s.mcpToolsPath,
+      metadataPath: s.mcpMetadataPath,
+      maxConcurrentCalls: s.mcpMaxConcurrentCalls,
+    },
     readiness: () => problemsOf(informers.all, (i) => i.staleness()),
     liveness: () => problemsOf(informers.all, (i) => i.stalled()),
   });

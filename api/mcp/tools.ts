@@ -1,0 +1,5 @@
+// The Verifier's MCP tools (SPEC "Auditor and model registry, settings").
+import { AUDITOR_POLICY_TOOL } from './policy-tool.ts';
+import type { McpTool } from './tool.ts';
+
+export const MCP_TOOLS: readonly McpTool[] = [AUDITOR_POLICY_TOOL];
