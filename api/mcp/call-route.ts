@@ -9,7 +9,7 @@ import { toHttpError } from '../http/errors.ts';
 import { validateBody } from '../http/validate.ts';
 import { can, POLICY } from '../policy/roles.ts';
 import { ROUTES } from '../routes/index.ts';
-import type { ApiDeps, Method, RouteCtx, RouteSpec } from '../routes/route.ts';
+import type { ApiDeps, AuditNote, Method, RouteCtx, RouteSpec } from '../routes/route.ts';
 
 export interface RouteCall {
   method: Method;
@@ -44,26 +44,32 @@ function checked(route: RouteSpec, rc: RouteCtx): void {
   }
 }
 
-async function audited(route: RouteSpec, rc: RouteCtx, who: CallerContext, run: () => Promise<unknown>) {
+/** Runs `run` and appends one audit entry for it, allowed, denied or failed, like a REST request. */
+export async function audited<T>(
+  who: CallerContext,
+  entry: { action: string; note: () => AuditNote; success: () => number },
+  run: () => Promise<T>,
+): Promise<T> {
   let status = 500;
   try {
     const out = await run();
-    status = rc.status ?? route.success;
+    status = entry.success();
     return out;
   } catch (err) {
     status = toHttpError(err)?.status ?? 500;
     throw err;
   } finally {
+    const note = entry.note();
     await who.deps.audit.append({
       subject: who.principal.subject,
       method: who.principal.method,
-      action: route.action === 'public' ? 'public' : route.action,
-      resource: rc.audit.resource,
-      ...(rc.audit.namespace ? { namespace: rc.audit.namespace } : {}),
+      action: entry.action,
+      resource: note.resource,
+      ...(note.namespace ? { namespace: note.namespace } : {}),
       status,
       outcome: status < 400 ? 'allowed' : status === 403 ? 'denied' : 'failed',
       requestId: who.requestId,
-      details: { via: 'mcp', ...rc.audit.details },
+      details: { via: 'mcp', ...note.details },
     });
   }
 }
@@ -80,7 +86,8 @@ export async function callRoute(call: RouteCall, who: CallerContext): Promise<un
     audit: { resource: call.path },
     bodyBytes: 0,
   };
-  return audited(route, rc, who, async () => {
+  const entry = { action: route.action, note: () => rc.audit, success: () => rc.status ?? route.success };
+  return audited(who, entry, async () => {
     checked(route, rc);
     return route.handle(rc);
   });

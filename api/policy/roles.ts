@@ -61,6 +61,11 @@ export const POLICY = {
   'auditor.register': { scope: 'global', roles: ['org_admin', 'gateway'] },
   'auditor.list': { scope: 'global', roles: ['authenticated'] },
   'model.list': { scope: 'global', roles: ['authenticated'] },
+  // MCP auditor_settings (api/mcp/settings-tool.ts; the agent tier uses agent.read / agent.update).
+  'auditor.settings.read': { scope: 'global', roles: ['authenticated'] },
+  'auditor.settings.read_workspace': { scope: 'global', roles: ADMINS },
+  'auditor.settings.write': { scope: 'global', roles: ADMINS },
+  'auditor.settings.write_org': { scope: 'global', roles: ['org_admin'] },
 } as const satisfies Record<string, { scope: Scope; roles: readonly Role[] }>;
 
 export type Action = keyof typeof POLICY;

@@ -5,9 +5,12 @@
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { describe, expect, it } from 'vitest';
-import { useApi, type ApiFixture, type Persona } from './api-harness.ts';
-import { eventually, useNamespace } from './harness.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Organization, PlatformAgent } from '../../crds/generated/types.ts';
+import { k8s } from '../../base/kube.ts';
+import { GROUP, VERSION } from '../../contract/kube.ts';
+import { defaultOwners, storedAgent, useApi, type ApiFixture, type Persona } from './api-harness.ts';
+import { eventually, kubeConfig, useNamespace } from './harness.ts';
 
 const ns = useNamespace('api-mcp');
 const fx = useApi(ns, () => ({ MCP_MAX_CONCURRENT_CALLS: '1' }));
@@ -117,6 +120,127 @@ describe('MCP tools', () => {
     const client = await eventually(() => clientAs(fx, 'viewer').catch(() => undefined), 'slot freed');
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     await client.close();
+  });
+});
+
+describe('auditor_settings', () => {
+  const custom = (): k8s.CustomObjectsApi => kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+  // The namespace is named when the file's setup runs, after describe.
+  let org = '';
+  let agentId = '';
+  const ORGS = { group: GROUP, version: VERSION, plural: 'organizations' };
+  const set = (persona: Persona, scope: string, scopeId: string, extra: Record<string, unknown>) =>
+    callTool(persona, 'auditor_settings', { operation: 'set', scope, scope_id: scopeId, ...extra });
+
+  beforeAll(async () => {
+    org = `${ns.name}-org`;
+    agentId = `${ns.name}.mcp-agent`;
+    await custom().createClusterCustomObject({
+      ...ORGS,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'Organization',
+        metadata: { name: org },
+        spec: { homeNamespace: ns.name },
+      },
+    });
+    await custom().createNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'platformworkspaces',
+      namespace: ns.name,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'PlatformWorkspace',
+        metadata: { name: 'team' },
+        spec: { organization: org },
+      },
+    });
+    const r = await fx.call('POST', '/v1/agents', {
+      key: fx.keys.org_admin,
+      body: {
+        namespace: ns.name,
+        name: 'mcp-agent',
+        spec: { owners: defaultOwners(), workspace: 'team', model: { id: 'm' } },
+      },
+    });
+    expect(r.status).toBe(201);
+  });
+  afterAll(async () => {
+    await custom().deleteClusterCustomObject({ ...ORGS, name: org });
+  });
+
+  it('lets an org admin enforce an org value, and refuses a lower tier the locked setting (409)', async () => {
+    const locked = await set('org_admin', 'org', org, {
+      auditor_id: 'injection',
+      setting: 'threshold',
+      value: 0.7,
+      enforced: true,
+    });
+    expect(locked.isError).toBeFalsy();
+    const stored = (await custom().getClusterCustomObject({ ...ORGS, name: org })) as Organization;
+    expect(stored.spec.defaults?.auditorSettings?.injection?.threshold).toEqual({
+      value: 0.7,
+      enforced: true,
+    });
+    const below = await set('workspace_admin', 'workspace', `${ns.name}.team`, {
+      auditor_id: 'injection',
+      setting: 'threshold',
+      value: 0.2,
+    });
+    expect(below.value).toMatchObject({ code: 'setting_locked', status: 409 });
+    expect(below.value.detail).toContain('LOCKED (set by Org Admin)');
+  });
+
+  it('keeps each tier to its administrators, and the agent tier to its Owners and Editors', async () => {
+    const wsOnOrg = await set('workspace_admin', 'org', org, {
+      auditor_id: 'toxicity',
+      setting: 'threshold',
+      value: 0.5,
+    });
+    expect(wsOnOrg.value).toMatchObject({ code: 'forbidden', status: 403 });
+    const viewer = await set('viewer', 'agent', agentId, {
+      auditor_id: 'toxicity',
+      setting: 'threshold',
+      value: 0.5,
+    });
+    expect(viewer.value).toMatchObject({ code: 'forbidden', status: 403 });
+    const owner = await set('owner', 'agent', agentId, {
+      auditor_id: 'toxicity',
+      setting: 'threshold',
+      value: 0.6,
+    });
+    expect(owner.isError).toBeFalsy();
+    const agent: PlatformAgent = await storedAgent(ns.name, 'mcp-agent');
+    expect(agent.spec.auditorSettings?.toxicity?.threshold).toEqual({ value: 0.6 });
+    const read = await callTool('viewer', 'auditor_settings', {
+      operation: 'get',
+      scope: 'agent',
+      scope_id: agentId,
+    });
+    expect(read.value.settings).toMatchObject({
+      org: { injection: { threshold: { value: 0.7, enforced: true } } },
+      agent: { toxicity: { threshold: { value: 0.6 } } },
+    });
+  });
+
+  it('refuses a value the auditor would refuse (422) and resets a setting', async () => {
+    const bad = await set('owner', 'agent', agentId, {
+      auditor_id: 'toxicity',
+      setting: 'threshold',
+      value: 'high',
+    });
+    expect(bad.value).toMatchObject({ code: 'invalid_setting', status: 422 });
+    const reset = await callTool('owner', 'auditor_settings', {
+      operation: 'reset',
+      scope: 'agent',
+      scope_id: agentId,
+      auditor_id: 'toxicity',
+      setting: 'threshold',
+    });
+    expect(reset.isError).toBeFalsy();
+    const agent = await storedAgent(ns.name, 'mcp-agent');
+    expect(agent.spec.auditorSettings?.toxicity?.threshold).toBeUndefined();
   });
 });
 
