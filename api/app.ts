@@ -11,6 +11,10 @@ import { errorShaper } from './http/errors.ts';
 import { HttpError } from '../base/http-error.ts';
 import type { ApiMetrics } from './http/metrics.ts';
 import { accessLog, requestId } from './http/middleware.ts';
+import { mcpEndpoint, type McpSettings } from './mcp/endpoint.ts';
+import { McpMetrics } from './mcp/metrics.ts';
+import type { AuditorSettingsStore } from './mcp/settings-store.ts';
+import { mcpTools } from './mcp/tools.ts';
 import { openApiDocument } from './openapi.ts';
 import { routeSteps } from './routes/execute.ts';
 import { ROUTES } from './routes/index.ts';
@@ -27,6 +31,22 @@ export interface AppOptions {
   readiness: () => string;
   liveness: () => string;
   version?: string;
+  /** MCP_* settings; without them no MCP endpoint is served. */
+  mcp?: McpSettings & { settingsStore: AuditorSettingsStore };
+}
+
+function mcp(o: AppOptions, settings: NonNullable<AppOptions['mcp']>): Koa.Middleware {
+  return mcpEndpoint({
+    settings,
+    tools: mcpTools(settings.settingsStore),
+    deps: o.deps,
+    authenticators: o.authenticators,
+    apiMetrics: o.metrics,
+    metrics: new McpMetrics(o.registry),
+    log: o.log,
+    bodyLimitBytes: o.bodyLimitBytes,
+    version: o.version ?? '0.1.0',
+  });
 }
 
 function opsRouter(o: AppOptions): Router {
@@ -97,6 +117,7 @@ export function createApp(o: AppOptions): Koa {
   app.use(requestId);
   app.use(accessLog(o.log, o.metrics));
   app.use(errorShaper(o.log));
+  if (o.mcp) app.use(mcp(o, o.mcp));
   app.use(fixedPathMethods(ROUTES));
   app.use(ops.routes());
   app.use(router.routes());

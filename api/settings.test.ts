@@ -18,6 +18,20 @@ describe('loadApiSettings', () => {
     expect(problemsOf({})).toEqual([]);
   });
 
+  it('serves MCP by default at /mcp and /.well-known/mcp, 10 calls at once', () => {
+    const s = loadApiSettings({}, {});
+    expect([s.mcpEnabled, s.mcpToolsPath, s.mcpMetadataPath, s.mcpMaxConcurrentCalls]).toEqual([
+      true,
+      '/mcp',
+      '/.well-known/mcp',
+      10,
+    ]);
+    expect(problemsOf({ MCP_MAX_CONCURRENT_CALLS: '0', MCP_TOOLS_PATH: 'mcp' })).toEqual([
+      'MCP_MAX_CONCURRENT_CALLS: expected at least 1',
+      'MCP_TOOLS_PATH and MCP_METADATA_PATH: expected absolute URL paths',
+    ]);
+  });
+
   it('lists every broken rule at once, in order', () => {
     const problems = problemsOf({
       PLATFORM_API_BODY_LIMIT: '512',

@@ -172,6 +172,34 @@ export const API_SETTINGS = {
     default: '5s',
     description: 'time in-flight requests get on SIGTERM',
   },
+  mcpEnabled: {
+    env: 'MCP_ENABLED',
+    flag: 'mcp-enabled',
+    type: 'boolean',
+    default: 'true',
+    description: 'serve the MCP tools and their discovery metadata (404 when false)',
+  },
+  mcpToolsPath: {
+    env: 'MCP_TOOLS_PATH',
+    flag: 'mcp-tools-path',
+    type: 'string',
+    default: '/mcp',
+    description: 'path of the MCP endpoint (Streamable HTTP)',
+  },
+  mcpMetadataPath: {
+    env: 'MCP_METADATA_PATH',
+    flag: 'mcp-metadata-path',
+    type: 'string',
+    default: '/.well-known/mcp',
+    description: 'path of the MCP discovery metadata',
+  },
+  mcpMaxConcurrentCalls: {
+    env: 'MCP_MAX_CONCURRENT_CALLS',
+    flag: 'mcp-max-concurrent-calls',
+    type: 'integer',
+    default: '10',
+    description: 'MCP requests in flight at once (429 above)',
+  },
 } as const;
 
 export type ApiSettings = Settings<typeof API_SETTINGS>;
@@ -194,6 +222,18 @@ const API_SETTING_RULES: readonly { broken: (s: ApiSettings) => boolean; problem
   {
     broken: (s) => s.workspaceAdmins.some((p) => !/^[a-z0-9-]+=\S+$/.test(p)),
     problem: 'PLATFORM_API_WORKSPACE_ADMINS: expected namespace=subject pairs',
+  },
+  {
+    broken: (s) => s.mcpMaxConcurrentCalls < 1,
+    problem: 'MCP_MAX_CONCURRENT_CALLS: expected at least 1',
+  },
+  {
+    broken: (s) => [s.mcpToolsPath, s.mcpMetadataPath].some((p) => !/^\/[A-Za-z0-9._~/-]*$/.test(p)),
+    problem: 'MCP_TOOLS_PATH and MCP_METADATA_PATH: expected absolute URL paths',
+  },
+  {
+    broken: (s) => s.mcpToolsPath === s.mcpMetadataPath,
+    problem: 'MCP_TOOLS_PATH and MCP_METADATA_PATH must differ',
   },
   {
     broken: (s) => s.staleAfterMs <= s.relistIntervalMs,

@@ -21,11 +21,12 @@ export function describeIssues(where: string, issues: readonly SchemaIssue[]): s
   return parts.join('; ') + more;
 }
 
-export function validateBody<B>(schema: JSONSchema, body: unknown): B {
+/** `where` names what is checked in the messages (`body`; MCP tools: `arguments`). */
+export function validateBody<B>(schema: JSONSchema, body: unknown, where = 'body'): B {
   let fn = compiled.get(schema);
   if (!fn) compiled.set(schema, (fn = ajv.compile(schema)));
-  if (body === undefined) throw badRequest('a JSON body is required', 'body_required');
-  if (!fn(body)) throw badRequest(describeIssues('body', toIssues(fn.errors ?? [])), 'invalid_body');
+  if (body === undefined) throw badRequest(`a JSON ${where} is required`, `${where}_required`);
+  if (!fn(body)) throw badRequest(describeIssues(where, toIssues(fn.errors ?? [])), `invalid_${where}`);
   return body as B;
 }
 

@@ -108,6 +108,14 @@ function requestBody(ctx: Context, spec: RouteSpec, ex: Executor): Promise<JsonB
 
 async function principalOf(ctx: Context, spec: RouteSpec, ex: Executor): Promise<Principal> {
   if (spec.action === 'public') return ANONYMOUS;
+  return authenticatedCaller(ctx, ex);
+}
+
+/** The caller of a non-public endpoint (REST or MCP), 401 when unknown. */
+export async function authenticatedCaller(
+  ctx: Context,
+  ex: Pick<Executor, 'authenticators' | 'metrics'>,
+): Promise<Principal> {
   const outcome = await authenticateToken(ctx.get('authorization'), ex.authenticators);
   if (typeof outcome !== 'string') {
     // The subject is stored (requestedBy, decidedBy, audit); an identity provider's claim is input too.
