@@ -85,20 +85,28 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  * The error statuses a route can answer, from what it takes: every route can
  * be sent a bad query or an unexpected body (400); a credential can be
  * missing or insufficient (401, 403) unless the route is public; a name in
- * the path or body can be unknown (404); a write can meet a concurrent or
+ * the path, the body or a naming query parameter can be unknown (404); a write can meet a concurrent or
  * duplicate one (409); a body can be too large, of the wrong type (413, 415)
  * or well-formed and refused (422), as can any value in path or query.
  */
+/** Query parameters that name an object (so the object may not exist). */
+const NAMING_QUERY = new Set(['organization', 'workspace', 'agent_id', 'app_id']);
+
+/** Whether a name the route is given (in its path, body or a naming query parameter) may not exist. */
+function namesSomething(r: RouteSpec): boolean {
+  const namesInQuery = Object.keys(r.query ?? {}).some((k) => NAMING_QUERY.has(k));
+  return r.path.includes('{') || r.body !== undefined || namesInQuery;
+}
+
 export function errorStatuses(r: RouteSpec): number[] {
   const takesBody = r.body !== undefined;
-  const hasPathParams = r.path.includes('{');
   const write = r.method !== 'GET';
   const statuses = new Set([400]);
   if (r.action !== 'public') [401, 403].forEach((s) => statuses.add(s));
-  if (hasPathParams || takesBody) statuses.add(404);
+  if (namesSomething(r)) statuses.add(404);
   if (write) statuses.add(409);
   if (takesBody) [413, 415].forEach((s) => statuses.add(s));
-  if (takesBody || write || hasPathParams || r.query) statuses.add(422);
+  if (takesBody || write || r.path.includes('{') || r.query) statuses.add(422);
   return [...statuses].sort((a, b) => a - b);
 }
 

@@ -13,7 +13,12 @@ export interface InstallBody {
   configuration?: Record<string, unknown>;
 }
 
-const APP_ID = { type: 'string', minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' };
+export const APP_ID = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 253,
+  pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$',
+};
 
 export const INSTALL_BODY = {
   type: 'object',

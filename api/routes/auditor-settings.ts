@@ -25,10 +25,10 @@ import type { RouteCtx, RouteSpec } from './route.ts';
 
 const SCOPES = ['org', 'workspace', 'agent'] as const;
 const NAME_RE = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-const AUDITOR_ID_RE = /^[a-z0-9]([-_a-z0-9]{0,61}[a-z0-9])?$/;
+export const AUDITOR_ID_RE = /^[a-z0-9]([-_a-z0-9]{0,61}[a-z0-9])?$/;
 const inner = (re: RegExp): string => re.source.slice(1, -1);
 /** A setting name, snake_case (vocabulary) or camelCase (definition files). */
-const SETTING_RE = new RegExp(`^(?:${inner(SNAKE_KEY_RE)}|${inner(CAMEL_KEY_RE)})$`);
+export const SETTING_RE = new RegExp(`^(?:${inner(SNAKE_KEY_RE)}|${inner(CAMEL_KEY_RE)})$`);
 
 const str = (pattern: RegExp, maxLength: number): JSONSchema => ({
   type: 'string',

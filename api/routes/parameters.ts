@@ -3,7 +3,10 @@
 // them, query values as `intQuery`/`enumQuery`/`timeQuery` check them), so a
 // generated client or fuzzer that follows them gets past input checks.
 import type { JSONSchema } from '../../crds/kit.ts';
-import { AGENT_ID_PATTERN, NAMESPACE_PATTERN } from '../../contract/agent-id.ts';
+import { APP_CATEGORIES, APP_TYPES } from '../../crds/schema/enums.ts';
+import { APP_ID } from '../catalog/installs.ts';
+import { AUDITOR_ID_RE, SETTING_RE } from './auditor-settings.ts';
+import { AGENT_ID_PATTERN, NAME_PATTERN, NAMESPACE_PATTERN } from '../../contract/agent-id.ts';
 
 const DIGEST_PATTERN = '^sha256:[a-f0-9]{64}$';
 
@@ -48,13 +51,40 @@ const QUERY: Record<string, JSONSchema> = {
   resource: { type: 'string', maxLength: 256 },
 };
 
+const SETTINGS = '/v1/auditors/settings';
+const SETTINGS_METHODS = ['GET', 'PUT', 'DELETE'];
+
+/** The target of an auditor-settings call, the same on each of its methods. */
+const settingsTargetQuery = (): Record<string, JSONSchema> =>
+  Object.fromEntries(
+    SETTINGS_METHODS.flatMap((m) => [
+      [`${m} ${SETTINGS} scope`, { enum: ['org', 'workspace', 'agent'] }],
+      [`${m} ${SETTINGS} organization`, { type: 'string', pattern: NAME_PATTERN, maxLength: 253 }],
+      [`${m} ${SETTINGS} workspace`, { type: 'string', pattern: NAME_PATTERN, maxLength: 253 }],
+      [`${m} ${SETTINGS} agent_id`, { type: 'string', pattern: AGENT_ID_PATTERN }],
+    ]),
+  );
+
 /** Per-route exceptions to QUERY. */
 const QUERY_BY_ROUTE: Record<string, JSONSchema> = {
   'GET /v1/agents/{agent_id}/evidence limit': integer(1, 500),
+  'GET /v1/app-catalog category': { enum: [...APP_CATEGORIES] },
+  'GET /v1/app-catalog type': { enum: [...APP_TYPES] },
+  'GET /v1/app-catalog search': { type: 'string', maxLength: 200 },
+  'DELETE /v1/app-catalog/agents/{agent_id}/uninstall app_id': APP_ID,
+  ...settingsTargetQuery(),
+  [`DELETE ${SETTINGS} auditor_id`]: { type: 'string', pattern: AUDITOR_ID_RE.source },
+  [`DELETE ${SETTINGS} setting`]: { type: 'string', maxLength: 63, pattern: SETTING_RE.source },
 };
 
 /** Query parameters a route cannot do without. */
-const REQUIRED_QUERY = new Set(['GET /registry/check digest']);
+const REQUIRED_QUERY = new Set([
+  'GET /registry/check digest',
+  'DELETE /v1/app-catalog/agents/{agent_id}/uninstall app_id',
+  ...SETTINGS_METHODS.map((m) => `${m} ${SETTINGS} scope`),
+  `DELETE ${SETTINGS} auditor_id`,
+  `DELETE ${SETTINGS} setting`,
+]);
 
 export function queryParamSchema(
   method: string,
