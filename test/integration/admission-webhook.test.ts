@@ -394,16 +394,24 @@ describe('self-managed TLS', () => {
     expect(app.rotator.condition()).toMatchObject({ status: 'True', reason: 'Valid' });
   });
 
-  it('repairs caBundle drift in the webhook configurations', async () => {
+  it('repairs caBundle drift in the webhook configurations as soon as the watch reports it', async () => {
     const adm = kubeConfig().makeApiClient(k8s.AdmissionregistrationV1Api);
-    const config = await adm.readValidatingWebhookConfiguration({ name: configName(1) });
-    const good = config.webhooks?.[0]?.clientConfig.caBundle;
-    (config.webhooks?.[0] as k8s.V1ValidatingWebhook).clientConfig.caBundle =
-      Buffer.from('drifted').toString('base64');
-    await adm.replaceValidatingWebhookConfiguration({ name: configName(1), body: config });
-    expect(await app.rotator.repairDrift()).toEqual([configName(1)]);
-    const repaired = await adm.readValidatingWebhookConfiguration({ name: configName(1) });
-    expect(repaired.webhooks?.[0]?.clientConfig.caBundle).toBe(good);
+    const read = (): Promise<string | undefined> =>
+      adm
+        .readValidatingWebhookConfiguration({ name: configName(1) })
+        .then((c) => c.webhooks?.[0]?.clientConfig.caBundle);
+    const good = await read();
+    const drifted = Buffer.from('drifted').toString('base64');
+    // A JSON patch, not a replace: the rotator may be writing this object at the same moment.
+    await adm.patchValidatingWebhookConfiguration(
+      {
+        name: configName(1),
+        body: [{ op: 'replace', path: '/webhooks/0/clientConfig/caBundle', value: drifted }],
+      },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch),
+    );
+    await eventually(async () => ((await read()) === good ? true : undefined), 'the watch repairing drift');
+    expect(await app.rotator.repairDrift()).toEqual([]); // nothing left to repair
   });
 
   it('refuses pod creation with failurePolicy Fail once the webhook is stopped', async () => {

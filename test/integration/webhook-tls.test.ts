@@ -86,3 +86,54 @@ describe('webhook certificate names', () => {
     expect(follower.served[0]?.certPem).toBe(leader.served[0]?.certPem);
   });
 });
+
+describe('caBundle injection with another writer', () => {
+  const admission = (): k8s.AdmissionregistrationV1Api =>
+    kubeConfig().makeApiClient(k8s.AdmissionregistrationV1Api);
+
+  it('reads again and writes when the configuration changed between its read and its write', async () => {
+    const configName = `${ns.name}-conflict`;
+    await admission().createValidatingWebhookConfiguration({
+      body: {
+        metadata: { name: configName },
+        webhooks: [
+          {
+            name: 'check.platform.io',
+            admissionReviewVersions: ['v1'],
+            sideEffects: 'None',
+            clientConfig: { url: 'https://127.0.0.1:9/validate' },
+            rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+            namespaceSelector: { matchLabels: { 'webhook-tls-test': 'never' } },
+          },
+        ],
+      },
+    });
+    try {
+      const real = admission();
+      let interfered = 0;
+      // Another writer (kubectl apply, a GitOps sync) changes the object just before our first write.
+      const racing = Object.assign(Object.create(real) as k8s.AdmissionregistrationV1Api, {
+        replaceValidatingWebhookConfiguration: async (
+          req: k8s.AdmissionregistrationV1ApiReplaceValidatingWebhookConfigurationRequest,
+        ) => {
+          if (interfered++ === 0)
+            await real.patchValidatingWebhookConfiguration(
+              { name: configName, body: { metadata: { labels: { 'synced-by': 'gitops' } } } },
+              k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+            );
+          return real.replaceValidatingWebhookConfiguration(req);
+        },
+      });
+      const { r } = rotator('conflict-tls', { admission: racing, validatingConfig: configName });
+      const [first, second] = await Promise.all([r.refresh(), r.repairDrift()]);
+      expect(first.patchedConfigs).toEqual([configName]);
+      expect(second).toEqual([]); // queued behind the refresh: nothing left to do
+      expect(interfered).toBe(2); // one conflict, one successful write
+      const stored = await real.readValidatingWebhookConfiguration({ name: configName });
+      expect(stored.metadata?.labels?.['synced-by']).toBe('gitops');
+      expect(stored.webhooks?.[0]?.clientConfig.caBundle).toBeTruthy();
+    } finally {
+      await admission().deleteValidatingWebhookConfiguration({ name: configName });
+    }
+  });
+});

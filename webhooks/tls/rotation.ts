@@ -89,6 +89,8 @@ export class CertRotator {
   private readonly now: () => Date;
   private readonly onSecretEvent: Coalesced;
   private readonly onConfigEvent: Coalesced;
+  /** One piece of certificate work at a time in this replica: watch events, timers and callers queue here. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: CertRotatorOptions) {
     this.now = options.now ?? (() => new Date());
@@ -190,9 +192,13 @@ export class CertRotator {
    * certificate (it was elected while the Secret was empty, or its last write
    * failed) runs a full refresh instead, so it issues without waiting a day.
    */
-  async reload(): Promise<void> {
+  reload(): Promise<void> {
+    return this.serially(() => this.reloadNow());
+  }
+
+  private async reloadNow(): Promise<void> {
     if (this.options.manage && this.options.isLeader() && this.lastCondition.status !== 'True') {
-      await this.refresh();
+      await this.refreshNow();
       return;
     }
     const secret = await this.readSecret();
@@ -204,7 +210,17 @@ export class CertRotator {
   }
 
   // ---- refresh: load, renew when due (leader), inject, report -------------------
-  async refresh(): Promise<RefreshResult> {
+  refresh(): Promise<RefreshResult> {
+    return this.serially(() => this.refreshNow());
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async refreshNow(): Promise<RefreshResult> {
     const now = this.now();
     const secret = await this.readSecret();
     this.loadedVersion = secret?.metadata?.resourceVersion ?? '';
@@ -224,7 +240,7 @@ export class CertRotator {
         }
       }
     }
-    const patchedConfigs = await this.repairDrift();
+    const patchedConfigs = await this.repairDriftNow();
     this.report(now);
     return { condition: this.lastCondition, renewed, patchedConfigs };
   }
@@ -286,7 +302,11 @@ export class CertRotator {
   }
 
   // ---- inject the CA bundle into the webhook configurations (and repair drift) ---
-  async repairDrift(): Promise<string[]> {
+  repairDrift(): Promise<string[]> {
+    return this.serially(() => this.repairDriftNow());
+  }
+
+  private async repairDriftNow(): Promise<string[]> {
     if (!this.options.isLeader() || !this.bundle.ca) return [];
     const caBundle = Buffer.from(caBundlePem(this.bundle, this.now())).toString('base64');
     const adm = this.options.admission;
@@ -366,8 +386,29 @@ interface ConfigTarget<
   write: (name: string, body: T) => Promise<unknown>;
 }
 
-/** Reads one configuration, sets the bundle where it differs, writes it back; a missing one is logged, not fatal. */
+/** Writes given up after this many conflicts in a row (another writer keeps changing the object). */
+const CONFLICT_RETRIES = 5;
+
+/**
+ * Reads one configuration, sets the bundle where it differs, writes it back at
+ * the read resourceVersion; a conflict (kubectl apply, another tool) reads again.
+ * A missing configuration is logged, not fatal.
+ */
 async function injectInto<
+  T extends { webhooks?: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] },
+>(name: string, target: ConfigTarget<T>, caBundle: string, log: Logger): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await injectOnce(name, target, caBundle, log);
+    } catch (err) {
+      if (apiStatus(err) !== 409 || attempt >= CONFLICT_RETRIES)
+        throw new Error(`writing webhook configuration ${name}: ${apiMessage(err)}`, { cause: err });
+      log.info({ config: name, attempt }, 'webhook configuration changed concurrently; reading it again');
+    }
+  }
+}
+
+async function injectOnce<
   T extends { webhooks?: { clientConfig: k8s.AdmissionregistrationV1WebhookClientConfig }[] },
 >(name: string, target: ConfigTarget<T>, caBundle: string, log: Logger): Promise<boolean> {
   let config: T;
