@@ -2,7 +2,12 @@
 // a kept live answer is dropped (decision 96).
 import type * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { cacheFirstClusterView, type CacheSource, type ClusterView } from './cluster.ts';
+import {
+  cacheFirstClusterView,
+  type CacheSource,
+  type ClusterView,
+  type RegistrationObject,
+} from './cluster.ts';
 
 class Source<T extends { metadata?: { name?: string; namespace?: string } }> implements CacheSource<T> {
   readonly items = new Map<string, T>();
@@ -26,6 +31,10 @@ function liveView(): ClusterView & { reads: string[] } {
     reads,
     namespaceLabels: async (ns) => (reads.push(`ns ${ns}`), { live: 'yes' }),
     chainConfig: async (ns) => (reads.push(`cm ${ns}`), undefined),
+    registeredAuditor: async (id) => (
+      reads.push(`reg ${id}`),
+      id === 'late' ? { auditorId: 'late', deploymentMode: 'external', endpoint: 'http://x' } : undefined
+    ),
   };
 }
 
@@ -43,7 +52,11 @@ describe('cacheFirstClusterView', () => {
       data: { preRequest: 'x' },
     });
     const live = liveView();
-    const view = cacheFirstClusterView({ namespaces, chainConfigs }, live, 60_000);
+    const view = cacheFirstClusterView(
+      { namespaces, chainConfigs, registrations: new Source<RegistrationObject>() },
+      live,
+      60_000,
+    );
     expect(await view.namespaceLabels('a')).toEqual({ 'platform.computing/enabled': 'true' });
     expect(await view.chainConfig('a')).toEqual({ preRequest: 'x' });
     expect(live.reads).toEqual([]);
@@ -54,7 +67,11 @@ describe('cacheFirstClusterView', () => {
     const chainConfigs = new Source<k8s.V1ConfigMap>();
     namespaces.put({ metadata: { name: 'b', labels: {} } }); // not enabled in the cache: maybe labelled a moment ago
     const live = liveView();
-    const view = cacheFirstClusterView({ namespaces, chainConfigs }, live, 60_000);
+    const view = cacheFirstClusterView(
+      { namespaces, chainConfigs, registrations: new Source<RegistrationObject>() },
+      live,
+      60_000,
+    );
     expect(await view.namespaceLabels('b')).toEqual({ live: 'yes' });
     expect(await view.chainConfig('b')).toBeUndefined();
     await view.namespaceLabels('b');
@@ -72,9 +89,31 @@ describe('cacheFirstClusterView', () => {
     const chainConfigs = new Source<k8s.V1ConfigMap>(false);
     namespaces.put(enabled('c'));
     const live = liveView();
-    const view = cacheFirstClusterView({ namespaces, chainConfigs }, live, 0);
+    const view = cacheFirstClusterView(
+      { namespaces, chainConfigs, registrations: new Source<RegistrationObject>() },
+      live,
+      0,
+    );
     await view.namespaceLabels('c');
     await view.namespaceLabels('c');
     expect(live.reads).toEqual(['ns c', 'ns c']);
+  });
+
+  it('answers a cached AuditorRegistration, reads a missing one live, and drops the kept answer on its event', async () => {
+    const registrations = new Source<RegistrationObject>();
+    registrations.put({
+      metadata: { name: 'cached' },
+      spec: { auditorId: 'cached', deploymentMode: 'in-cluster', endpoint: 'http://cached.svc:8080' },
+    });
+    const live = liveView();
+    const caches = { namespaces: new Source<k8s.V1Namespace>(), chainConfigs: new Source<k8s.V1ConfigMap>() };
+    const view = cacheFirstClusterView({ ...caches, registrations }, live, 60_000);
+    expect(await view.registeredAuditor('cached')).toMatchObject({ endpoint: 'http://cached.svc:8080' });
+    expect(await view.registeredAuditor('late')).toMatchObject({ auditorId: 'late' });
+    await view.registeredAuditor('late');
+    expect(live.reads).toEqual(['reg late']); // a registration made a moment ago: read live once, kept
+    registrations.put({ metadata: { name: 'late' } });
+    await view.registeredAuditor('late');
+    expect(live.reads).toEqual(['reg late', 'reg late']);
   });
 });

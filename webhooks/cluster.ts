@@ -1,18 +1,24 @@
 // What the webhook reads from and writes to the cluster on the request path:
-// namespace labels and the chain ConfigMap, answered from informer caches
+// namespace labels, the chain ConfigMap and AuditorRegistrations, answered from informer caches
 // (decision 96) with a live read only where the cache cannot settle the
 // answer, and Events. Interfaces first, so handlers and tests use plain objects.
 import { randomBytes } from 'node:crypto';
 import * as k8s from '@kubernetes/client-node';
 import { orUndefinedOn404 } from '../base/kube.ts';
 import type { Logger } from '../base/log.ts';
-import { CONFIGMAP, LABEL, REPORTING } from '../contract/kube.ts';
+import { CONFIGMAP, LABEL, PLURAL, REPORTING, resourceOf } from '../contract/kube.ts';
+import type { RegisteredAuditor } from './mutate/directory.ts';
+
+/** What the webhook reads of an AuditorRegistration. */
+export type RegistrationObject = k8s.KubernetesObject & { spec?: RegisteredAuditor };
 
 export interface ClusterView {
   /** Labels of a namespace; undefined when it does not exist. Throws when unreadable. */
   namespaceLabels(namespace: string): Promise<Record<string, string> | undefined>;
   /** `data` of the namespace's chain ConfigMap; undefined when absent. Throws when unreadable. */
   chainConfig(namespace: string): Promise<Record<string, string> | undefined>;
+  /** The spec of the AuditorRegistration named `id`; undefined when none. Throws when unreadable. */
+  registeredAuditor(id: string): Promise<RegisteredAuditor | undefined>;
 }
 
 export interface PodEventSink {
@@ -64,7 +70,14 @@ export function rememberedLive<T>(
 /** Live reads, one GET each (the fallback of the cache-first view). */
 export function kubeClusterView(kc: k8s.KubeConfig): ClusterView {
   const core = kc.makeApiClient(k8s.CoreV1Api);
+  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   return {
+    registeredAuditor: async (name) => {
+      const found = (await orUndefinedOn404(
+        custom.getClusterCustomObject({ ...resourceOf(PLURAL.auditor), name }),
+      )) as RegistrationObject | undefined;
+      return found?.spec;
+    },
     namespaceLabels: async (name) => {
       const ns = await orUndefinedOn404(core.readNamespace({ name }));
       return ns ? (ns.metadata?.labels ?? {}) : undefined;
@@ -82,6 +95,7 @@ export interface ClusterCaches {
   namespaces: CacheSource<k8s.V1Namespace>;
   /** ConfigMaps named `platform-auditor-chain` only. */
   chainConfigs: CacheSource<k8s.V1ConfigMap>;
+  registrations: CacheSource<RegistrationObject>;
 }
 
 /**
@@ -99,9 +113,16 @@ export function cacheFirstClusterView(
 ): ClusterView {
   const labels = rememberedLive(liveAnswerTtlMs, (ns) => live.namespaceLabels(ns));
   const chain = rememberedLive(liveAnswerTtlMs, (ns) => live.chainConfig(ns));
+  const registered = rememberedLive(liveAnswerTtlMs, (id) => live.registeredAuditor(id));
   caches.namespaces.on((_, ns) => labels.forget(ns.metadata?.name ?? ''));
   caches.chainConfigs.on((_, cm) => chain.forget(cm.metadata?.namespace ?? ''));
+  caches.registrations.on((_, r) => registered.forget(r.metadata?.name ?? ''));
   return {
+    // A registration made a moment before the pod may not be cached yet: a miss is read live.
+    registeredAuditor: async (id) => {
+      const cached = caches.registrations.isSynced() ? caches.registrations.get(id) : undefined;
+      return cached?.spec ?? registered.read(id);
+    },
     namespaceLabels: async (namespace) => {
       const cached = caches.namespaces.isSynced() ? caches.namespaces.get(namespace) : undefined;
       const found = cached?.metadata?.labels;

@@ -1,5 +1,5 @@
 // The webhook's informer caches (decision 96): what admission reads
-// (namespaces, the chain ConfigMaps, AuditorPolicies) and what certificate
+// (namespaces, the chain ConfigMaps, AuditorPolicies, AuditorRegistrations) and what certificate
 // drift is (its TLS Secret and its two webhook configurations, watched by
 // name). Built on the operator's resilient informer, so they relist and
 // restart the same way.
@@ -7,6 +7,7 @@ import * as k8s from '@kubernetes/client-node';
 import type { AuditorPolicy } from '../crds/generated/types.ts';
 import { informerFactory, ResilientInformer } from '../base/controller/informer.ts';
 import type { Logger } from '../base/log.ts';
+import type { RegistrationObject } from './cluster.ts';
 import { CONFIGMAP, GROUP, PLURAL, VERSION, resourceOf } from '../contract/kube.ts';
 
 /** Relist period of the webhook's caches (a fresh list also repairs a missed event). */
@@ -19,6 +20,8 @@ export interface AdmissionCaches {
   /** Only ConfigMaps named `platform-auditor-chain`, in every namespace. */
   chainConfigs: ResilientInformer<k8s.V1ConfigMap>;
   policies: ResilientInformer<AuditorPolicy & k8s.KubernetesObject>;
+  /** AuditorRegistrations: which registered auditors a chain may name, and how each is reached. */
+  registrations: ResilientInformer<RegistrationObject>;
 }
 
 export interface CertificateWatches {
@@ -63,6 +66,7 @@ export function admissionCaches(kc: k8s.KubeConfig, log: Logger): AdmissionCache
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   const chain = byName(CONFIGMAP.auditorChain);
   const policies = resourceOf(PLURAL.policy);
+  const registrations = resourceOf(PLURAL.auditor);
   return {
     namespaces: informer(kc, log, {
       resource: 'namespaces',
@@ -79,6 +83,11 @@ export function admissionCaches(kc: k8s.KubeConfig, log: Logger): AdmissionCache
       resource: `${PLURAL.policy}.${GROUP}`,
       watchPath: `/apis/${GROUP}/${VERSION}/${PLURAL.policy}`,
       list: () => custom.listClusterCustomObject(policies) as AnyList,
+    }),
+    registrations: informer(kc, log, {
+      resource: `${PLURAL.auditor}.${GROUP}`,
+      watchPath: `/apis/${GROUP}/${VERSION}/${PLURAL.auditor}`,
+      list: () => custom.listClusterCustomObject(registrations) as AnyList,
     }),
   };
 }

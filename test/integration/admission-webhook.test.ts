@@ -264,6 +264,48 @@ describe('/mutate on a real apiserver', () => {
     expect(new Set(ports).size).toBe(ports.length);
   });
 
+  it('wires an AuditorRegistration registered a moment before the pod: an in-cluster one through the gateway, no sidecar', async () => {
+    const custom = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+    const id = `remote-${ns.fileId}`;
+    await custom.createClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'auditorregistrations',
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'AuditorRegistration',
+        metadata: { name: id },
+        spec: {
+          auditorId: id,
+          category: 'security',
+          phase: 'input_guarding',
+          deploymentMode: 'in-cluster',
+          endpoint: `http://${id}.auditors.svc:8080`,
+        },
+      },
+    });
+    try {
+      const { pod, warning } = await createPod(
+        securedPod('remote-wired', { 'platform.computing/auditor-chain': `injection,${id}` }),
+      );
+      expect(warning).toBe('');
+      const containers = (pod.spec?.initContainers ?? []).map((c) => c.name);
+      expect(containers).not.toContain(`auditor-${id}`);
+      const gateway = pod.spec?.initContainers?.find((c) => c.name === 'platform-gateway');
+      expect(gateway?.env?.find((e) => e.name === 'PLATFORM_CHAIN')?.value).toContain(
+        `${id}=http://${id}.auditors.svc:8080`,
+      );
+      expect(status(pod).chain).toEqual(['injection', id, 'model-context', 'llm-judge']);
+    } finally {
+      await custom.deleteClusterCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: 'auditorregistrations',
+        name: id,
+      });
+    }
+  });
+
   it('leaves pods untouched in an unlabelled namespace, without the secured label, or with skip-audit "true"', async () => {
     const untouched = [
       (await createPod(securedPod('plain-ns'), plainNs())).pod,

@@ -57,9 +57,16 @@ export function resolveChain(
 }
 
 export interface PlacedAuditor extends AuditorImage {
-  /** The port this pod's sidecar listens on (`PORT`). */
+  /** The port this pod's sidecar listens on (`PORT`); 0 for a remote auditor (it has `endpoint`). */
   assignedPort: number;
 }
+
+/** The auditors that run as sidecars in the pod (a remote one is only called by the gateway). */
+export const sidecarsOf = (placed: readonly PlacedAuditor[]): PlacedAuditor[] =>
+  placed.filter((a) => !a.endpoint);
+
+/** Where the gateway reaches an auditor: its sidecar on loopback, or a remote one's endpoint. */
+export const auditorUrl = (a: PlacedAuditor): string => a.endpoint ?? `http://127.0.0.1:${a.assignedPort}`;
 
 const RESERVED = new Set<number>([PORT.gateway, PORT.credentialProxy, PORT.mcpGateway]);
 const isBuiltinRange = (p: number): boolean => p >= PORT.builtinFirst && p <= PORT.builtinLast;
@@ -94,6 +101,10 @@ export function assignPorts(
   const used = new Set<number>([...RESERVED, ...podPorts, ...fixed.keys()]);
   const placed: PlacedAuditor[] = [];
   for (const e of entries) {
+    if (e.endpoint) {
+      placed.push({ ...e, assignedPort: 0 }); // remote: the gateway calls its endpoint, no port here
+      continue;
+    }
     const port = portFor(e, used);
     if (port === undefined) return { placed: [], error: `no free port in 8101-8199 for auditor ${e.id}` };
     used.add(port);

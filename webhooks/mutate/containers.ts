@@ -5,7 +5,7 @@ import type { V1Container, V1EnvVar } from '@kubernetes/client-node';
 import { auditorSettingsEnv, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
 import { CONTAINER, DEFAULT_SESSION_ID, PORT, SIDECAR_UID } from '../constants.ts';
 import type { AuditMode, SidecarResources } from './annotations.ts';
-import type { PlacedAuditor } from './chain.ts';
+import { auditorUrl, sidecarsOf, type PlacedAuditor } from './chain.ts';
 import type { AuditorDirectory } from './directory.ts';
 import { redirectScript, type ModelEndpoint, type RedirectOptions } from './redirect.ts';
 
@@ -120,16 +120,18 @@ function sidecar(spec: SidecarSpec, wiring: PodWiring, native: boolean): V1Conta
 }
 
 /**
- * One sidecar per auditor, in chain order; `PLATFORM_CHAIN_NEXT` is the next
- * link, the model for the last; then the auditor's resolved settings.
+ * One sidecar per auditor that runs in the pod, in chain order;
+ * `PLATFORM_CHAIN_NEXT` is the next link (a sidecar or a remote auditor), the
+ * model for the last; then the auditor's resolved settings.
  */
 export function auditorContainers(config: InjectionConfig, wiring: PodWiring): V1Container[] {
-  return wiring.auditors.map((a, i) => {
-    const next = wiring.auditors[i + 1];
+  const chain = wiring.auditors;
+  return sidecarsOf(chain).map((a) => {
+    const next = chain[chain.indexOf(a) + 1];
     const vars = [
       ...env({
         PLATFORM_AUDITOR_ID: a.id,
-        PLATFORM_CHAIN_NEXT: next ? localUrl(next.assignedPort) : wiring.modelUrl,
+        PLATFORM_CHAIN_NEXT: next ? auditorUrl(next) : wiring.modelUrl,
         PORT: String(a.assignedPort),
         PLATFORM_GATEWAY_URL: localUrl(PORT.gateway),
         TEE_PROVIDER: config.teeProvider,
@@ -159,7 +161,7 @@ export function gatewayContainer(config: InjectionConfig, wiring: PodWiring): V1
     PLATFORM_WORKSPACE_ID: wiring.workspaceId,
     PLATFORM_AUDIT_MODE: wiring.mode,
     PLATFORM_POLICY_ID: wiring.policyId,
-    PLATFORM_CHAIN: wiring.auditors.map((a) => `${a.id}=${localUrl(a.assignedPort)}`).join(','),
+    PLATFORM_CHAIN: wiring.auditors.map((a) => `${a.id}=${auditorUrl(a)}`).join(','),
     PLATFORM_MODEL_URL: wiring.modelUrl,
     PLATFORM_VERIFIER_URL: config.verifierUrl,
     TEE_PROVIDER: config.teeProvider,

@@ -1,6 +1,8 @@
-// Which auditors the webhook can inject: the built-in catalog (fixed ports
-// from `auditors/catalog/`) plus third-party auditors registered with an
-// image and the port they listen on (default 8080, spec: Auditor contract).
+// Which auditors the webhook can wire into a pod: the built-in catalog (fixed
+// ports from `auditors/catalog/`), third-party sidecars from the registry file
+// or from sidecar AuditorRegistrations (an image and the port it listens on,
+// default 8080, spec: Auditor contract), and in-cluster or external
+// AuditorRegistrations, which get no sidecar: the gateway calls their endpoint.
 import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
 import { PORT } from '../constants.ts';
 
@@ -12,6 +14,8 @@ export interface AuditorImage {
   builtin: boolean;
   /** Container args; built-ins run `platform run auditor <id>`. */
   args?: string[];
+  /** Set for an in-cluster or external auditor: no sidecar, the gateway calls this URL. */
+  endpoint?: string;
 }
 
 export type AuditorDirectory = ReadonlyMap<string, AuditorImage>;
@@ -70,4 +74,79 @@ export function parseThirdParty(text: string): { auditors: ThirdPartyAuditor[]; 
     else auditors.push({ id: e.id!, image: e.image!, ...(e.port !== undefined ? { port: e.port } : {}) });
   });
   return { auditors, problems };
+}
+
+/** What the directory needs of an AuditorRegistration (its spec, as stored). */
+export interface RegisteredAuditor {
+  auditorId: string;
+  deploymentMode: 'sidecar' | 'in-cluster' | 'external';
+  endpoint?: string;
+  image?: string;
+  imageDigest?: string;
+  defaultPort?: number;
+  auth?: { type: 'none' | 'mtls' | 'api_key' };
+  /** Registered for these workspaces (namespaces) only; absent: everywhere. */
+  workspaces?: string[];
+}
+
+/** The image reference a sidecar registration runs: pinned by its digest when it states one. */
+function sidecarImage(r: RegisteredAuditor): string {
+  const image = r.image ?? '';
+  if (!r.imageDigest || image.includes('@')) return image;
+  return `${image}@${r.imageDigest}`;
+}
+
+/**
+ * The directory entry of a registration for a pod in `namespace`, or why it
+ * cannot be wired there. A remote auditor that needs mTLS or an API key is not
+ * wired yet: the injected gateway holds no client certificate or key for it.
+ */
+export function registeredEntry(
+  r: RegisteredAuditor,
+  namespace: string,
+): { entry?: AuditorImage; problem?: string } {
+  const id = r.auditorId;
+  if (r.workspaces?.length && !r.workspaces.includes(namespace))
+    return { problem: `auditor ${id} is registered for workspaces ${r.workspaces.join(', ')} only` };
+  return r.deploymentMode === 'sidecar' ? sidecarEntry(r) : remoteEntry(r);
+}
+
+function sidecarEntry(r: RegisteredAuditor): { entry?: AuditorImage; problem?: string } {
+  if (!r.image) return { problem: `auditor ${r.auditorId} is a sidecar registration without an image` };
+  const port = r.defaultPort ?? PORT.thirdPartyDefault;
+  return { entry: { id: r.auditorId, image: sidecarImage(r), port, builtin: false } };
+}
+
+function remoteEntry(r: RegisteredAuditor): { entry?: AuditorImage; problem?: string } {
+  const id = r.auditorId;
+  if (!r.endpoint) return { problem: `auditor ${id} (${r.deploymentMode}) has no endpoint` };
+  const auth = r.auth?.type ?? 'none';
+  if (auth !== 'none')
+    return {
+      problem: `auditor ${id} is reached with ${auth} auth, which an injected gateway cannot present yet`,
+    };
+  return { entry: { id, image: '', port: 0, builtin: false, endpoint: r.endpoint.replace(/\/+$/, '') } };
+}
+
+/** The directory with these registrations added (a built-in is never shadowed); problems by auditor id. */
+export function withRegistered(
+  dir: AuditorDirectory,
+  registered: readonly RegisteredAuditor[],
+  namespace: string,
+): { directory: AuditorDirectory; problems: Map<string, string> } {
+  const out = new Map(dir);
+  const problems = new Map<string, string>();
+  for (const r of registered) {
+    if (dir.get(r.auditorId)?.builtin) continue;
+    const { entry, problem } = registeredEntry(r, namespace);
+    if (entry) out.set(r.auditorId, entry);
+    else problems.set(r.auditorId, problem as string);
+  }
+  return { directory: out, problems };
+}
+
+/** Ids a pod's chain may name that `dir` does not know: from its chain annotations and the chain ConfigMap. */
+export function unknownChainIds(lists: readonly (string | undefined)[], dir: AuditorDirectory): string[] {
+  const ids = lists.flatMap((v) => (v ?? '').split(',').map((s) => s.trim()));
+  return [...new Set(ids)].filter((id) => id !== '' && !dir.has(id) && /^[a-z0-9][-a-z0-9]{0,49}$/.test(id));
 }

@@ -28,7 +28,7 @@ async function render(fixture: MutateFixture): Promise<unknown> {
   const events = recordingEvents();
   const response = await handleMutate(parseReview(reviewFor(fixture)), {
     options: testMutateOptions(fixture.options),
-    cluster: fakeCluster(fixture.namespaceLabels, fixture.configMap ?? undefined),
+    cluster: fakeCluster(fixture.namespaceLabels, fixture.configMap ?? undefined, fixture.registered),
     events,
     log: quietLogger(),
   });

@@ -15,6 +15,13 @@ import {
 import type { ClusterView, PodEventSink } from '../cluster.ts';
 import type { WebhookMetrics } from '../metrics.ts';
 import { decideMutation, type MutateDecision, type MutateOptions } from './inject.ts';
+import {
+  unknownChainIds,
+  withRegistered,
+  type AuditorDirectory,
+  type RegisteredAuditor,
+} from './directory.ts';
+import { ANNOTATION, CHAIN_CONFIGMAP_KEYS } from '../../contract/kube.ts';
 
 export interface MutateDeps {
   options: MutateOptions;
@@ -69,6 +76,26 @@ function respond(
   }
 }
 
+/** What admission reads of the cluster for one pod. */
+interface ClusterFacts {
+  namespaceLabels: Record<string, string> | undefined;
+  chainConfig: Record<string, string> | undefined;
+  registered: { directory: AuditorDirectory; problems: Map<string, string> };
+}
+
+async function readCluster(pod: V1Pod, namespace: string, deps: MutateDeps): Promise<ClusterFacts> {
+  const [namespaceLabels, chainConfig] = await Promise.all([
+    deps.cluster.namespaceLabels(namespace),
+    deps.cluster.chainConfig(namespace),
+  ]).catch((err: unknown) => {
+    throw new Error(`cannot read namespace ${namespace}: ${(err as Error).message}`, { cause: err });
+  });
+  const registered = await registeredDirectory(pod, namespace, chainConfig, deps).catch((err: unknown) => {
+    throw new Error(`cannot read auditor registrations: ${(err as Error).message}`, { cause: err });
+  });
+  return { namespaceLabels, chainConfig, registered };
+}
+
 export async function handleMutate(request: AdmissionRequest, deps: MutateDeps): Promise<AdmissionResponse> {
   const object = request.object;
   if (!isPodCreate(request) || typeof object !== 'object' || object === null) {
@@ -77,22 +104,49 @@ export async function handleMutate(request: AdmissionRequest, deps: MutateDeps):
   }
   const pod = object as V1Pod;
   const namespace = request.namespace ?? pod.metadata?.namespace ?? 'default';
-  let namespaceLabels: Record<string, string> | undefined;
-  let chainConfig: Record<string, string> | undefined;
+  let facts: ClusterFacts;
   try {
-    [namespaceLabels, chainConfig] = await Promise.all([
-      deps.cluster.namespaceLabels(namespace),
-      deps.cluster.chainConfig(namespace),
-    ]);
+    facts = await readCluster(pod, namespace, deps);
   } catch (err) {
     deps.metrics?.mutations.inc({ result: 'error', reason: 'cluster-read' });
-    deps.log.error({ err: String(err), namespace }, 'mutate: cannot read namespace or chain ConfigMap');
-    return deny(
-      request.uid,
-      `platform webhook cannot read namespace ${namespace}: ${(err as Error).message}`,
-      500,
-    );
+    deps.log.error({ err: String(err), namespace }, 'mutate: cannot read the cluster');
+    return deny(request.uid, `platform webhook ${(err as Error).message}`, 500);
   }
-  const decision = decideMutation({ namespace, pod, namespaceLabels, chainConfig }, deps.options);
+  const { namespaceLabels, chainConfig, registered } = facts;
+  const options = { ...deps.options, directory: registered.directory };
+  const decision = withProblems(
+    decideMutation({ namespace, pod, namespaceLabels, chainConfig }, options),
+    registered.problems,
+  );
   return respond({ request, pod, namespace }, decision, deps);
+}
+
+/**
+ * The directory for this pod: the webhook's own (built-ins and the registry
+ * file) plus the AuditorRegistrations its chain names that the directory
+ * lacks, and why a named registration cannot be wired here.
+ */
+async function registeredDirectory(
+  pod: V1Pod,
+  namespace: string,
+  chainConfig: Record<string, string> | undefined,
+  deps: MutateDeps,
+): Promise<{ directory: AuditorDirectory; problems: Map<string, string> }> {
+  const annotations = pod.metadata?.annotations ?? {};
+  const lists = [
+    annotations[ANNOTATION.auditorChain],
+    annotations[ANNOTATION.auditors],
+    ...CHAIN_CONFIGMAP_KEYS.map((k) => chainConfig?.[k]),
+  ];
+  const wanted = unknownChainIds(lists, deps.options.directory);
+  if (!wanted.length) return { directory: deps.options.directory, problems: new Map() };
+  const found = await Promise.all(wanted.map((id) => deps.cluster.registeredAuditor(id)));
+  const specs = found.filter((r): r is RegisteredAuditor => r !== undefined);
+  return withRegistered(deps.options.directory, specs, namespace);
+}
+
+/** An invalid decision also says why a registered auditor it names could not be wired. */
+function withProblems(decision: MutateDecision, problems: Map<string, string>): MutateDecision {
+  if (decision.kind !== 'invalid' || !problems.size) return decision;
+  return { kind: 'invalid', errors: [...decision.errors, ...problems.values()] };
 }

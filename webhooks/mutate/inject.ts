@@ -9,7 +9,14 @@ import {
   type PodSettings,
   type SidecarResources,
 } from './annotations.ts';
-import { assignPorts, resolveChain, type ChainConfigData, type ChainSource } from './chain.ts';
+import {
+  assignPorts,
+  resolveChain,
+  sidecarsOf,
+  type ChainConfigData,
+  type ChainSource,
+  type PlacedAuditor,
+} from './chain.ts';
 import {
   auditorContainers,
   credentialProxyContainer,
@@ -36,7 +43,14 @@ export interface InjectionStatus {
   source: ChainSource;
   mode: AuditMode;
   ports: Record<string, number>;
+  /** Auditors the gateway calls at their endpoint (in-cluster, external): no sidecar. */
+  remote?: Record<string, string>;
   native: boolean;
+}
+
+function remoteOf(placed: readonly PlacedAuditor[]): Record<string, string> | undefined {
+  const remote = placed.filter((a) => a.endpoint).map((a) => [a.id, a.endpoint as string]);
+  return remote.length ? Object.fromEntries(remote) : undefined;
 }
 
 export type MutateDecision =
@@ -173,7 +187,8 @@ export function decideMutation(input: MutateInput, options: MutateOptions): Muta
     chain: chain.ids,
     source: chain.source,
     mode: settings.mode,
-    ports: Object.fromEntries(ports.placed.map((a) => [a.id, a.assignedPort])),
+    ports: Object.fromEntries(sidecarsOf(ports.placed).map((a) => [a.id, a.assignedPort])),
+    ...(remoteOf(ports.placed) ? { remote: remoteOf(ports.placed) } : {}),
     native: options.nativeSidecars,
   };
   return { kind: 'inject', pod: applyWiring(input.pod, options, wiring, status), status };

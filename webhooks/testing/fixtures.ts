@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger, type Logger } from '../../base/log.ts';
 import type { ClusterView, PodEventSink } from '../cluster.ts';
-import { buildDirectory } from '../mutate/directory.ts';
+import { buildDirectory, type RegisteredAuditor } from '../mutate/directory.ts';
 import type { MutateOptions } from '../mutate/inject.ts';
 
 export const FIXTURE_DIR = join(import.meta.dirname, '../../test/fixtures/admission');
@@ -34,10 +34,12 @@ export function testMutateOptions(overrides: Partial<MutateOptions> = {}): Mutat
 export function fakeCluster(
   namespaceLabels: Record<string, string> | undefined,
   chainConfig?: Record<string, string>,
+  registered: readonly RegisteredAuditor[] = [],
 ): ClusterView {
   return {
     namespaceLabels: async () => namespaceLabels,
     chainConfig: async () => chainConfig,
+    registeredAuditor: async (id) => registered.find((r) => r.auditorId === id),
   };
 }
 
@@ -64,6 +66,8 @@ export interface MutateFixture {
   namespace: string;
   namespaceLabels: Record<string, string>;
   configMap: Record<string, string> | null;
+  /** AuditorRegistrations in the cluster (their specs). */
+  registered?: RegisteredAuditor[];
   options?: Partial<Pick<MutateOptions, 'nativeSidecars' | 'redirect'>>;
   dryRun?: boolean;
   pod: Record<string, unknown>;
