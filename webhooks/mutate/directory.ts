@@ -85,8 +85,6 @@ export interface RegisteredAuditor {
   imageDigest?: string;
   defaultPort?: number;
   auth?: { type: 'none' | 'mtls' | 'api_key' };
-  /** Registered for these workspaces (namespaces) only; absent: everywhere. */
-  workspaces?: string[];
 }
 
 /** The image reference a sidecar registration runs: pinned by its digest when it states one. */
@@ -97,17 +95,12 @@ function sidecarImage(r: RegisteredAuditor): string {
 }
 
 /**
- * The directory entry of a registration for a pod in `namespace`, or why it
- * cannot be wired there. A remote auditor that needs mTLS or an API key is not
- * wired yet: the injected gateway holds no client certificate or key for it.
+ * The directory entry of a registration, or why it cannot be wired. Its
+ * `workspaces` limit who may change it, not who may use it (decision 81). A
+ * remote auditor that needs mTLS or an API key is not wired yet: the injected
+ * gateway holds no client certificate or key for it.
  */
-export function registeredEntry(
-  r: RegisteredAuditor,
-  namespace: string,
-): { entry?: AuditorImage; problem?: string } {
-  const id = r.auditorId;
-  if (r.workspaces?.length && !r.workspaces.includes(namespace))
-    return { problem: `auditor ${id} is registered for workspaces ${r.workspaces.join(', ')} only` };
+export function registeredEntry(r: RegisteredAuditor): { entry?: AuditorImage; problem?: string } {
   return r.deploymentMode === 'sidecar' ? sidecarEntry(r) : remoteEntry(r);
 }
 
@@ -132,13 +125,12 @@ function remoteEntry(r: RegisteredAuditor): { entry?: AuditorImage; problem?: st
 export function withRegistered(
   dir: AuditorDirectory,
   registered: readonly RegisteredAuditor[],
-  namespace: string,
 ): { directory: AuditorDirectory; problems: Map<string, string> } {
   const out = new Map(dir);
   const problems = new Map<string, string>();
   for (const r of registered) {
     if (dir.get(r.auditorId)?.builtin) continue;
-    const { entry, problem } = registeredEntry(r, namespace);
+    const { entry, problem } = registeredEntry(r);
     if (entry) out.set(r.auditorId, entry);
     else problems.set(r.auditorId, problem as string);
   }

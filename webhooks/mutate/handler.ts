@@ -90,7 +90,7 @@ async function readCluster(pod: V1Pod, namespace: string, deps: MutateDeps): Pro
   ]).catch((err: unknown) => {
     throw new Error(`cannot read namespace ${namespace}: ${(err as Error).message}`, { cause: err });
   });
-  const registered = await registeredDirectory(pod, namespace, chainConfig, deps).catch((err: unknown) => {
+  const registered = await registeredDirectory(pod, chainConfig, deps).catch((err: unknown) => {
     throw new Error(`cannot read auditor registrations: ${(err as Error).message}`, { cause: err });
   });
   return { namespaceLabels, chainConfig, registered };
@@ -128,7 +128,6 @@ export async function handleMutate(request: AdmissionRequest, deps: MutateDeps):
  */
 async function registeredDirectory(
   pod: V1Pod,
-  namespace: string,
   chainConfig: Record<string, string> | undefined,
   deps: MutateDeps,
 ): Promise<{ directory: AuditorDirectory; problems: Map<string, string> }> {
@@ -142,7 +141,7 @@ async function registeredDirectory(
   if (!wanted.length) return { directory: deps.options.directory, problems: new Map() };
   const found = await Promise.all(wanted.map((id) => deps.cluster.registeredAuditor(id)));
   const specs = found.filter((r): r is RegisteredAuditor => r !== undefined);
-  return withRegistered(deps.options.directory, specs, namespace);
+  return withRegistered(deps.options.directory, specs);
 }
 
 /** An invalid decision also says why a registered auditor it names could not be wired. */
