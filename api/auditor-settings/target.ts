@@ -2,14 +2,18 @@
 // read or change it: the org tier is an Organization's
 // `spec.defaults.auditorSettings` (org admins), the workspace tier a
 // PlatformWorkspace's (its namespace's admins), the agent tier a
-// PlatformAgent's `spec.auditorSettings` (the agent's changers). Reads of the
-// org and workspace tiers need a credential; an agent's need a share.
+// PlatformAgent's `spec.auditorSettings` (the agent's changers), or for an
+// agent a workspace generates, its `spec.agents[]` entry's `auditorSettings`
+// (decision 124: the workspace controller writes that onto the agent). Reads
+// of the org and workspace tiers need a credential; an agent's need a share.
 import { parseAgentId } from '../agents/model.ts';
 import { badRequest, forbidden, notFound } from '../../base/http-error.ts';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import type { AuditorSettings, CascadeInput, Scope } from '../../policy/settings-cascade.ts';
 import { can, type Action } from '../policy/roles.ts';
 import type { RouteCtx } from '../routes/route.ts';
+import type { TierPlace } from './enforcement.ts';
+import { agentSettingsHolder, workspaceOfAgent } from './workspace-agent.ts';
 
 /** The query (GET, DELETE) or body (PUT) fields that name the tier. */
 export interface TargetFields {
@@ -25,6 +29,8 @@ export interface Tier {
   /** What the response names as the tier's object. */
   target: Record<string, string>;
   input: CascadeInput;
+  /** The Organization, namespace and workspace the tier sits in (which policies bound it). */
+  place: TierPlace;
   /** Replaces the tier's settings (resourceVersion-guarded: a concurrent change answers 409). */
   save(settings: AuditorSettings): Promise<void>;
 }
@@ -52,6 +58,7 @@ async function orgTier(rc: RouteCtx, f: TargetFields, write: boolean): Promise<T
     scope: 'org',
     target: { organization: name },
     input: { org: org.spec.defaults?.auditorSettings },
+    place: { scope: 'org', organization: name },
     save: async (settings) => {
       org.spec.defaults = { ...(org.spec.defaults ?? {}), auditorSettings: settings };
       await rc.deps.writer.replaceOrganization(org);
@@ -85,6 +92,7 @@ async function workspaceTier(rc: RouteCtx, f: TargetFields, write: boolean): Pro
     scope: 'workspace',
     target: { namespace, workspace: name },
     input: { org: org?.spec.defaults?.auditorSettings, workspace: ws.spec.defaults?.auditorSettings },
+    place: { scope: 'workspace', organization: ws.spec.organization, namespace, workspace: name },
     save: async (settings) => {
       ws.spec.defaults = { ...(ws.spec.defaults ?? {}), auditorSettings: settings };
       await rc.deps.writer.replaceWorkspace(ws);
@@ -100,25 +108,29 @@ async function agentTier(rc: RouteCtx, f: TargetFields, write: boolean): Promise
   const ref = { namespace, owners: agent.spec.owners ?? [] };
   if (write) refuse(rc, 'auditor.settings.write_agent', `change auditor settings of agent ${id}`, ref);
   else refuse(rc, 'agent.read', `read agent ${id}`, ref);
-  const ws = agent.spec.workspace
-    ? await rc.deps.writer.readWorkspace(namespace, agent.spec.workspace)
-    : undefined;
+  const ws = await workspaceOfAgent(rc, agent);
   const org = await orgOf(rc, ws?.spec.organization);
-  rc.audit = { resource: id, namespace };
+  const holder = agentSettingsHolder(rc, agent, ws);
   return {
     scope: 'agent',
     target: { agent_id: id },
-    input: {
-      org: org?.spec.defaults?.auditorSettings,
-      workspace: ws?.spec.defaults?.auditorSettings,
-      agent: agent.spec.auditorSettings,
-    },
-    save: async (settings) => {
-      agent.spec.auditorSettings = settings;
-      await rc.deps.writer.replaceAgent(agent);
-    },
+    input: { ...tiersAbove(org, ws), agent: holder.settings },
+    place: agentPlace(agent, ws),
+    save: holder.save,
   };
 }
+
+const tiersAbove = (org: Organization | undefined, ws: PlatformWorkspace | undefined): CascadeInput => ({
+  org: org?.spec.defaults?.auditorSettings,
+  workspace: ws?.spec.defaults?.auditorSettings,
+});
+
+const agentPlace = (agent: PlatformAgent, ws: PlatformWorkspace | undefined): TierPlace => ({
+  scope: 'agent',
+  organization: ws?.spec.organization,
+  namespace: agent.metadata.namespace,
+  workspace: ws?.metadata.name ?? agent.spec.workspace,
+});
 
 const TIERS: Record<Scope, (rc: RouteCtx, f: TargetFields, write: boolean) => Promise<Tier>> = {
   org: orgTier,

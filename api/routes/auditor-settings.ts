@@ -5,10 +5,14 @@
 //   DELETE /v1/auditors/settings?scope=…&auditor_id=…&setting=…  reset: the tier inherits again
 // The tier is `scope` = org (`organization`), workspace (`namespace`,
 // `workspace`) or agent (`agent_id`). A tier below a lock cannot change or
-// reset the locked setting (409 `setting_locked`, decision 117).
+// reset the locked setting (409 `setting_locked`, decision 117); a value an
+// AuditorPolicy of a tier above bounds with an enforcement mode cannot be
+// saved there, nor inherited by a reset (422 `enforcement_violation`,
+// decision 123).
 import { CAMEL_KEY_RE, SNAKE_KEY_RE } from '../../auditors/sdk/setting-names.ts';
 import { badRequest, conflict, unprocessable } from '../../base/http-error.ts';
 import type { JSONSchema } from '../../crds/kit.ts';
+import { policiesAbove, settingClaims, settingEnforcementDetail } from '../auditor-settings/enforcement.ts';
 import { settingProblem, settingsSchemaOf } from '../auditor-settings/schema.ts';
 import { loadTier, type TargetFields, type Tier } from '../auditor-settings/target.ts';
 import {
@@ -83,8 +87,28 @@ async function readSettings(rc: RouteCtx): Promise<unknown> {
   return { scope: tier.scope, target: tier.target, items: settingsView(tier.input, tier.scope) };
 }
 
+const registrationOf = (rc: RouteCtx, auditorId: string) =>
+  rc.deps.auditors.list().find((r) => r.spec.auditorId === auditorId);
+
+/** 422 when `value` at the tier breaks an enforcement mode of a policy above it; `why` prefixes the detail. */
+async function checkEnforcement(
+  rc: RouteCtx,
+  tier: Tier,
+  setting: { auditorId: string; setting: string; value: unknown },
+  why = '',
+): Promise<void> {
+  const policies = policiesAbove(tier.place, await rc.deps.policy.policies.list());
+  if (policies.length === 0) return;
+  const claims = settingClaims(setting.auditorId, registrationOf(rc, setting.auditorId), setting.setting);
+  const detail = settingEnforcementDetail(
+    { ...setting, setting: storedKey(setting.setting), claims },
+    policies,
+  );
+  if (detail) throw unprocessable(`${why}${detail}`, 'enforcement_violation');
+}
+
 function checkValue(rc: RouteCtx, body: SettingBody): void {
-  const registration = rc.deps.auditors.list().find((r) => r.spec.auditorId === body.auditor_id);
+  const registration = registrationOf(rc, body.auditor_id);
   const schema = settingsSchemaOf(body.auditor_id, registration);
   if (!schema)
     throw unprocessable(
@@ -104,6 +128,7 @@ async function saveSetting(rc: RouteCtx): Promise<unknown> {
   const lock = lockedBy(tier.input, tier.scope, body.auditor_id, body.setting);
   if (lock) throw conflict(lockDetail(body.auditor_id, body.setting, lock), 'setting_locked');
   checkValue(rc, body);
+  await checkEnforcement(rc, tier, { auditorId: body.auditor_id, setting: body.setting, value: body.value });
   const entry = { value: body.value, enforced: body.locked === true };
   const next = withSetting(tier.input[tier.scope], body.auditor_id, body.setting, entry);
   await tier.save(next);
@@ -125,6 +150,11 @@ async function resetSetting(rc: RouteCtx): Promise<unknown> {
   const lock = lockedBy(tier.input, tier.scope, auditorId, setting);
   if (lock) throw conflict(lockDetail(auditorId, setting, lock), 'setting_locked');
   const { next, removed } = withoutSetting(tier.input[tier.scope], auditorId, setting);
+  const inherited = viewAt({ ...tier, input: { ...tier.input, [tier.scope]: next } }, auditorId, setting);
+  if (removed && inherited) {
+    const why = `a reset would inherit ${JSON.stringify(inherited.value)} from the ${inherited.source} tier: `;
+    await checkEnforcement(rc, tier, { auditorId, setting, value: inherited.value }, why);
+  }
   if (removed) {
     await tier.save(next);
     tier.input[tier.scope] = next;

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
+import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { agentChain } from '../agent/chain.ts';
 import {
+  agentPatch,
   desiredAgents,
   desiredChainConfigMap,
   mergeOwners,
+  replacing,
   workspaceChainCheck,
   workspaceConditions,
 } from './desired.ts';
@@ -146,5 +148,42 @@ describe('workspaceConditions', () => {
       'Ready=False/SeeConditions',
     ]);
     expect(conditions[2]!.message).toContain('agent(s) bot exist and are not owned by this workspace');
+  });
+});
+
+describe('agentPatch: the entry’s auditorSettings replace the agent’s', () => {
+  const current = {
+    metadata: { name: 'planner', namespace: 'team' },
+    spec: {
+      auditorSettings: {
+        injection: { threshold: { value: 0.5 }, banSubstrings: { value: ['x'] } },
+        toxicity: { threshold: { value: 0.7 } },
+      },
+    },
+  } as unknown as PlatformAgent;
+
+  it('clears settings the entry no longer has, keeping and updating the rest', () => {
+    const team = ws({
+      agents: [{ name: 'planner', auditorSettings: { injection: { threshold: { value: 0.6 } } } }],
+    });
+    const patch = agentPatch(desiredAgents(team)[0]!, current);
+    expect((patch.spec as Record<string, unknown>).auditorSettings).toEqual({
+      injection: { threshold: { value: 0.6 }, banSubstrings: null },
+      toxicity: null,
+    });
+  });
+
+  it('clears the whole field when the entry has none', () => {
+    const patch = agentPatch(desiredAgents(ws({ agents: [{ name: 'planner' }] }))[0]!, current);
+    expect((patch.spec as Record<string, unknown>).auditorSettings).toBeNull();
+  });
+
+  it('replacing: lists and scalars replace, maps lose keys only the current value has', () => {
+    expect(replacing({ a: 1, b: { c: 2, d: 3 } }, { b: { c: [1] } })).toEqual({
+      a: null,
+      b: { c: [1], d: null },
+    });
+    expect(replacing(undefined, { a: 1 })).toEqual({ a: 1 });
+    expect(replacing({ a: 1 }, null)).toBeNull();
   });
 });

@@ -71,6 +71,29 @@ export function desiredAgents(ws: PlatformWorkspace): DesiredAgent[] {
   });
 }
 
+const isMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A merge-patch value that turns `current` into `desired`: keys only `current` has become null. */
+export function replacing(current: unknown, desired: unknown): unknown {
+  if (!isMap(current) || !isMap(desired)) return desired;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(current)) if (!(key in desired)) out[key] = null;
+  for (const [key, value] of Object.entries(desired)) out[key] = replacing(current[key], value);
+  return out;
+}
+
+/**
+ * The update patch of a generated agent. `auditorSettings` is replaced, not
+ * merged: the entry holds the agent tier (settings saved through the API go
+ * there, decision 124), so a setting reset there must leave the agent too.
+ */
+export function agentPatch(d: DesiredAgent, current: PlatformAgent): Record<string, unknown> {
+  const spec = d.patch.spec as Record<string, unknown>;
+  const auditorSettings = replacing(current.spec.auditorSettings, spec.auditorSettings);
+  return { ...d.patch, spec: { ...spec, auditorSettings } };
+}
+
 /**
  * The chain ConfigMap: the workspace's composed chain; auditors that only the
  * user put in a `postResponse` list go to `postResponse`, all others (system

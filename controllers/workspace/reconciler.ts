@@ -17,6 +17,7 @@ import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { conditionEvents } from '../agent/condition-events.ts';
 import {
   WORKSPACE_KIND,
+  agentPatch,
   desiredAgents,
   desiredChainConfigMap,
   workspaceChainCheck,
@@ -191,7 +192,10 @@ export class WorkspaceReconciler {
       desired: d.body,
       create: () => custom.createNamespacedCustomObject({ ...AGENTS, namespace, body: d.body }),
       patch: () =>
-        custom.patchNamespacedCustomObject({ ...AGENTS, namespace, name: d.name, body: d.patch }, mergePatch),
+        custom.patchNamespacedCustomObject(
+          { ...AGENTS, namespace, name: d.name, body: current ? agentPatch(d, current) : d.patch },
+          mergePatch,
+        ),
     });
   }
 

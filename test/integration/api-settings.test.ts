@@ -260,3 +260,121 @@ describe('who may write which tier', () => {
     expect((await fx.call('GET', `${PATH}?scope=agent&agent_id=${names.agentId}`)).status).toBe(401);
   });
 });
+
+// Decision 123: AuditorPolicy enforcement modes of the tiers above bound a save.
+describe('enforcement modes of the policies above a tier', () => {
+  const policy = (name: string, scope: 'org' | 'workspace', scopeId: string, detection: unknown) =>
+    custom().createNamespacedCustomObject({
+      ...ref(PLURAL.policy),
+      namespace: ns.name,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'AuditorPolicy',
+        metadata: { name },
+        spec: { scope, scopeId, detection },
+      },
+    });
+
+  beforeAll(async () => {
+    await policy('org-policy', 'org', names.org, {
+      'toxicity.threat': { threat_threshold: { value: 0.7, enforcement: 'ceiling' } },
+    });
+    await policy('ws-policy', 'workspace', 'ws', {
+      'toxicity.identity_attack': { identity_attack_threshold: { value: 0.5, enforcement: 'floor' } },
+    });
+  });
+
+  afterAll(async () => {
+    for (const name of ['org-policy', 'ws-policy']) {
+      await custom()
+        .deleteNamespacedCustomObject({ ...ref(PLURAL.policy), namespace: ns.name, name })
+        .catch(() => undefined);
+    }
+  });
+
+  it('refuses a workspace value over the org policy’s ceiling, naming setting, policy and rule; nothing written', async () => {
+    const before = (await storedWorkspace()).spec.defaults?.auditorSettings;
+    const r = await put('workspace_admin', 'workspace', 'toxicity.threat_threshold', 0.9);
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe('enforcement_violation');
+    expect(r.body.detail).toContain('toxicity.threatThreshold breaks an AuditorPolicy enforcement mode');
+    expect(r.body.detail).toContain(
+      `detection.toxicity.threat.threat_threshold: enforcement mode 'ceiling' set by policy '${ns.name}.org-policy' requires a value <= 0.7; got 0.9`,
+    );
+    expect((await storedWorkspace()).spec.defaults?.auditorSettings).toEqual(before);
+    ok(await put('workspace_admin', 'workspace', 'toxicity.threat_threshold', 0.6));
+  });
+
+  it('lets the org tier itself go beyond its own policies, and refuses a reset below that would inherit it', async () => {
+    ok(await put('org_admin', 'org', 'toxicity.threat_threshold', 0.9));
+    const before = (await storedWorkspace()).spec.defaults?.auditorSettings;
+    const r = await reset('workspace_admin', 'workspace', 'toxicity', 'threat_threshold');
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe('enforcement_violation');
+    expect(r.body.detail).toMatch(/^a reset would inherit 0.9 from the org tier: toxicity.threatThreshold/);
+    expect((await storedWorkspace()).spec.defaults?.auditorSettings).toEqual(before);
+  });
+
+  it('bounds the agent tier by its workspace’s policy (floor) too', async () => {
+    const before = await storedAgentSettings();
+    const low = await put('owner', 'agent', 'toxicity.identity_attack_threshold', 0.2);
+    expect(low.status).toBe(422);
+    expect(low.body.detail).toContain(`'floor' set by policy '${ns.name}.ws-policy' requires a value >= 0.5`);
+    expect(await storedAgentSettings()).toEqual(before);
+    ok(await put('owner', 'agent', 'toxicity.identity_attack_threshold', 0.6));
+    expect((await storedAgentSettings())?.toxicity?.identityAttackThreshold).toEqual({ value: 0.6 });
+  });
+});
+
+// Decision 124: a workspace-generated agent's tier is its workspace entry's.
+describe('an agent a workspace generates', () => {
+  const agentId = () => `${ns.name}.gen-bot`;
+  const storedGen = async () =>
+    (await custom().getNamespacedCustomObject({
+      ...ref(PLURAL.workspace),
+      namespace: ns.name,
+      name: 'gen',
+    })) as PlatformWorkspace;
+
+  beforeAll(async () => {
+    const gen = (await custom().createNamespacedCustomObject({
+      ...ref(PLURAL.workspace),
+      namespace: ns.name,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'PlatformWorkspace',
+        metadata: { name: 'gen' },
+        spec: { organization: names.org, agents: [{ name: 'gen-bot', owners: defaultOwners() }] },
+      },
+    })) as PlatformWorkspace;
+    const ownerRef = {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'PlatformWorkspace',
+      name: 'gen',
+      uid: gen.metadata.uid,
+      controller: true,
+    };
+    await custom().createNamespacedCustomObject({
+      ...ref(PLURAL.agent),
+      namespace: ns.name,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'PlatformAgent',
+        metadata: { name: 'gen-bot', ownerReferences: [ownerRef] },
+        spec: { owners: defaultOwners(), workspace: 'gen' },
+      },
+    });
+  });
+
+  it('saves and resets its agent-tier settings in the workspace entry the controller writes from', async () => {
+    const body = { scope: 'agent', agent_id: agentId(), auditor_id: 'toxicity', setting: 'threshold' };
+    ok(await fx.call('PUT', PATH, { key: fx.keys.owner, body: { ...body, value: 0.4 } }));
+    const entry = (await storedGen()).spec.agents?.[0];
+    expect(entry?.auditorSettings).toEqual({ toxicity: { threshold: { value: 0.4 } } });
+    const seen = await fx.call('GET', `${PATH}?scope=agent&agent_id=${agentId()}`, { key: fx.keys.owner });
+    expect(item(seen, 'toxicity', 'threshold')).toMatchObject({ value: 0.4, source: 'agent' });
+    const query = new URLSearchParams(body).toString();
+    ok(await fx.call('DELETE', `${PATH}?${query}`, { key: fx.keys.owner }));
+    expect((await storedGen()).spec.agents?.[0]?.auditorSettings).toBeUndefined();
+  });
+});
