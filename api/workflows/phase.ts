@@ -5,7 +5,7 @@
 // its pod failed), with one `Ready` condition naming the nodes. Pure: the
 // workflow controller and deploy both call it.
 import type { PlatformAgent, Workflow, WorkflowStatus } from '../../crds/generated/types.ts';
-import type { DesiredCondition } from '../../base/controller/conditions.ts';
+import { mergeConditions, type DesiredCondition } from '../../base/controller/conditions.ts';
 import { formatAgentId } from '../../contract/agent-id.ts';
 import { ownedBy } from './deploy.ts';
 
@@ -124,5 +124,34 @@ export function workflowState(
   return {
     phase: 'deployed',
     ready: { type: WORKFLOW_READY, status: 'True', reason: 'AllAgentsRunning', message },
+  };
+}
+
+/** The status fields the phase owns: `phase` and the `Ready` condition (its transition time kept). */
+export function phaseStatus(
+  wf: Workflow,
+  agentOf: (name: string) => PlatformAgent | undefined,
+  now: Date,
+): Pick<WorkflowStatus, 'phase' | 'conditions'> {
+  const { phase, ready } = workflowState(wf, agentOf);
+  return { phase, conditions: mergeConditions(wf.status?.conditions, [ready], now, [WORKFLOW_READY]) };
+}
+
+/** Deploy could not write a node's agent: `failed`, naming the node and the apiserver's refusal. */
+export function notCreatedStatus(
+  wf: Workflow,
+  node: string,
+  why: string,
+  now: Date,
+): Pick<WorkflowStatus, 'phase' | 'conditions'> {
+  const ready: DesiredCondition = {
+    type: WORKFLOW_READY,
+    status: 'False',
+    reason: AGENT_NOT_CREATED,
+    message: `node ${node}: its agent could not be written: ${why}`,
+  };
+  return {
+    phase: 'failed',
+    conditions: mergeConditions(wf.status?.conditions, [ready], now, [WORKFLOW_READY]),
   };
 }

@@ -7,9 +7,8 @@ import * as k8s from '@kubernetes/client-node';
 import { API_VERSION, RESOURCES } from '../../contract/kube.ts';
 import type { PlatformAgent, Workflow } from '../../crds/generated/types.ts';
 import { orUndefinedOn404 } from '../../base/kube.ts';
-import { mergeConditions, type Condition } from '../../base/controller/conditions.ts';
 import type { Controller, Reconcile } from '../../base/controller/controller.ts';
-import { WORKFLOW_READY, workflowState } from '../../api/workflows/phase.ts';
+import { phaseStatus } from '../../api/workflows/phase.ts';
 import { defineController } from '../common/define.ts';
 import type { ControllerContext, Toolkit } from '../common/toolkit.ts';
 
@@ -50,11 +49,9 @@ function workflowReconciler(d: WorkflowDeps): Reconcile {
   return async (key) => {
     const wf = d.workflow(key);
     if (!wf || wf.metadata.deletionTimestamp) return;
-    const { phase, ready } = workflowState(wf, await nodeAgents(wf, d.agent, d.read));
-    const previous = wf.status?.conditions as Condition[] | undefined;
-    const conditions = mergeConditions(previous, [ready], new Date(), [WORKFLOW_READY]);
+    const owned = phaseStatus(wf, await nodeAgents(wf, d.agent, d.read), new Date());
     const subject = { ...wf, apiVersion: API_VERSION, kind: 'Workflow' };
-    await d.kit.statusWriter.write(subject, { ...wf.status, phase, conditions });
+    await d.kit.statusWriter.write(subject, { ...wf.status, ...owned });
   };
 }
 
