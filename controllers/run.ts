@@ -25,6 +25,7 @@ import { LeaderElector } from '../base/controller/leader-election.ts';
 import { ControllerMetrics } from '../base/controller/metrics.ts';
 import { loadOperatorSettings, type OperatorSettings } from './settings.ts';
 import { createWorkspaceController } from './workspace/controller.ts';
+import { createWorkflowController } from './workflow/controller.ts';
 
 interface Manager {
   informers: ResilientInformer<k8s.KubernetesObject>[];
@@ -80,6 +81,7 @@ function buildManager(
     createGrantController(ctx),
     createConsentController(ctx, settings.consentTtlMs),
     createRegistryHealthController(ctx, settings.watchNamespace),
+    createWorkflowController(ctx),
   ];
   return { informers: allInformers(caches), controllers, keyring };
 }

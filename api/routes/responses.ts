@@ -310,9 +310,18 @@ export const WORKFLOW_VIEW = object(
     deployed: bool,
     phase: str,
     agents: { type: 'array', items: WORKFLOW_AGENT },
+    conditions: {
+      type: 'array',
+      items: object({ type: str, status: str, reason: str, message: str, last_transition_time: str }, [
+        'type',
+        'status',
+        'reason',
+        'last_transition_time',
+      ]),
+    },
     created_at: str,
   },
-  ['workflow_id', 'namespace', 'name', 'nodes', 'edges', 'deployed', 'phase', 'agents'],
+  ['workflow_id', 'namespace', 'name', 'nodes', 'edges', 'deployed', 'phase', 'agents', 'conditions'],
 );
 export const WORKFLOW_LIST = listOf(WORKFLOW_VIEW);
 export const WORKFLOW_PASSPORT = object({

@@ -8,11 +8,19 @@ import type { PlatformAgent, Workflow } from '../../crds/generated/types.ts';
 import { FREE_TEXT_PATTERN, ID_PATTERN, PLAIN_STRING_PATTERN } from '../../crds/schema/parts.ts';
 import { API_VERSION } from '../../contract/kube.ts';
 import { NAME_PATTERN, NAMESPACE_PATTERN, parseAgentId } from '../../contract/agent-id.ts';
-import { forbidden, notFound } from '../../base/http-error.ts';
+import { conflict, forbidden, HttpError, notFound } from '../../base/http-error.ts';
 import { mutateAgent } from '../agents/mutate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireValidGraph, type WorkflowGraph } from '../workflows/graph.ts';
-import { deployStep, nodeAgentIds, ownedBy, workflowIdOf, workflowView } from '../workflows/deploy.ts';
+import { notCreatedStatus, phaseStatus } from '../workflows/phase.ts';
+import {
+  deployStep,
+  type DeployStep,
+  nodeAgentIds,
+  ownedBy,
+  workflowIdOf,
+  workflowView,
+} from '../workflows/deploy.ts';
 import { agentPassport } from './agents.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
 import { editWorkflow } from '../store/workflows.ts';
@@ -56,7 +64,8 @@ async function create(rc: RouteCtx): Promise<unknown> {
     spec: { ...graph, deployed: false },
   };
   const stored = await rc.deps.workflows.create(wf);
-  return workflowView(await rc.deps.workflows.mergeStatus(stored, { phase: 'draft' }));
+  const status = phaseStatus(stored, () => undefined, new Date());
+  return workflowView(await rc.deps.workflows.mergeStatus(stored, status));
 }
 
 async function list(rc: RouteCtx): Promise<unknown> {
@@ -91,6 +100,34 @@ async function suspendOwned(rc: RouteCtx, wf: Workflow, agentIds: readonly strin
   }
 }
 
+/** Writes each step's agent; the first the apiserver refuses marks the workflow failed, naming its node. */
+async function writeAgents(
+  rc: RouteCtx,
+  wf: Workflow,
+  steps: DeployStep[],
+): Promise<Map<string, PlatformAgent>> {
+  const written = new Map<string, PlatformAgent>();
+  for (const [i, step] of steps.entries()) {
+    const agent: PlatformAgent = step.agent;
+    try {
+      written.set(agent.metadata.name ?? '', await writeAgent(rc, step));
+    } catch (err) {
+      const why = err instanceof HttpError ? err.detail : 'the apiserver refused it';
+      const deployed = await markDeployed(rc, wf, true);
+      const node = wf.spec.nodes[i]?.name ?? '';
+      await rc.deps.workflows.mergeStatus(deployed, notCreatedStatus(deployed, node, why, new Date()));
+      throw err;
+    }
+  }
+  return written;
+}
+
+const writeAgent = (rc: RouteCtx, step: DeployStep): Promise<PlatformAgent> =>
+  step.op === 'create' ? rc.deps.writer.createAgent(step.agent) : rc.deps.writer.replaceAgent(step.agent);
+
+const markDeployed = (rc: RouteCtx, wf: Workflow, deployed: boolean): Promise<Workflow> =>
+  editWorkflow(rc.deps.workflows, wf, (fresh) => ({ ...fresh, spec: { ...fresh.spec, deployed } }));
+
 async function deploy(rc: RouteCtx): Promise<unknown> {
   const wf = await load(rc);
   const ns = wf.metadata.namespace ?? '';
@@ -98,10 +135,7 @@ async function deploy(rc: RouteCtx): Promise<unknown> {
   const steps = await Promise.all(
     wf.spec.nodes.map(async (n) => deployStep(wf, n, await rc.deps.writer.readAgent(ns, n.agent))),
   );
-  for (const step of steps) {
-    const agent: PlatformAgent = step.agent;
-    await (step.op === 'create' ? rc.deps.writer.createAgent(agent) : rc.deps.writer.replaceAgent(agent));
-  }
+  const written = await writeAgents(rc, wf, steps);
   const agents = nodeAgentIds(wf);
   const current = new Set(agents.map((a) => a.agentId));
   // Nodes removed since the last deploy: their agents stop with them.
@@ -110,23 +144,40 @@ async function deploy(rc: RouteCtx): Promise<unknown> {
     wf,
     (wf.status?.agents ?? []).map((a) => a.agentId).filter((id) => !current.has(id)),
   );
-  const stored = await editWorkflow(rc.deps.workflows, wf, (fresh) => ({
-    ...fresh,
-    spec: { ...fresh.spec, deployed: true },
-  }));
+  const stored = await markDeployed(rc, wf, true);
   rc.audit.details = { agents: agents.map((a) => a.agentId) };
-  return workflowView(await rc.deps.workflows.mergeStatus(stored, { phase: 'deployed', agents }));
+  // The agents as just written: new or changed ones are `deploying` until their controller runs them.
+  const status = phaseStatus(
+    { ...stored, status: { ...stored.status, agents } },
+    (n) => written.get(n),
+    new Date(),
+  );
+  return workflowView(await rc.deps.workflows.mergeStatus(stored, { ...status, agents }));
 }
 
 async function stop(rc: RouteCtx): Promise<unknown> {
   const wf = await load(rc);
   const ids = new Set([...(wf.status?.agents ?? []), ...nodeAgentIds(wf)].map((a) => a.agentId));
   await suspendOwned(rc, wf, [...ids]);
-  const stored = await editWorkflow(rc.deps.workflows, wf, (fresh) => ({
-    ...fresh,
-    spec: { ...fresh.spec, deployed: false },
-  }));
-  return workflowView(await rc.deps.workflows.mergeStatus(stored, { phase: 'stopped' }));
+  const stored = await markDeployed(rc, wf, false);
+  const status = phaseStatus(stored, () => undefined, new Date());
+  return workflowView(await rc.deps.workflows.mergeStatus(stored, status));
+}
+
+/**
+ * A deployed workflow is refused (409): stop it first, so its agents are
+ * suspended before they go. Deleting a draft or stopped one deletes the
+ * agents it owns through their ownerReference (decision 125).
+ */
+async function remove(rc: RouteCtx): Promise<void> {
+  const wf = await load(rc);
+  if (wf.spec.deployed)
+    throw conflict(
+      `workflow ${workflowIdOf(wf)} is deployed; stop it first (POST /api/v1/workflows/${workflowIdOf(wf)}/stop)`,
+      'workflow_deployed',
+    );
+  rc.audit.details = { agents: (wf.status?.agents ?? []).map((a) => a.agentId) };
+  await rc.deps.workflows.delete(wf);
 }
 
 async function passport(rc: RouteCtx): Promise<unknown> {
@@ -232,6 +283,15 @@ export const WORKFLOW_ROUTES: RouteSpec[] = [
     response: WORKFLOW_VIEW,
     body: UPDATE_BODY,
     handle: updateGraph,
+  },
+  {
+    method: 'DELETE',
+    path: WORKFLOW,
+    action: 'workflow.write',
+    summary:
+      'Delete a draft or stopped workflow and the agents it deployed; a deployed one is 409 (stop it first)',
+    success: 204,
+    handle: remove,
   },
   {
     method: 'POST',

@@ -18,6 +18,8 @@ export interface WorkflowStore {
   replace(wf: Workflow): Promise<Workflow>;
   /** A JSON merge patch on `/status`. */
   mergeStatus(wf: Workflow, status: WorkflowStatus): Promise<Workflow>;
+  /** Deletes in the background: the garbage collector then deletes the agents it owns. */
+  delete(wf: Workflow): Promise<void>;
 }
 
 export function kubeWorkflows(kc: k8s.KubeConfig, namespace?: string): WorkflowStore {
@@ -47,6 +49,11 @@ export function kubeWorkflows(kc: k8s.KubeConfig, namespace?: string): WorkflowS
     replace: async (wf) => (await api.replaceNamespacedCustomObject({ ...ref(wf), body: wf })) as Workflow,
     mergeStatus: async (wf, status) =>
       (await api.patchNamespacedCustomObjectStatus({ ...ref(wf), body: { status } }, MERGE)) as Workflow,
+    delete: async (wf) => {
+      // The uid precondition: a Workflow recreated under the same name meanwhile is not deleted.
+      const body = { propagationPolicy: 'Background', preconditions: { uid: wf.metadata.uid ?? '' } };
+      await orUndefinedOn404(api.deleteNamespacedCustomObject({ ...ref(wf), body }));
+    },
   };
 }
 

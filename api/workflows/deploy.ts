@@ -64,6 +64,16 @@ export const nodeAgentIds = (wf: Workflow): NonNullable<WorkflowStatus['agents']
     agentId: formatAgentId({ namespace: wf.metadata.namespace ?? '', name: n.agent }),
   }));
 
+/** The status conditions, as the API spells fields. */
+const conditionsView = (wf: Workflow): Record<string, unknown>[] =>
+  (wf.status?.conditions ?? []).map((c) => ({
+    type: c.type,
+    status: c.status,
+    reason: c.reason,
+    ...(c.message ? { message: c.message } : {}),
+    last_transition_time: c.lastTransitionTime,
+  }));
+
 /** What the API answers for a Workflow. */
 export function workflowView(wf: Workflow): Record<string, unknown> {
   return {
@@ -76,6 +86,7 @@ export function workflowView(wf: Workflow): Record<string, unknown> {
     deployed: wf.spec.deployed ?? false,
     phase: wf.status?.phase ?? 'draft',
     agents: (wf.status?.agents ?? []).map((a) => ({ node: a.node, agent_id: a.agentId })),
+    conditions: conditionsView(wf),
     ...(wf.metadata.creationTimestamp ? { created_at: String(wf.metadata.creationTimestamp) } : {}),
   };
 }

@@ -76,6 +76,7 @@ const EXPECTED: Record<string, Who[]> = {
   'GET /api/v1/workflows': ANY,
   'GET /api/v1/workflows/{id}': ADMINS,
   'PUT /api/v1/workflows/{id}': ADMINS,
+  'DELETE /api/v1/workflows/{id}': ADMINS,
   'POST /api/v1/workflows/{id}/deploy': ADMINS,
   'POST /api/v1/workflows/{id}/stop': ADMINS,
   'GET /api/v1/workflows/{id}/passport': ADMINS,
@@ -144,6 +145,12 @@ async function workflowRequestFor(route: string, n: number): Promise<Call> {
   }
   if (route === 'POST /api/v1/workflows')
     return { path: '/api/v1/workflows', body: { namespace: ns.name, name: `wf-${n}`, ...graph(`wf-${n}`) } };
+  if (route === 'DELETE /api/v1/workflows/{id}') {
+    // Each call deletes a draft of its own, so the shared workflow stays for the other routes.
+    const body = { namespace: ns.name, name: `wf-del-${n}`, ...graph(`wf-del-${n}`) };
+    expect((await fx.call('POST', '/api/v1/workflows', { key: fx.keys.org_admin, body })).status).toBe(201);
+    return { path: `/api/v1/workflows/${ns.name}.wf-del-${n}` };
+  }
   const path = route.slice(route.indexOf(' ') + 1).replace('{id}', state.workflow);
   return route.startsWith('PUT') ? { path, body: graph('wf-solo') } : { path };
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../../crds/generated/types.ts';
 import { k8s } from '../../base/kube.ts';
 import { defaultOwners, storedAgent, useApi } from './api-harness.ts';
-import { kubeConfig, useNamespace } from './harness.ts';
+import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const ns = useNamespace('api-workflows');
@@ -115,8 +115,9 @@ describe('workflows', () => {
   it('deploy creates both agents owned by the workflow; deploying again changes nothing', async () => {
     const r = await fx.call('POST', path('/deploy'), { key: fx.keys.workspace_admin });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
+    // No operator runs here: the new agents are not observed yet (api-workflows-phase moves it on).
     expect(r.body).toMatchObject({
-      phase: 'deployed',
+      phase: 'deploying',
       deployed: true,
       agents: [
         { node: 'lead', agent_id: `${ns.name}.wf-lead` },
@@ -132,7 +133,7 @@ describe('workflows', () => {
     }
     const again = await fx.call('POST', path('/deploy'), { key: fx.keys.org_admin });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
-    expect(again.body.phase).toBe('deployed');
+    expect(again.body.phase).toBe('deploying');
   });
 
   it('the composite passport aggregates the passports of both agents', async () => {
@@ -167,6 +168,42 @@ describe('workflows', () => {
     expect(r.body.detail).toContain(other);
     expect((await storedAgent(ns.name, 'taken')).metadata.ownerReferences).toBeUndefined();
     expect((await storedWorkflow('grab'))?.spec.deployed).toBe(false);
+  });
+
+  it('DELETE refuses a deployed workflow (409) and non-administrators (403), writing nothing', async () => {
+    const deployed = await fx.call('DELETE', path(), { key: fx.keys.org_admin });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(409);
+    expect(deployed.body).toMatchObject({ code: 'workflow_deployed' });
+    expect(deployed.body.detail).toContain('stop it first');
+    expect((await fx.call('POST', path('/stop'), { key: fx.keys.org_admin })).status).toBe(200);
+    for (const who of ['owner', 'editor', 'viewer', 'stranger'] as const)
+      expect((await fx.call('DELETE', path(), { key: fx.keys[who] })).status).toBe(403);
+    expect(await storedWorkflow('triage')).toBeDefined();
+    expect((await storedAgent(ns.name, 'wf-lead')).metadata.deletionTimestamp).toBeUndefined();
+  });
+
+  it('DELETE of a stopped workflow removes it and, through ownership, its agents', async () => {
+    const r = await fx.call('DELETE', path(), { key: fx.keys.workspace_admin });
+    expect(r.status, JSON.stringify(r.body)).toBe(204);
+    expect(await storedWorkflow('triage')).toBeUndefined();
+    expect((await fx.call('GET', path(), { key: fx.keys.org_admin })).status).toBe(404);
+    expect((await fx.call('DELETE', path(), { key: fx.keys.org_admin })).status).toBe(404);
+    const api = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+    const gone = async (name: string) =>
+      (await api
+        .getNamespacedCustomObject({
+          group: GROUP,
+          version: VERSION,
+          plural: 'platformagents',
+          namespace: ns.name,
+          name,
+        })
+        .then(() => false)
+        .catch(() => true))
+        ? true
+        : undefined;
+    await eventually(() => gone('wf-lead'), 'the lead agent to be garbage-collected');
+    await eventually(() => gone('wf-helper'), 'the helper agent to be garbage-collected');
   });
 
   it('unknown workflows are 404; bad bodies are 400', async () => {
