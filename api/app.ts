@@ -13,8 +13,7 @@ import type { ApiMetrics } from './http/metrics.ts';
 import { accessLog, requestId } from './http/middleware.ts';
 import { mcpEndpoint, type McpSettings } from './mcp/endpoint.ts';
 import { McpMetrics } from './mcp/metrics.ts';
-import type { AuditorSettingsStore } from './mcp/settings-store.ts';
-import { mcpTools } from './mcp/tools.ts';
+import { MCP_TOOLS } from './mcp/tools.ts';
 import { openApiDocument } from './openapi.ts';
 import { routeSteps } from './routes/execute.ts';
 import { ROUTES } from './routes/index.ts';
@@ -32,13 +31,13 @@ export interface AppOptions {
   liveness: () => string;
   version?: string;
   /** MCP_* settings; without them no MCP endpoint is served. */
-  mcp?: McpSettings & { settingsStore: AuditorSettingsStore };
+  mcp?: McpSettings;
 }
 
-function mcp(o: AppOptions, settings: NonNullable<AppOptions['mcp']>): Koa.Middleware {
+function mcp(o: AppOptions, settings: McpSettings): Koa.Middleware {
   return mcpEndpoint({
     settings,
-    tools: mcpTools(settings.settingsStore),
+    tools: MCP_TOOLS,
     deps: o.deps,
     authenticators: o.authenticators,
     apiMetrics: o.metrics,

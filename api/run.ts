@@ -20,7 +20,6 @@ import { kubePolicies } from '../policy/kube-repository.ts';
 import { agentResolver, credentialLive } from './agents/evidence-identity.ts';
 import { statusPassportSink } from './agents/passport-sink.ts';
 import { createApp, type AppOptions } from './app.ts';
-import { kubeSettingsStore } from './mcp/settings-store.ts';
 import type { AuditLog } from './audit/log.ts';
 import { openAuditLog } from './audit/open.ts';
 import { apiKeyAuthenticator } from './auth/api-key-auth.ts';
@@ -114,14 +113,13 @@ function authenticators(s: ApiSettings, kc: k8s.KubeConfig, keys: ApiKeyStore): 
   return list;
 }
 
-/** The MCP endpoint's settings and the store its auditor_settings tool writes to. */
-function mcpOptions(s: ApiSettings, kc: k8s.KubeConfig): NonNullable<AppOptions['mcp']> {
+/** The MCP endpoint's settings. */
+function mcpOptions(s: ApiSettings): NonNullable<AppOptions['mcp']> {
   return {
     enabled: s.mcpEnabled,
     toolsPath: s.mcpToolsPath,
     metadataPath: s.mcpMetadataPath,
     maxConcurrentCalls: s.mcpMaxConcurrentCalls,
-    settingsStore: kubeSettingsStore(kc),
   };
 }
 
@@ -171,7 +169,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     metrics,
     registry,
     bodyLimitBytes: s.bodyLimitBytes,
-    mcp: mcpOptions(s, kc),
+    mcp: mcpOptions(s),
     readiness: () => problemsOf(informers.all, (i) => i.staleness()),
     liveness: () => problemsOf(informers.all, (i) => i.stalled()),
   });

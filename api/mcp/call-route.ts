@@ -1,6 +1,6 @@
 // An MCP tool call that mirrors a REST route runs that route's own checks:
-// the policy table (`can`, same action), control characters in parameters
-// and body, the body schema, then the route's handler, and one audit entry
+// the policy table (`can`, same action), control characters in parameters,
+// query and body, the body schema, then the route's handler, and one audit entry
 // whatever the outcome. So a tool can never allow what the REST route refuses.
 import { forbidden } from '../../base/http-error.ts';
 import { assertClean, bodyProblem, paramsProblem } from '../../base/hygiene.ts';
@@ -15,6 +15,7 @@ export interface RouteCall {
   method: Method;
   path: string;
   params?: Record<string, string>;
+  query?: Record<string, string>;
   body?: unknown;
 }
 
@@ -37,7 +38,7 @@ function checked(route: RouteSpec, rc: RouteCtx): void {
   if (!can(rc.principal, route.action)) {
     throw forbidden(`${route.action} is not allowed for ${rc.principal.subject}`);
   }
-  assertClean(paramsProblem('path', rc.params));
+  assertClean(paramsProblem('path', rc.params) ?? paramsProblem('query', rc.query));
   if (route.body && rc.body !== undefined) {
     assertClean(bodyProblem(rc.body));
     rc.body = validateBody(route.body, rc.body);
@@ -80,7 +81,7 @@ export async function callRoute(call: RouteCall, who: CallerContext): Promise<un
   const rc: RouteCtx = {
     principal: who.principal,
     params: call.params ?? {},
-    query: {},
+    query: call.query ?? {},
     body: call.body,
     deps: who.deps,
     audit: { resource: call.path },

@@ -78,8 +78,6 @@ export const POLICY = {
   'workflow.read': { scope: 'global', roles: ADMINS },
   'workflow.write': { scope: 'global', roles: ADMINS },
   'workflow.deploy': { scope: 'global', roles: ADMINS },
-  // MCP auditor_settings reads a workspace tier as its administrators (api/mcp/settings-tool.ts).
-  'auditor.settings.read_workspace': { scope: 'global', roles: ADMINS },
 } as const satisfies Record<string, { scope: Scope; roles: readonly Role[] }>;
 
 export type Action = keyof typeof POLICY;

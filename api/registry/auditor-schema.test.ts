@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { INJECTION_CATALOG } from '../../auditors/injection/vocabulary.ts';
 import { API_VERSION } from '../../contract/kube.ts';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
+import { INJECTION_SCHEMA, REGISTERED_CLAIMS, registeredSchema } from '../../test/fixtures/auditor-schema.ts';
 import { auditorSettingsSchema, labelOf } from './auditor-schema.ts';
 
 const registration = (claims: NonNullable<AuditorRegistration['spec']['claims']>): AuditorRegistration => ({
@@ -24,45 +25,11 @@ describe('the settings schema of an auditor', () => {
     expect(schema?.claims.map((c) => c.name)).toEqual(INJECTION_CATALOG.claims.map((c) => c.name));
     const withSettings = schema?.claims.find((c) => c.settings.length > 0);
     expect(withSettings?.settings[0]).toMatchObject({ key: expect.any(String), label: expect.any(String) });
-    expect(schema?.claims).toEqual(INJECTION_CATALOG.claims);
+    expect(schema).toEqual(INJECTION_SCHEMA);
   });
 
   it('derives labels and controls for a registered auditor’s settings', () => {
-    const reg = registration([
-      {
-        name: 'pii.detected',
-        type: 'boolean',
-        settings: [
-          { key: 'min_confidence', type: 'number', default: 0.8 },
-          { key: 'entities', type: 'string[]' },
-          { key: 'redact', type: 'boolean', default: true },
-        ],
-      },
-      { name: 'pii.count', type: 'count', description: 'How many' },
-    ]);
-    expect(auditorSettingsSchema('pii', reg)).toEqual({
-      auditor_id: 'pii',
-      builtin: false,
-      claims: [
-        {
-          name: 'pii.detected',
-          type: 'boolean',
-          description: '',
-          settings: [
-            {
-              key: 'min_confidence',
-              label: 'Min confidence',
-              type: 'number',
-              default: 0.8,
-              control: 'number',
-            },
-            { key: 'entities', label: 'Entities', type: 'string[]', default: null, control: 'tags' },
-            { key: 'redact', label: 'Redact', type: 'boolean', default: true, control: 'toggle' },
-          ],
-        },
-        { name: 'pii.count', type: 'count', description: 'How many', settings: [] },
-      ],
-    });
+    expect(auditorSettingsSchema('pii', registration(REGISTERED_CLAIMS))).toEqual(registeredSchema('pii'));
   });
 
   it('knows no schema for an unknown auditor', () => {

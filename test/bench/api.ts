@@ -10,18 +10,14 @@ import type * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../base/log.ts';
 import { createApp } from '../../api/app.ts';
-import { HashChainAuditLog } from '../../api/audit/chain.ts';
 import { apiKeyAuthenticator } from '../../api/auth/api-key-auth.ts';
 import { hashKey, mintKey } from '../../api/auth/api-key-format.ts';
 import { ApiKeyStore, secretNameFor } from '../../api/auth/key-store.ts';
 import { ApiMetrics } from '../../api/http/metrics.ts';
-import { AgentIndex, MemoryCache } from '../../api/store/cache.ts';
-import type { ClusterWriter } from '../../api/store/cluster.ts';
-import type { WorkflowStore } from '../../api/store/workflows.ts';
+import { MemoryCache } from '../../api/store/cache.ts';
 import type { PlatformAgent } from '../../crds/generated/types.ts';
-import { memoryPassport, pinnedAttesterKeys } from '../../evidence/intake.ts';
 import { FileEvidenceStore } from '../../evidence/store-file.ts';
-import { memoryPolicies } from '../../policy/repository.ts';
+import { memoryApiDeps } from '../fixtures/api-deps.ts';
 
 const AGENTS = 10_000;
 const arg = (name: string, dflt: number): number => {
@@ -74,31 +70,7 @@ async function serve(): Promise<void> {
   const registry = new Registry();
   const log = createLogger('api-bench', { level: 'warn' });
   const app = createApp({
-    deps: {
-      agents: new AgentIndex(agents),
-      approvals: new MemoryCache(),
-      auditors: new MemoryCache(),
-      models: new MemoryCache(),
-      catalog: new MemoryCache(),
-      installedApps: new MemoryCache(),
-      writer: {} as ClusterWriter,
-      keys,
-      audit: new HashChainAuditLog(),
-      log,
-      now: Date.now,
-      approvalTtlMs: 3_600_000,
-      // No cluster, no workflows.
-      workflows: {} as WorkflowStore,
-      evidence: {
-        store: evidenceStore,
-        keys: pinnedAttesterKeys(evidenceStore),
-        passport: memoryPassport(),
-        registrations: () => undefined,
-        agents: () => Promise.resolve(undefined),
-        maxBytes: 256 * 1024,
-      },
-      policy: { policies: memoryPolicies(), vocabularies: () => [] },
-    },
+    deps: memoryApiDeps({ agents, keys, store: evidenceStore, log, maxEvidenceBytes: 256 * 1024 }),
     authenticators: [apiKeyAuthenticator(keys)],
     log,
     metrics: new ApiMetrics(registry),

@@ -1,7 +1,8 @@
 // The Verifier's MCP endpoint against the real apiserver, called with the
 // official SDK client: the tools, the REST permissions behind them (a Viewer
 // is refused a write as a tool error), unauthenticated callers refused, bad
-// arguments named, the concurrency cap (429) and MCP_ENABLED=false (404).
+// arguments named, the concurrency cap (429) and MCP_ENABLED=false (404);
+// auditor_settings answers as /v1/auditors/settings does (badges, locks).
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -129,8 +130,12 @@ describe('auditor_settings', () => {
   let org = '';
   let agentId = '';
   const ORGS = { group: GROUP, version: VERSION, plural: 'organizations' };
-  const set = (persona: Persona, scope: string, scopeId: string, extra: Record<string, unknown>) =>
-    callTool(persona, 'auditor_settings', { operation: 'set', scope, scope_id: scopeId, ...extra });
+  const set = (
+    persona: Persona,
+    scope: string,
+    target: Record<string, string>,
+    setting: Record<string, unknown>,
+  ) => callTool(persona, 'auditor_settings', { operation: 'set', scope, ...target, ...setting });
 
   beforeAll(async () => {
     org = `${ns.name}-org`;
@@ -170,75 +175,137 @@ describe('auditor_settings', () => {
     await custom().deleteClusterCustomObject({ ...ORGS, name: org });
   });
 
-  it('lets an org admin enforce an org value, and refuses a lower tier the locked setting (409)', async () => {
-    const locked = await set('org_admin', 'org', org, {
-      auditor_id: 'injection',
-      setting: 'threshold',
-      value: 0.7,
-      enforced: true,
-    });
+  it('lets an org admin lock an org value, and refuses a lower tier the locked setting (409)', async () => {
+    const locked = await set(
+      'org_admin',
+      'org',
+      { organization: org },
+      {
+        auditor_id: 'injection',
+        setting: 'threshold',
+        value: 0.7,
+        locked: true,
+      },
+    );
     expect(locked.isError).toBeFalsy();
+    expect(locked.value).toMatchObject({
+      scope: 'org',
+      target: { organization: org },
+      setting: { value: 0.7, badge: 'DIRECT', locked: true },
+    });
     const stored = (await custom().getClusterCustomObject({ ...ORGS, name: org })) as Organization;
     expect(stored.spec.defaults?.auditorSettings?.injection?.threshold).toEqual({
       value: 0.7,
       enforced: true,
     });
-    const below = await set('workspace_admin', 'workspace', `${ns.name}.team`, {
+    const below = await set(
+      'workspace_admin',
+      'workspace',
+      { namespace: ns.name, workspace: 'team' },
+      {
+        auditor_id: 'injection',
+        setting: 'threshold',
+        value: 0.2,
+      },
+    );
+    expect(below.isError).toBe(true);
+    expect(below.value).toMatchObject({ code: 'setting_locked', status: 409 });
+    expect(below.value.detail).toContain('injection.threshold is LOCKED (Set by Org Admin)');
+    const resetBelow = await callTool('owner', 'auditor_settings', {
+      operation: 'reset',
+      scope: 'agent',
+      agent_id: agentId,
       auditor_id: 'injection',
       setting: 'threshold',
-      value: 0.2,
     });
-    expect(below.value).toMatchObject({ code: 'setting_locked', status: 409 });
-    expect(below.value.detail).toContain('LOCKED (set by Org Admin)');
+    expect(resetBelow.value).toMatchObject({ code: 'setting_locked', status: 409 });
   });
 
-  it('keeps each tier to its administrators, and the agent tier to its Owners and Editors', async () => {
-    const wsOnOrg = await set('workspace_admin', 'org', org, {
-      auditor_id: 'toxicity',
-      setting: 'threshold',
-      value: 0.5,
-    });
-    expect(wsOnOrg.value).toMatchObject({ code: 'forbidden', status: 403 });
-    const viewer = await set('viewer', 'agent', agentId, {
-      auditor_id: 'toxicity',
-      setting: 'threshold',
-      value: 0.5,
-    });
+  it('lets an Owner set the agent tier and refuses a Viewer with the route detail, writing nothing', async () => {
+    const viewer = await set(
+      'viewer',
+      'agent',
+      { agent_id: agentId },
+      {
+        auditor_id: 'toxicity',
+        setting: 'threshold',
+        value: 0.5,
+      },
+    );
+    expect(viewer.isError).toBe(true);
     expect(viewer.value).toMatchObject({ code: 'forbidden', status: 403 });
-    const owner = await set('owner', 'agent', agentId, {
-      auditor_id: 'toxicity',
-      setting: 'threshold',
-      value: 0.6,
-    });
+    expect(viewer.value.detail).toContain(`may not change auditor settings of agent ${agentId}`);
+    expect((await storedAgent(ns.name, 'mcp-agent')).spec.auditorSettings?.toxicity).toBeUndefined();
+    const wsOnOrg = await set(
+      'workspace_admin',
+      'org',
+      { organization: org },
+      {
+        auditor_id: 'toxicity',
+        setting: 'threshold',
+        value: 0.5,
+      },
+    );
+    expect(wsOnOrg.value).toMatchObject({ code: 'forbidden', status: 403 });
+    const owner = await set(
+      'owner',
+      'agent',
+      { agent_id: agentId },
+      {
+        auditor_id: 'toxicity',
+        setting: 'threshold',
+        value: 0.6,
+      },
+    );
     expect(owner.isError).toBeFalsy();
+    expect(owner.value).toMatchObject({ setting: { value: 0.6, source: 'agent', badge: 'DIRECT' } });
     const agent: PlatformAgent = await storedAgent(ns.name, 'mcp-agent');
-    expect(agent.spec.auditorSettings?.toxicity?.threshold).toEqual({ value: 0.6 });
+    expect(agent.spec.auditorSettings?.toxicity?.threshold).toMatchObject({ value: 0.6 });
+  });
+
+  it('answers a get with the badges of every setting the tier sees', async () => {
     const read = await callTool('viewer', 'auditor_settings', {
       operation: 'get',
       scope: 'agent',
-      scope_id: agentId,
+      agent_id: agentId,
     });
-    expect(read.value.settings).toMatchObject({
-      org: { injection: { threshold: { value: 0.7, enforced: true } } },
-      agent: { toxicity: { threshold: { value: 0.6 } } },
+    expect(read.isError).toBeFalsy();
+    const items = read.value.items as { auditor_id: string; setting: string }[];
+    const item = (auditor: string, setting: string) =>
+      items.find((i) => i.auditor_id === auditor && i.setting === setting);
+    expect(read.value).toMatchObject({ scope: 'agent', target: { agent_id: agentId } });
+    expect(item('injection', 'threshold')).toMatchObject({
+      value: 0.7,
+      source: 'org',
+      badge: 'LOCKED (Set by Org Admin)',
+      editable: false,
     });
+    expect(item('toxicity', 'threshold')).toMatchObject({ value: 0.6, badge: 'DIRECT', editable: true });
   });
 
-  it('refuses a value the auditor would refuse (422) and resets a setting', async () => {
-    const bad = await set('owner', 'agent', agentId, {
-      auditor_id: 'toxicity',
-      setting: 'threshold',
-      value: 'high',
-    });
+  it('refuses a bad value (422) or a missing target (400) with the route detail, and resets a setting', async () => {
+    const bad = await set(
+      'owner',
+      'agent',
+      { agent_id: agentId },
+      {
+        auditor_id: 'toxicity',
+        setting: 'threshold',
+        value: 'high',
+      },
+    );
     expect(bad.value).toMatchObject({ code: 'invalid_setting', status: 422 });
+    const noTarget = await callTool('owner', 'auditor_settings', { operation: 'get', scope: 'agent' });
+    expect(noTarget.value).toMatchObject({ status: 400, detail: 'scope agent needs agent_id' });
     const reset = await callTool('owner', 'auditor_settings', {
       operation: 'reset',
       scope: 'agent',
-      scope_id: agentId,
+      agent_id: agentId,
       auditor_id: 'toxicity',
       setting: 'threshold',
     });
     expect(reset.isError).toBeFalsy();
+    expect(reset.value).toMatchObject({ removed: true, setting: null });
     const agent = await storedAgent(ns.name, 'mcp-agent');
     expect(agent.spec.auditorSettings?.toxicity?.threshold).toBeUndefined();
   });

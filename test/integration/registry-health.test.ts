@@ -6,11 +6,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INJECTION_SCHEMA, REGISTERED_CLAIMS, registeredSchema } from '../fixtures/auditor-schema.ts';
 import { useApi } from './api-harness.ts';
 import { eventually, useNamespace } from './harness.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
 import { Platform, type Cond, type Obj } from './platform-client.ts';
-import { INJECTION_CATALOG } from '../../auditors/injection/vocabulary.ts';
 
 const ns = useNamespace('reg-health');
 const fx = useApi(ns);
@@ -99,7 +99,7 @@ describe('GET /v1/auditors/schema/{id}', () => {
   it('serves a built-in auditor’s settings to any authenticated caller', async () => {
     const r = await fx.call('GET', '/v1/auditors/schema/injection', { key: fx.keys.viewer });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toEqual({ auditor_id: 'injection', builtin: true, claims: INJECTION_CATALOG.claims });
+    expect(r.body).toEqual(INJECTION_SCHEMA);
     const anonymous = await fx.call('GET', '/v1/auditors/schema/injection');
     expect(anonymous.status).toBe(401);
   });
@@ -112,36 +112,11 @@ describe('GET /v1/auditors/schema/{id}', () => {
       phase: 'input_guarding',
       deploymentMode: 'sidecar',
       image: 'example.com/pii:1',
-      claims: [
-        {
-          name: 'pii.detected',
-          type: 'boolean',
-          settings: [{ key: 'min_confidence', type: 'number', default: 0.7 }],
-        },
-      ],
+      claims: REGISTERED_CLAIMS,
     });
     try {
       const r = await fx.until(`/v1/auditors/schema/${id}`, (g) => g.status === 200, 'viewer');
-      expect(r.body).toEqual({
-        auditor_id: id,
-        builtin: false,
-        claims: [
-          {
-            name: 'pii.detected',
-            type: 'boolean',
-            description: '',
-            settings: [
-              {
-                key: 'min_confidence',
-                label: 'Min confidence',
-                type: 'number',
-                default: 0.7,
-                control: 'number',
-              },
-            ],
-          },
-        ],
-      });
+      expect(r.body).toEqual(registeredSchema(id));
     } finally {
       await p.delete('AuditorRegistration', id);
     }
