@@ -77,7 +77,12 @@ export function registrationFacts(reg: AuditorRegistration | undefined): Registr
 /** The self-registration body (snake_case, as auditors and the Gateway send it). */
 export interface RegistrationBody {
   auditor_id: string;
-  endpoint: string;
+  /** Where an in-cluster or external auditor answers; a sidecar names `image` instead. */
+  endpoint?: string;
+  /** A sidecar's image (the webhook injects it), pinned by `image_digest`. */
+  image?: string;
+  image_digest?: string;
+  default_port?: number;
   vocabulary_url?: string;
   health_check_interval?: number;
   supported_phases?: RequestPhase[];
@@ -97,10 +102,15 @@ export interface RegistrationBody {
 
 export const REGISTRATION_BODY = {
   type: 'object',
-  required: ['auditor_id', 'endpoint'],
+  required: ['auditor_id'],
+  // The record names where the auditor answers (endpoint) or what the webhook runs (image).
+  anyOf: [{ required: ['endpoint'] }, { required: ['image'] }],
   properties: {
     auditor_id: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' },
     endpoint: { type: 'string', maxLength: 2048, format: 'uri', pattern: '^https?://' },
+    image: { type: 'string', minLength: 1, maxLength: 512, pattern: '^[^\\s@]+(@sha256:[a-f0-9]{64})?$' },
+    image_digest: { type: 'string', pattern: '^sha256:[a-f0-9]{64}$' },
+    default_port: { type: 'integer', minimum: 1, maximum: 65535 },
     vocabulary_url: { type: 'string', maxLength: 2048, format: 'uri' },
     health_check_interval: { type: 'integer', minimum: 1, maximum: 3600 },
     supported_phases: {
@@ -144,13 +154,24 @@ function optionalFields(body: RegistrationBody): Partial<Spec> {
     supportedPhases: body.supported_phases,
     version: body.version,
     claims: body.claims,
+    image: body.image,
+    imageDigest: body.image_digest ?? digestOf(body.image),
+    defaultPort: body.default_port,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<Spec>;
 }
 
+/** The digest an image reference pins (`name@sha256:…`), if any. */
+const digestOf = (image: string | undefined): string | undefined =>
+  image?.match(/@(sha256:[a-f0-9]{64})$/)?.[1];
+
 /** The stored registration's workspaces (none: cluster-wide); a new registration gets the defaults. */
 const storedWorkspaces = (prev: Spec | undefined, defaultWorkspaces: readonly string[]): readonly string[] =>
   prev ? (prev.workspaces ?? []) : defaultWorkspaces;
+
+/** A record naming an image and no endpoint is a sidecar (the webhook runs that image in the pod). */
+const impliedMode = (body: RegistrationBody): Spec['deploymentMode'] =>
+  body.image && !body.endpoint ? 'sidecar' : 'external';
 
 /** Where it runs and for whom: the body's, else the stored, else the defaults. */
 function placementOf(
@@ -158,7 +179,7 @@ function placementOf(
   prev: Spec | undefined,
   defaultWorkspaces: readonly string[],
 ): Partial<Spec> {
-  const deploymentMode = body.deployment_mode ?? prev?.deploymentMode ?? 'external';
+  const deploymentMode = body.deployment_mode ?? prev?.deploymentMode ?? impliedMode(body);
   // A sidecar keeps its stored endpoint: the one its Gateway relays is pod-local.
   const endpoint =
     prev?.deploymentMode === 'sidecar' && deploymentMode === 'sidecar' ? prev.endpoint : body.endpoint;
@@ -236,4 +257,13 @@ export function withVocabulary(
       ...(version ? { version } : {}),
     },
   };
+}
+
+/** Why a registration's placement cannot work ('' when it can): what the apiserver's rule would say, first. */
+export function placementProblem(spec: AuditorRegistration['spec']): string {
+  if (spec.deploymentMode === 'sidecar' && !spec.image)
+    return `a sidecar auditor is registered with its image (the webhook runs it in the pod); ${spec.auditorId} names none`;
+  if (spec.deploymentMode !== 'sidecar' && !spec.endpoint)
+    return `an ${spec.deploymentMode} auditor is registered with its endpoint; ${spec.auditorId} names none`;
+  return '';
 }

@@ -1,8 +1,9 @@
 // Who may write which AuditorRegistration (issue 13, finding 1; decision 81).
 // An org administrator registers and changes anything. A Gateway key relays
 // its auditors' self-registrations: it may create a registration only for its
-// own workspaces and may never change where an existing registration points
-// (endpoint), how it is reached (auth), its deployment mode or its workspaces,
+// own workspaces, never names an image, and may never change where an existing
+// registration points (endpoint), how it is reached (auth), its deployment mode,
+// image or workspaces,
 // because those decide who receives the prompts and what trust tier the
 // auditor earns. Pure.
 import { isDeepStrictEqual } from 'node:util';
@@ -12,7 +13,14 @@ import type { Principal } from '../auth/principal.ts';
 type Spec = AuditorRegistration['spec'];
 
 /** Fields only an org administrator changes once a registration exists. */
-export const LOCKED_FIELDS = ['endpoint', 'auth', 'deploymentMode', 'workspaces'] as const;
+export const LOCKED_FIELDS = [
+  'endpoint',
+  'auth',
+  'deploymentMode',
+  'workspaces',
+  'image',
+  'imageDigest',
+] as const;
 export type LockedField = (typeof LOCKED_FIELDS)[number];
 
 /** What the route does with a registration request. */
@@ -52,6 +60,25 @@ export function lockedChanges(prev: Spec, next: Spec): LockedField[] {
 
 const sorted = (list: readonly string[] | undefined): string[] => [...(list ?? [])].sort();
 
+/** A Gateway key's new registration: within its workspaces, and never an image. */
+function newRegistrationVerdict(principal: Principal, next: Spec): RegistrationVerdict {
+  const scope = gatewayScope(principal);
+  const id = next.auditorId;
+  // What runs inside agent pods is chosen by the people who own the platform, never by a relayed request.
+  if (next.image)
+    return {
+      kind: 'refuse',
+      code: 'forbidden',
+      detail: `registering ${id} with an image (a sidecar the webhook injects) is for an org administrator`,
+    };
+  if (scope.length === 0 || within(next.workspaces, scope)) return { kind: 'write' };
+  return {
+    kind: 'refuse',
+    code: 'forbidden',
+    detail: `this gateway key registers auditors only for workspace(s) ${scope.join(', ')}; registering ${id} ${scopeText(next.workspaces)} is for an org administrator`,
+  };
+}
+
 /**
  * Whether `principal` may store `next` (the registration the request
  * describes) over `existing`. Callers only reach this for principals holding
@@ -63,17 +90,8 @@ export function registrationVerdict(
   existing: Spec | undefined,
 ): RegistrationVerdict {
   if (principal.orgAdmin && !principal.gateway) return { kind: 'write' };
-  const scope = gatewayScope(principal);
-  const limited = scope.length > 0;
+  if (!existing) return newRegistrationVerdict(principal, next);
   const id = next.auditorId;
-  if (!existing) {
-    if (!limited || within(next.workspaces, scope)) return { kind: 'write' };
-    return {
-      kind: 'refuse',
-      code: 'forbidden',
-      detail: `this gateway key registers auditors only for workspace(s) ${scope.join(', ')}; registering ${id} ${scopeText(next.workspaces)} is for an org administrator`,
-    };
-  }
   const changed = lockedChanges(existing, next);
   if (changed.length > 0)
     return {
@@ -81,7 +99,8 @@ export function registrationVerdict(
       code: 'registration_locked',
       detail: `auditor ${id} is registered already; a gateway key cannot change its ${changed.join(', ')} (an org administrator can)`,
     };
-  if (limited && !within(existing.workspaces, scope)) return { kind: 'acknowledge' };
+  const scope = gatewayScope(principal);
+  if (scope.length > 0 && !within(existing.workspaces, scope)) return { kind: 'acknowledge' };
   return isDeepStrictEqual(existing, next) ? { kind: 'acknowledge' } : { kind: 'write' };
 }
 

@@ -11,6 +11,7 @@ import { isBuiltinAuditor } from '../../auditors/builtin.ts';
 import {
   REGISTRATION_BODY,
   registeredTier,
+  placementProblem,
   registrationFrom,
   vocabularySource,
   withVocabulary,
@@ -41,6 +42,8 @@ async function described(
   // Refused callers are refused before the Verifier fetches anything for them.
   const verdict = registrationVerdict(rc.principal, draft.spec, existing?.spec);
   if (verdict.kind === 'refuse') throw new HttpError(403, verdict.detail, verdict.code);
+  const placement = placementProblem(draft.spec);
+  if (placement) throw new HttpError(422, placement, 'invalid_registration');
   const url = vocabularySource(body, draft);
   if (!url) return { next: draft, fetched: false };
   return { next: withVocabulary(draft, body, await fetchVocabulary(body.auditor_id, url)), fetched: true };

@@ -178,8 +178,9 @@ describe('the app catalog on a real node', () => {
     expect(gatewayEnv(wired, 'PLATFORM_CHAIN')?.value).toContain(`${KEYWORD_ID}=${endpoint}`);
     const { http, body } = await askAgent(wired, PROMPT);
     expect(http).toBe(200);
-    const keyword = (await auditorsOf(body.evidence_id!)).get(KEYWORD_ID);
-    expect(keyword).toMatchObject({ status: 'ok' });
+    const auditors = await auditorsOf(body.evidence_id!);
+    const keyword = auditors.get(KEYWORD_ID);
+    expect(keyword, JSON.stringify([...auditors.values()])).toMatchObject({ status: 'ok' });
     expect([...(keyword?.claims ?? [])].sort()).toEqual(['keyword_detected', 'keyword_score']);
   });
 });

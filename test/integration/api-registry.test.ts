@@ -248,6 +248,52 @@ describe('POST /v1/auditors/register', () => {
   });
 });
 
+describe('POST /v1/auditors/register with an image (a sidecar)', () => {
+  const image = `registry.example/acme-audit@sha256:${'c'.repeat(64)}`;
+
+  it('stores an org administrator’s image registration as a sidecar pinned by its digest, fetching nothing', async () => {
+    const id = auditorId('by-image');
+    const r = await fx.call('POST', '/v1/auditors/register', {
+      key: fx.keys.org_admin,
+      body: { auditor_id: id, image, default_port: 9000 },
+    });
+    expect(r, JSON.stringify(r.body)).toMatchObject({
+      status: 200,
+      body: { registered: true, auditor_id: id },
+    });
+    const reg = await stored<AuditorRegistration>(PLURAL.auditor, id);
+    expect(reg?.spec).toMatchObject({
+      deploymentMode: 'sidecar',
+      image,
+      imageDigest: `sha256:${'c'.repeat(64)}`,
+      defaultPort: 9000,
+    });
+    expect(reg?.spec.endpoint).toBeUndefined();
+  });
+
+  it('refuses a gateway key that names an image, and a record with neither endpoint nor image; nothing stored', async () => {
+    const id = auditorId('by-image-refused');
+    const relayed = await fx.call('POST', '/v1/auditors/register', {
+      key: loopback.gatewayKey,
+      body: { auditor_id: id, image },
+    });
+    expect(relayed.status).toBe(403);
+    expect(relayed.body.detail).toMatch(/with an image .* is for an org administrator/);
+    const neither = await fx.call('POST', '/v1/auditors/register', {
+      key: fx.keys.org_admin,
+      body: { auditor_id: id },
+    });
+    expect(neither.status).toBe(400);
+    const misplaced = await fx.call('POST', '/v1/auditors/register', {
+      key: fx.keys.org_admin,
+      body: { auditor_id: id, image, deployment_mode: 'in-cluster' },
+    });
+    expect(misplaced).toMatchObject({ status: 422, body: { code: 'invalid_registration' } });
+    expect(misplaced.body.detail).toMatch(/in-cluster auditor is registered with its endpoint/);
+    expect(await stored(PLURAL.auditor, id)).toBeUndefined();
+  });
+});
+
 describe('a third-party auditor started with the SDK', () => {
   it('registers through its gateway with the Verifier, vocabulary and all', async () => {
     const id = auditorId('sdk');
