@@ -14,6 +14,7 @@ import type {
   PlatformEnvironment,
   PlatformWorkspace,
   ScopedCredential,
+  ScopedToolInstall,
 } from '../../crds/generated/types.ts';
 import type { ResilientInformer } from '../../base/controller/informer.ts';
 import { customInformer, nodeInformer, ownedInformer, type InformerContext } from './informers.ts';
@@ -32,6 +33,7 @@ export interface Caches {
   models: ResilientInformer<ModelRegistration>;
   catalog: ResilientInformer<AppCatalogEntry>;
   installedApps: ResilientInformer<AgentInstalledApp>;
+  toolInstalls: ResilientInformer<ScopedToolInstall>;
   pods: ResilientInformer<k8s.V1Pod>;
   serviceAccounts: ResilientInformer<k8s.V1ServiceAccount>;
   secrets: ResilientInformer<k8s.V1Secret>;
@@ -55,6 +57,7 @@ export function buildCaches(ctx: InformerContext): Caches {
     models: customInformer(ctx, RESOURCES.model, true),
     catalog: customInformer(ctx, RESOURCES.appCatalogEntry, true),
     installedApps: customInformer(ctx, RESOURCES.installedApp),
+    toolInstalls: customInformer(ctx, RESOURCES.toolInstall),
     pods: ownedInformer(ctx, 'pods'),
     serviceAccounts: ownedInformer(ctx, 'serviceaccounts'),
     secrets: ownedInformer(ctx, 'secrets'),
