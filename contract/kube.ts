@@ -57,6 +57,7 @@ export const RESOURCES = {
   model: resourceOf(PLURAL.model),
   appCatalogEntry: resourceOf(PLURAL.appCatalogEntry),
   installedApp: resourceOf(PLURAL.installedApp),
+  toolInstall: resourceOf(PLURAL.toolInstall),
   workflow: resourceOf(PLURAL.workflow),
 } as const;
 

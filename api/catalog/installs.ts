@@ -5,6 +5,7 @@ import type { AgentInstalledApp, PlatformAgent } from '../../crds/generated/type
 import { formatAgentId } from '../../contract/agent-id.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
 import { installName, type CatalogApp } from './entries.ts';
+import { redactSecrets } from './secret-config.ts';
 
 /** The install body: which app, and the agent's configuration overrides. */
 export interface InstallBody {
@@ -100,7 +101,8 @@ export function installRecord(install: AgentInstalledApp, app: CatalogApp | unde
     install_name: meta.name ?? '',
     ...appFacts(app),
     version: spec.version ?? app?.version ?? null,
-    configuration: spec.configuration ?? {},
+    // Secrets are refused on install; one written past the API is still never shown.
+    configuration: redactSecrets(spec.configuration ?? {}) as Record<string, unknown>,
     installed_at: meta.creationTimestamp ? String(meta.creationTimestamp) : null,
   };
 }

@@ -6,8 +6,14 @@
 //   DELETE /v1/app-catalog/agents/{agent_id}/uninstall   ?app_id= : remove it
 //   GET    /v1/app-catalog/agents/{agent_id}/installed   the agent's installs with their overrides
 // An install is an AgentInstalledApp beside the agent, owned by it; the
-// agent controller puts the auditors it brings into the agent's chain.
-import { badRequest, notFound, unprocessable } from '../../base/http-error.ts';
+// agent controller puts the auditors it brings into the agent's chain and its
+// MCP tools and A2A connections into its status. A tool its org or workspace
+// blocks is not installed (403 tool_blocked), one they require not
+// uninstalled (409 app_required); secrets in the overrides are refused (422).
+import { badRequest, conflict, HttpError, notFound, unprocessable } from '../../base/http-error.ts';
+import { agentToolRulings } from '../catalog/agent-tiers.ts';
+import { secretInConfiguration } from '../catalog/secret-config.ts';
+import { rulingLabel } from '../catalog/tool-cascade.ts';
 import { catalogApps, filterApps, filterProblem, findApp, installName } from '../catalog/entries.ts';
 import {
   APP_ID_PATTERN,
@@ -78,11 +84,41 @@ async function mirrorInstallCount(rc: RouteCtx, appId: string, name: string, ins
   }
 }
 
+/** Refuses overrides that are or name a secret: those go in ScopedCredentials (decision 127). */
+function refuseSecrets(configuration: InstallBody['configuration']): void {
+  const at = secretInConfiguration(configuration ?? {});
+  if (at === undefined) return;
+  throw unprocessable(
+    `configuration.${at.slice(0, 200)} looks like a secret: store it as a ScopedCredential, not in an install's configuration`,
+    'secret_in_configuration',
+  );
+}
+
+/** Refuses a tool the agent's organization or workspace blocks (step 1 of the MCP tool install flow). */
+async function refuseBlocked(rc: RouteCtx, agent: PlatformAgent, appId: string): Promise<void> {
+  const ruling = (await agentToolRulings(rc.deps.writer, agent)).get(appId);
+  if (ruling?.enforcement !== 'blocked') return;
+  rc.audit.details = { app: appId, blocked_by: `${ruling.scope}:${ruling.scopeId}` };
+  throw new HttpError(403, `app ${appId} is blocked by ${rulingLabel(ruling)}`, 'tool_blocked');
+}
+
+/** Refuses to remove a tool the agent's organization or workspace requires (decision 127). */
+async function refuseRequired(rc: RouteCtx, agent: PlatformAgent, appId: string): Promise<void> {
+  const ruling = (await agentToolRulings(rc.deps.writer, agent)).get(appId);
+  if (ruling?.enforcement !== 'required') return;
+  throw conflict(
+    `app ${appId} is required by ${rulingLabel(ruling)} and cannot be uninstalled; an administrator of that tier may change its enforcement`,
+    'app_required',
+  );
+}
+
 async function install(rc: RouteCtx): Promise<unknown> {
   const body = rc.body as InstallBody;
   const agent = agentOf(rc);
+  refuseSecrets(body.configuration);
   const app = findApp(body.app_id, rc.deps.catalog.list());
   if (!app) throw unprocessable(`app ${body.app_id} is not in the catalog`, 'unknown_app');
+  await refuseBlocked(rc, agent, body.app_id);
   const name = installNameOf(rc, agent, body.app_id);
   const namespace = agent.metadata.namespace ?? '';
   const existing = await rc.deps.writer.readInstalledApp(namespace, name);
@@ -101,6 +137,7 @@ async function uninstall(rc: RouteCtx): Promise<unknown> {
   const agent = agentOf(rc);
   const name = installNameOf(rc, agent, appId);
   rc.audit.details = { app: appId, install: name };
+  await refuseRequired(rc, agent, appId);
   if (!(await rc.deps.writer.deleteInstalledApp(agent.metadata.namespace ?? '', name))) {
     throw notFound(`app ${appId} is not installed on agent ${rc.params.agent_id}`);
   }

@@ -11,6 +11,7 @@ import type {
   Organization,
   PlatformAgent,
   PlatformWorkspace,
+  ScopedToolInstall,
 } from '../../crds/generated/types.ts';
 import { orUndefinedOn404 } from '../../base/kube.ts';
 import { PLURAL, resourceOf } from '../../contract/kube.ts';
@@ -23,6 +24,7 @@ const CATALOG = resourceOf(PLURAL.appCatalogEntry);
 const INSTALLS = resourceOf(PLURAL.installedApp);
 const ORGANIZATIONS = resourceOf(PLURAL.organization);
 const WORKSPACES = resourceOf(PLURAL.workspace);
+const TOOL_INSTALLS = resourceOf(PLURAL.toolInstall);
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 
 export type RegistrationPlural = typeof PLURAL.auditor | typeof PLURAL.model;
@@ -57,6 +59,8 @@ export interface ClusterWriter {
   deleteInstalledApp(namespace: string, name: string): Promise<boolean>;
   /** A JSON merge patch on an AppCatalogEntry's `/status`. */
   mergeCatalogStatus(name: string, status: Record<string, unknown>): Promise<void>;
+  /** The ScopedToolInstalls of a namespace (an org home or a workspace namespace), read fresh. */
+  listToolInstalls(namespace: string): Promise<ScopedToolInstall[]>;
   readOrganization(name: string): Promise<Organization | undefined>;
   /** Replaces with the object's resourceVersion: a concurrent change answers 409. */
   replaceOrganization(org: Organization): Promise<Organization>;
@@ -164,7 +168,7 @@ function modelWriter(
 
 type InstallWriter = Pick<
   ClusterWriter,
-  'readInstalledApp' | 'applyInstalledApp' | 'deleteInstalledApp' | 'mergeCatalogStatus'
+  'readInstalledApp' | 'applyInstalledApp' | 'deleteInstalledApp' | 'mergeCatalogStatus' | 'listToolInstalls'
 >;
 
 function installWriter(api: k8s.CustomObjectsApi): InstallWriter {
@@ -183,5 +187,11 @@ function installWriter(api: k8s.CustomObjectsApi): InstallWriter {
     mergeCatalogStatus: async (name, status) => {
       await api.patchClusterCustomObjectStatus({ ...CATALOG, name, body: { status } }, MERGE);
     },
+    listToolInstalls: async (namespace) =>
+      (
+        (await api.listNamespacedCustomObject({ ...TOOL_INSTALLS, namespace })) as {
+          items: ScopedToolInstall[];
+        }
+      ).items,
   };
 }

@@ -6,7 +6,7 @@
 // rival agents for email and handle).
 import * as k8s from '@kubernetes/client-node';
 import { LABEL } from '../../contract/kube.ts';
-import type { AgentInstalledApp, AuditorPolicy } from '../../crds/generated/types.ts';
+import type { AgentInstalledApp, AuditorPolicy, ScopedToolInstall } from '../../crds/generated/types.ts';
 import type { Keyring } from '../../base/crypto/envelope.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { installedAuditors } from '../../api/catalog/entries.ts';
@@ -20,6 +20,7 @@ import { gatewayKeySecretName } from './gateway-key.ts';
 import { GatewayKeys } from './gateway-keys.ts';
 import { IdentityIndex } from './identity-index.ts';
 import { AgentObjects } from './owned.ts';
+import { agentConnections } from './app-connections.ts';
 import type { PodSettings } from './pod.ts';
 import { AgentReconciler, type AgentContextReader, type AgentReconcilerDeps } from './reconciler.ts';
 import { AGENT_RESOURCE, type PlatformAgent } from './types.ts';
@@ -40,6 +41,12 @@ export interface AgentControllerOptions {
   defaultModelUrl?: string;
 }
 
+/** The agent's own installs, as cached. */
+const installsOf = (c: Caches, agent: PlatformAgent): AgentInstalledApp[] =>
+  inNamespace(c.installedApps, agent.metadata.namespace ?? '').filter(
+    (i) => i.spec.agent === agent.metadata.name,
+  );
+
 function reader(ctx: ControllerContext, identities: IdentityIndex): AgentContextReader {
   const c = ctx.caches;
   return {
@@ -50,13 +57,13 @@ function reader(ctx: ControllerContext, identities: IdentityIndex): AgentContext
     credentialExists: (namespace, name) => c.credentials.get(`${namespace}/${name}`) !== undefined,
     node: (name) => c.nodes.get(name),
     knownAuditors: () => new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]),
-    installedApps: (agent) =>
-      installedAuditors(
-        inNamespace(c.installedApps, agent.metadata.namespace ?? '').filter(
-          (i) => i.spec.agent === agent.metadata.name,
-        ),
-        c.catalog.list(),
-      ),
+    installedApps: (agent) => installedAuditors(installsOf(c, agent), c.catalog.list()),
+    connections: (agent, ws, org) =>
+      agentConnections(agent, ws, org, {
+        installs: installsOf(c, agent),
+        entries: c.catalog.list(),
+        toolInstalls: c.toolInstalls.list(),
+      }),
   };
 }
 
@@ -169,6 +176,14 @@ function agentWatches(c: Caches, identities: IdentityIndex): WatchSource[] {
       mapToKeys: (i) => [`${i.metadata?.namespace}/${(i as AgentInstalledApp).spec.agent}`],
     },
     { informer: c.catalog, mapToKeys: (e) => agentsWithApp(c, e.metadata?.name ?? '') },
+    // A tool required or blocked at org tier reaches agents in any namespace; at workspace tier, its namespace's.
+    {
+      informer: c.toolInstalls,
+      mapToKeys: (t) => {
+        const tool = t as ScopedToolInstall;
+        return agentsNear(c, tool.spec.scope === 'org' ? undefined : tool.metadata.namespace);
+      },
+    },
     // A node that stops being ready takes its agents' readiness with it.
     { informer: c.nodes, mapToKeys: (n) => agentsOnNode(c, n.metadata?.name ?? '') },
     { informer: c.environments, mapToKeys: (e) => agentsNear(c, e.metadata?.namespace ?? '') },

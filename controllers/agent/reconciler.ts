@@ -14,6 +14,7 @@ import type { EventRecorder, EventSpec } from '../../base/controller/events.ts';
 import type { StatusWriter } from '../../base/controller/status-writer.ts';
 import { staleVerdict } from '../review/stale.ts';
 import { agentChain, chainCondition, chainUsable, type AgentChain, type AgentChainLookups } from './chain.ts';
+import type { AgentConnections } from './app-connections.ts';
 import { conditionEvents, readyEvent } from './condition-events.ts';
 import { credentialRefsCondition } from './credential-refs.ts';
 import type { GatewayKeys } from './gateway-keys.ts';
@@ -47,6 +48,8 @@ export interface AgentContextReader {
   knownAuditors(): ReadonlySet<string>;
   /** The auditors the agent's installed catalog apps bring, per app. */
   installedApps(agent: PlatformAgent): AgentChainLookups['installedApps'];
+  /** The MCP tools and A2A connections its installs and its tiers give it. */
+  connections(agent: PlatformAgent, ws?: PlatformWorkspace, org?: Organization): AgentConnections;
   credentialExists(namespace: string, name: string): boolean;
   /** The node a pod runs on, as last seen. */
   node(name: string): k8s.V1Node | undefined;
@@ -79,6 +82,7 @@ interface StatusFindings {
   chain: AgentChain;
   claim: IdentityClaim;
   clientId: string | undefined;
+  connections: AgentConnections;
 }
 
 export class AgentReconciler {
@@ -138,7 +142,12 @@ export class AgentReconciler {
       wiring.condition,
       gatewayKey.condition,
     ];
-    const fields = this.statusFields(agent, { chain, claim, clientId: credentials.clientId });
+    const fields = this.statusFields(agent, {
+      chain,
+      claim,
+      clientId: credentials.clientId,
+      connections: this.deps.read.connections(agent, ws, org),
+    });
     const observed = {
       pod: pod.pod,
       node: this.nodeOf(pod.pod),
@@ -159,6 +168,9 @@ export class AgentReconciler {
       handle: claim.handle,
       chain: chainUsable(chain) ? chain.ids : agent.status?.chain,
       passport: passportSummary(agent, chain.ids),
+      // Always lists (empty too): a status write carries over what it does not name.
+      tools: found.connections.tools,
+      a2aConnections: found.connections.a2aConnections,
     };
   }
 

@@ -15,6 +15,7 @@ import type {
   PlatformWorkspace,
   ScopedCredential,
   Workflow,
+  ScopedToolInstall,
 } from '../../crds/generated/types.ts';
 import type { ResilientInformer } from '../../base/controller/informer.ts';
 import { customInformer, nodeInformer, ownedInformer, type InformerContext } from './informers.ts';
@@ -34,6 +35,7 @@ export interface Caches {
   catalog: ResilientInformer<AppCatalogEntry>;
   installedApps: ResilientInformer<AgentInstalledApp>;
   workflows: ResilientInformer<Workflow>;
+  toolInstalls: ResilientInformer<ScopedToolInstall>;
   pods: ResilientInformer<k8s.V1Pod>;
   serviceAccounts: ResilientInformer<k8s.V1ServiceAccount>;
   secrets: ResilientInformer<k8s.V1Secret>;
@@ -58,6 +60,7 @@ export function buildCaches(ctx: InformerContext): Caches {
     catalog: customInformer(ctx, RESOURCES.appCatalogEntry, true),
     installedApps: customInformer(ctx, RESOURCES.installedApp),
     workflows: customInformer(ctx, RESOURCES.workflow),
+    toolInstalls: customInformer(ctx, RESOURCES.toolInstall),
     pods: ownedInformer(ctx, 'pods'),
     serviceAccounts: ownedInformer(ctx, 'serviceaccounts'),
     secrets: ownedInformer(ctx, 'secrets'),

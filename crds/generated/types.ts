@@ -246,6 +246,17 @@ export type PlatformAgentStatus = {
     lastAttestationTime?: string;
     accessCount?: number;
   };
+  tools?: Array<{
+    name: string;
+    serverUrl?: string;
+    source: "app" | "org" | "workspace";
+    app?: string;
+  }>;
+  a2aConnections?: Array<{
+    name: string;
+    app: string;
+    url?: string;
+  }>;
 };
 export interface PlatformAgent {
   apiVersion: "platform.io/v1alpha1";

@@ -13,6 +13,7 @@ import {
   environment,
   id,
   int,
+  listMap,
   mapOf,
   obj,
   oneOf,
@@ -22,6 +23,9 @@ import {
   time,
 } from '../schema/parts.ts';
 import { PLURAL } from '../../contract/kube.ts';
+
+/** Most MCP tools or A2A connections a status lists (the controller lists the first, by name). */
+export const STATUS_LIST_MAX = 128;
 
 export const platformAgent: KindDefinition = {
   kind: 'PlatformAgent',
@@ -61,6 +65,32 @@ export const platformAgent: KindDefinition = {
       lastAttestationTime: time(),
       accessCount: int({ minimum: 0 }),
     }),
+    // What the agent's installed apps and its tiers' required tools connect it to (decision 126).
+    tools: listMap(
+      obj(
+        {
+          name: str({ maxLength: 253, minLength: 1 }),
+          serverUrl: str({ maxLength: 2048 }),
+          source: oneOf(['app', 'org', 'workspace']),
+          app: str({ maxLength: 253 }),
+        },
+        ['name', 'source'],
+      ),
+      'name',
+      STATUS_LIST_MAX,
+    ),
+    a2aConnections: listMap(
+      obj(
+        {
+          name: str({ maxLength: 253, minLength: 1 }),
+          app: str({ maxLength: 253 }),
+          url: str({ maxLength: 2048 }),
+        },
+        ['name', 'app'],
+      ),
+      'name',
+      STATUS_LIST_MAX,
+    ),
   }),
   printerColumns: [
     { name: 'Phase', type: 'string', jsonPath: '.status.phase' },

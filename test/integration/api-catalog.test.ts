@@ -2,12 +2,15 @@
 // operator: list and filters, details, install (an AgentInstalledApp owned
 // by the agent, the install count, the auditor in the agent's chain),
 // reinstall, uninstall reversing it all, who may do what, and bad input
-// answered with a clear 4xx and nothing written.
+// answered with a clear 4xx and nothing written; for an agent in a workspace
+// of an organization, the tool cascade (a blocked tool refused 403, a
+// required one pre-installed and not removable 409), secrets in overrides
+// refused 422, and its MCP tools and A2A connections in its status.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentInstalledApp, AppCatalogEntry } from '../../crds/generated/types.ts';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
-import { useApi, type Reply } from './api-harness.ts';
+import { defaultOwners, useApi, type Reply } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator } from './operator-process.ts';
 
@@ -16,7 +19,7 @@ const fx = useApi(ns);
 const custom = (): k8s.CustomObjectsApi => kubeConfig().makeApiClient(k8s.CustomObjectsApi);
 const CATALOG = { group: GROUP, version: VERSION, plural: PLURAL.appCatalogEntry };
 const INSTALLS = { group: GROUP, version: VERSION, plural: PLURAL.installedApp };
-const names = { scanner: '', github: '', auditor: '', agent: '' };
+const names = { scanner: '', github: '', auditor: '', agent: '', org: '', jira: '', banned: '', planner: '' };
 
 const entry = (name: string, spec: AppCatalogEntry['spec']): AppCatalogEntry => ({
   apiVersion: `${GROUP}/${VERSION}`,
@@ -89,7 +92,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const name of [names.scanner, names.github])
+  await custom()
+    .deleteClusterCustomObject({ ...CATALOG, plural: PLURAL.organization, name: names.org })
+    .catch(() => undefined);
+  for (const name of [names.scanner, names.github, names.jira, names.banned, names.planner])
     await custom()
       .deleteClusterCustomObject({ ...CATALOG, name })
       .catch(() => undefined);
@@ -221,5 +227,149 @@ describe('installing on an agent', () => {
       key: fx.keys.editor,
     });
     expect(twice).toMatchObject({ status: 404, body: { code: 'not_found' } });
+  });
+});
+
+describe('the tool cascade, secrets and connections of an agent in a workspace', () => {
+  const wsAgent = (): string => `${ns.name}.worker`;
+  const path = (): string => `/v1/app-catalog/agents/${wsAgent()}`;
+  const workerInstalls = async (): Promise<AgentInstalledApp[]> =>
+    (await installsInCluster()).filter((i) => i.spec.agent === 'worker');
+  const tool = (name: string, scope: 'org' | 'workspace', enforcement: string) =>
+    custom().createNamespacedCustomObject({
+      ...CATALOG,
+      plural: PLURAL.toolInstall,
+      namespace: ns.name,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'ScopedToolInstall',
+        metadata: { name: `${scope}-${name}`.slice(0, 63) },
+        spec: { scope, scopeId: scope === 'org' ? names.org : 'ws', tool: name, enforcement },
+      },
+    });
+  type Status = { tools?: Record<string, unknown>[]; a2aConnections?: Record<string, unknown>[] };
+  const statusOf = (r: Reply): Status => (r.body.status as Status | undefined) ?? {};
+
+  beforeAll(async () => {
+    names.org = `org-${ns.name}`;
+    names.jira = `${ns.name}-jira`;
+    names.banned = `${ns.name}-banned`;
+    names.planner = `${ns.name}-planner`;
+    const mcp = { category: 'MCP Servers', type: 'mcp_server' } as const;
+    for (const [name, spec] of [
+      [names.jira, { displayName: 'Jira', ...mcp, serverUrl: 'https://mcp.jira.example/' }],
+      [names.banned, { displayName: 'Banned', ...mcp }],
+      [
+        names.planner,
+        {
+          displayName: 'Planner',
+          category: 'A2A Agents',
+          type: 'a2a_agent',
+          serverUrl: 'https://a2a.example/',
+        },
+      ],
+    ] as const) {
+      await custom().createClusterCustomObject({ ...CATALOG, body: entry(name, spec) });
+    }
+    await custom().createClusterCustomObject({
+      ...CATALOG,
+      plural: PLURAL.organization,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'Organization',
+        metadata: { name: names.org },
+        spec: { homeNamespace: ns.name },
+      },
+    });
+    await custom().createNamespacedCustomObject({
+      ...CATALOG,
+      plural: PLURAL.workspace,
+      namespace: ns.name,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'PlatformWorkspace',
+        metadata: { name: 'ws' },
+        spec: { organization: names.org },
+      },
+    });
+    await tool(names.jira, 'org', 'required');
+    await tool(names.banned, 'workspace', 'blocked');
+    const created = await fx.call('POST', '/v1/agents', {
+      key: fx.keys.org_admin,
+      body: {
+        namespace: ns.name,
+        name: 'worker',
+        spec: { owners: defaultOwners(), model: { id: 'gpt-test' }, workspace: 'ws' },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await fx.until(`/v1/app-catalog/${names.planner}`, (r) => r.status === 200, 'viewer');
+    await fx.until(`/v1/agents/${wsAgent()}`, (r) => r.status === 200);
+  });
+
+  it('refuses a tool its workspace blocks: 403 tool_blocked, nothing written', async () => {
+    const r = await fx.call('POST', `${path()}/install`, {
+      key: fx.keys.editor,
+      body: { app_id: names.banned },
+    });
+    expect(r).toMatchObject({ status: 403, body: { code: 'tool_blocked' } });
+    expect(r.body.detail).toContain(`blocked by workspace ws`);
+    expect(await workerInstalls()).toEqual([]);
+  });
+
+  it('refuses a secret in the overrides: 422, the key named, the value never echoed, nothing written', async () => {
+    for (const configuration of [
+      { auth: { apiKey: 'hunter2-value' } },
+      { header: 'Bearer abcdefghijklmnop123' },
+    ]) {
+      const r = await fx.call('POST', `${path()}/install`, {
+        key: fx.keys.editor,
+        body: { app_id: names.github, configuration },
+      });
+      expect(r).toMatchObject({ status: 422, body: { code: 'secret_in_configuration' } });
+      expect(r.body.detail).toContain('ScopedCredential');
+      expect(JSON.stringify(r.body)).not.toMatch(/hunter2|abcdefghijklmnop123/);
+    }
+    expect(await workerInstalls()).toEqual([]);
+  });
+
+  it('lists its MCP tools (installed and required by the org) and A2A connections in status', async () => {
+    for (const app_id of [names.github, names.planner]) {
+      const r = await fx.call('POST', `${path()}/install`, { key: fx.keys.editor, body: { app_id } });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    }
+    const agent = await fx.until(
+      `/v1/agents/${wsAgent()}`,
+      (g) => (statusOf(g).tools ?? []).length === 2 && (statusOf(g).a2aConnections ?? []).length === 1,
+      'owner',
+    );
+    expect(statusOf(agent).tools).toEqual([
+      { name: names.github, source: 'app', app: names.github },
+      { name: names.jira, serverUrl: 'https://mcp.jira.example/', source: 'org', app: names.jira },
+    ]);
+    expect(statusOf(agent).a2aConnections).toEqual([
+      { name: names.planner, app: names.planner, url: 'https://a2a.example/' },
+    ]);
+    const gone = await fx.call('DELETE', `${path()}/uninstall?app_id=${names.planner}`, {
+      key: fx.keys.editor,
+    });
+    expect(gone.status).toBe(200);
+    await fx.until(
+      `/v1/agents/${wsAgent()}`,
+      (g) => (statusOf(g).a2aConnections ?? []).length === 0,
+      'owner',
+    );
+  });
+
+  it('refuses to uninstall a tool its organization requires: 409 app_required, the install kept', async () => {
+    const installed = await fx.call('POST', `${path()}/install`, {
+      key: fx.keys.editor,
+      body: { app_id: names.jira },
+    });
+    expect(installed.status).toBe(201);
+    const r = await fx.call('DELETE', `${path()}/uninstall?app_id=${names.jira}`, { key: fx.keys.owner });
+    expect(r).toMatchObject({ status: 409, body: { code: 'app_required' } });
+    expect(r.body.detail).toContain(`required by organization ${names.org}`);
+    expect((await workerInstalls()).map((i) => i.spec.app)).toContain(names.jira);
   });
 });
