@@ -33,6 +33,7 @@ import { ApiMetrics } from './http/metrics.ts';
 import { auditorTrustFacts, vocabulariesOf } from './registry/auditors.ts';
 import type { ApiDeps } from './routes/route.ts';
 import { loadApiSettings, type ApiSettings } from './settings.ts';
+import { kubeRegistryCredentials, loadClientCertificate } from '../base/registry-credentials.ts';
 import { AgentIndex } from './store/cache.ts';
 import { clusterWriter, type ClusterWriter } from './store/cluster.ts';
 import { kubeWorkflows } from './store/workflows.ts';
@@ -160,6 +161,11 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     now: Date.now,
     approvalTtlMs: s.approvalTtlMs,
     workflows: kubeWorkflows(kc, s.watchNamespace),
+    registryCredentials: kubeRegistryCredentials(
+      core,
+      s.namespace,
+      loadClientCertificate(s.registryClientCert, s.registryClientKey),
+    ),
     ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
   };
   for (const i of informers.all) i.start();
