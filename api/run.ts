@@ -72,8 +72,14 @@ interface VerifierParts {
 function verifierDeps(
   o: StartApiOptions,
   { store, writer, informers, agents, keys }: VerifierParts,
-): Pick<ApiDeps, 'evidence' | 'policy'> {
+): Pick<ApiDeps, 'evidence' | 'policy' | 'registryCredentials'> {
+  const client = loadClientCertificate(o.settings.registryClientCert, o.settings.registryClientKey);
   return {
+    registryCredentials: kubeRegistryCredentials(
+      o.kc.makeApiClient(k8s.CoreV1Api),
+      o.settings.namespace,
+      client,
+    ),
     evidence: {
       store,
       keys: pinnedAttesterKeys(store, credentialLive(keys, Date.now)),
@@ -161,11 +167,6 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     now: Date.now,
     approvalTtlMs: s.approvalTtlMs,
     workflows: kubeWorkflows(kc, s.watchNamespace),
-    registryCredentials: kubeRegistryCredentials(
-      core,
-      s.namespace,
-      loadClientCertificate(s.registryClientCert, s.registryClientKey),
-    ),
     ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
   };
   for (const i of informers.all) i.start();

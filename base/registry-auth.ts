@@ -57,12 +57,30 @@ export function endpointRequest(
   auth: RegistrationAuth | undefined,
   creds: EndpointCredentials,
 ): EndpointRequest {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const own = originOf(url) !== undefined && originOf(url) === originOf(endpoint);
-  if (auth?.type === 'api_key' && own && creds.apiKey) headers.authorization = `Bearer ${creds.apiKey}`;
-  if (auth?.type !== 'mtls' || !url.toLowerCase().startsWith('https:')) return { headers };
-  const client = own && creds.client ? { cert: creds.client.cert, key: creds.client.key } : {};
-  return { headers, tls: { ...(auth.certPem ? { ca: auth.certPem } : {}), ...client } };
+  const own = sameOrigin(url, endpoint);
+  const bearer = auth?.type === 'api_key' && own && creds.apiKey;
+  const headers = {
+    accept: 'application/json',
+    ...(bearer ? { authorization: `Bearer ${creds.apiKey}` } : {}),
+  };
+  const tls = auth?.type === 'mtls' ? mtlsOptions(url, auth, own ? creds.client : undefined) : undefined;
+  return tls ? { headers, tls } : { headers };
+}
+
+const sameOrigin = (url: string, endpoint: string | undefined): boolean =>
+  originOf(url) !== undefined && originOf(url) === originOf(endpoint);
+
+/** The TLS options of an https URL: the registration's certificate trusted, the client certificate presented. */
+function mtlsOptions(
+  url: string,
+  auth: RegistrationAuth,
+  client: ClientCertificate | undefined,
+): EndpointRequest['tls'] {
+  if (!url.toLowerCase().startsWith('https:')) return undefined;
+  return {
+    ...(auth.certPem ? { ca: auth.certPem } : {}),
+    ...(client ? { cert: client.cert, key: client.key } : {}),
+  };
 }
 
 export const holderText = (h: CredentialHolder): string => `${h.kind}/${h.name}`;

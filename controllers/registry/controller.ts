@@ -41,6 +41,8 @@ interface ProbedKind<T extends Registration> {
   kind: T['kind'];
   holder: CredentialHolder['kind'];
   rule: ProbeRule;
+  controller: string;
+  informer(ctx: ControllerContext): ResilientInformer<T>;
   /** The workspaces it belongs to (none: cluster-wide). */
   workspaces(reg: T): string[];
 }
@@ -49,6 +51,8 @@ const AUDITORS: ProbedKind<AuditorRegistration> = {
   kind: 'AuditorRegistration',
   holder: 'auditor',
   rule: AUDITOR_PROBE,
+  controller: REGISTRY_HEALTH_CONTROLLER,
+  informer: (ctx) => ctx.caches.auditors,
   workspaces: (reg) => reg.spec.workspaces ?? [],
 };
 
@@ -57,6 +61,8 @@ const MODELS: ProbedKind<ModelRegistration> = {
   kind: 'ModelRegistration',
   holder: 'model',
   rule: MODEL_PROBE,
+  controller: MODEL_HEALTH_CONTROLLER,
+  informer: (ctx) => ctx.caches.models,
   workspaces: (reg) => {
     const ws = reg.metadata.labels?.[LABEL.workspace];
     return ws ? [ws] : [];
@@ -120,13 +126,12 @@ function healthReconciler<T extends Registration>(d: HealthDeps<T>): Reconcile {
 
 function healthController<T extends Registration>(
   ctx: ControllerContext,
-  name: string,
   what: ProbedKind<T>,
-  informer: ResilientInformer<T>,
   o: ProbeOptions,
 ): Controller {
+  const informer = what.informer(ctx);
   return defineController(ctx, {
-    name,
+    name: what.controller,
     resource: what.kind === 'AuditorRegistration' ? RESOURCES.auditor : RESOURCES.model,
     primary: informer,
     reconciler: (kit) =>
@@ -143,9 +148,9 @@ function healthController<T extends Registration>(
 }
 
 export function createRegistryHealthController(ctx: ControllerContext, o: ProbeOptions = {}): Controller {
-  return healthController(ctx, REGISTRY_HEALTH_CONTROLLER, AUDITORS, ctx.caches.auditors, o);
+  return healthController(ctx, AUDITORS, o);
 }
 
 export function createModelHealthController(ctx: ControllerContext, o: ProbeOptions = {}): Controller {
-  return healthController(ctx, MODEL_HEALTH_CONTROLLER, MODELS, ctx.caches.models, o);
+  return healthController(ctx, MODELS, o);
 }
