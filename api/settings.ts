@@ -200,6 +200,19 @@ export const API_SETTINGS = {
     default: '10',
     description: 'MCP requests in flight at once (429 above)',
   },
+  registryClientCert: {
+    env: 'PLATFORM_REGISTRY_CLIENT_CERT',
+    flag: 'registry-client-cert',
+    type: 'string',
+    description:
+      'client certificate (PEM file) the vocabulary fetch presents to mTLS auditors (with PLATFORM_REGISTRY_CLIENT_KEY)',
+  },
+  registryClientKey: {
+    env: 'PLATFORM_REGISTRY_CLIENT_KEY',
+    flag: 'registry-client-key',
+    type: 'string',
+    description: 'private key (PEM file) of PLATFORM_REGISTRY_CLIENT_CERT',
+  },
 } as const;
 
 export type ApiSettings = Settings<typeof API_SETTINGS>;

@@ -129,6 +129,8 @@ export const ANNOTATION = {
   notarized: 'platform.io/notarized',
   /** Registration: who notarized it (API writes). */
   notarizedBy: 'platform.io/notarized-by',
+  /** Secret: the registrations (`auditor/<name>`, `model/<name>`, comma list) whose API key it holds (admins write; API and operator read). */
+  credentialFor: 'platform.io/credential-for',
 } as const;
 
 export const FINALIZER = {

@@ -18,7 +18,8 @@ import { createConsentController, createGrantController } from './delegation/con
 import { createEnvironmentController } from './environment/controller.ts';
 import { holdKeyring, type KeyringHolder } from './keyring.ts';
 import { createOrganizationController } from './organization/controller.ts';
-import { createRegistryHealthController } from './registry/controller.ts';
+import { createModelHealthController, createRegistryHealthController } from './registry/controller.ts';
+import { kubeRegistryCredentials, loadClientCertificate } from '../base/registry-credentials.ts';
 import type { Controller } from '../base/controller/controller.ts';
 import type { ResilientInformer } from '../base/controller/informer.ts';
 import { LeaderElector } from '../base/controller/leader-election.ts';
@@ -80,10 +81,22 @@ function buildManager(
     }),
     createGrantController(ctx),
     createConsentController(ctx, settings.consentTtlMs),
-    createRegistryHealthController(ctx, settings.watchNamespace),
+    ...registryHealthControllers(ctx, kc, settings),
     createWorkflowController(ctx),
   ];
   return { informers: allInformers(caches), controllers, keyring };
+}
+
+/** The auditor and model probes, with the registrations' credentials: API keys from Secrets in the API namespace. */
+function registryHealthControllers(
+  ctx: ControllerContext,
+  kc: k8s.KubeConfig,
+  settings: OperatorSettings,
+): Controller[] {
+  const client = loadClientCertificate(settings.registryClientCert, settings.registryClientKey);
+  const credentials = kubeRegistryCredentials(kc.makeApiClient(k8s.CoreV1Api), settings.apiNamespace, client);
+  const o = { watchNamespace: settings.watchNamespace, credentials };
+  return [createRegistryHealthController(ctx, o), createModelHealthController(ctx, o)];
 }
 
 function informerCheck(

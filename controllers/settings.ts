@@ -192,6 +192,19 @@ export const OPERATOR_SETTINGS = {
     default: 'platform-system/platform-keyring',
     description: '<namespace>/<name> of the keyring Secret (created with one key on first start)',
   },
+  registryClientCert: {
+    env: 'PLATFORM_REGISTRY_CLIENT_CERT',
+    flag: 'registry-client-cert',
+    type: 'string',
+    description:
+      'client certificate (PEM file) the registry health probes present to mTLS auditors and models (with PLATFORM_REGISTRY_CLIENT_KEY)',
+  },
+  registryClientKey: {
+    env: 'PLATFORM_REGISTRY_CLIENT_KEY',
+    flag: 'registry-client-key',
+    type: 'string',
+    description: 'private key (PEM file) of PLATFORM_REGISTRY_CLIENT_CERT',
+  },
 } as const;
 
 export type OperatorSettings = Settings<typeof OPERATOR_SETTINGS> & { identity: string };

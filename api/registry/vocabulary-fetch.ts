@@ -1,9 +1,13 @@
 // Fetching a registering auditor's vocabulary declaration from its
 // `vocabulary_url`, server side: http(s) only, no redirects, a deadline and a
 // size cap, so a slow, huge or hostile URL costs a bounded wait and never a
-// crash. Every failure is a 422 naming the reason; nothing is stored.
+// crash. The request carries the registration's auth (decision 129). Every
+// failure is a 422 naming the reason; nothing is stored.
 import { HttpError, unprocessable } from '../../base/http-error.ts';
 import { syncVocabulary, type SyncedVocabulary } from './vocabulary.ts';
+import { endpointRequest, type CredentialHolder, type RegistrationAuth } from '../../base/registry-auth.ts';
+import type { RegistryCredentials } from '../../base/registry-credentials.ts';
+import { registryGet, type RegistryGetError } from '../../base/registry-get.ts';
 
 export interface FetchLimits {
   timeoutMs: number;
@@ -30,35 +34,26 @@ const invalid = (url: string, why: string): Error =>
     'vocabulary_invalid',
   );
 
-/** The body, read up to `maxBytes` (beyond: refused as too large, reading stops). */
-async function readCapped(res: Response, url: string, maxBytes: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > maxBytes) throw invalid(url, `larger than ${maxBytes} bytes`);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of res.body ?? []) {
-    size += (chunk as Uint8Array).byteLength;
-    if (size > maxBytes) throw invalid(url, `larger than ${maxBytes} bytes`);
-    chunks.push(chunk as Uint8Array);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** How the registration is reached: its endpoint and auth, and where its credentials come from. */
+export interface VocabularyAccess {
+  holder: CredentialHolder;
+  endpoint: string | undefined;
+  auth: RegistrationAuth | undefined;
+  credentials: RegistryCredentials;
 }
 
-async function download(url: string, limits: FetchLimits): Promise<string> {
-  const signal = AbortSignal.timeout(limits.timeoutMs);
+async function download(url: string, access: VocabularyAccess, limits: FetchLimits): Promise<string> {
+  const creds = await access.credentials.resolve(access.holder, access.auth);
+  if (creds.problem) throw unreachable(url, creds.problem);
   try {
-    const res = await fetch(url, { redirect: 'error', signal, headers: { accept: 'application/json' } });
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      throw unreachable(url, `answered HTTP ${res.status}`);
-    }
-    return await readCapped(res, url, limits.maxBytes);
+    const res = await registryGet(url, endpointRequest(url, access.endpoint, access.auth, creds), limits);
+    if (res.status !== 200) throw unreachable(url, `answered HTTP ${res.status}`);
+    return res.body;
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    if (signal.aborted) throw unreachable(url, `no answer within ${limits.timeoutMs} ms`);
-    // Only the cause's code: messages may repeat the URL (its query) verbatim.
-    const cause = (err as { cause?: { code?: unknown } }).cause;
-    throw unreachable(url, typeof cause?.code === 'string' ? cause.code : 'the request failed');
+    const e = err as RegistryGetError;
+    if (e.reason === 'too_large') throw invalid(url, `larger than ${limits.maxBytes} bytes`);
+    throw unreachable(url, e.reason === 'timeout' ? `no answer within ${limits.timeoutMs} ms` : e.message);
   }
 }
 
@@ -66,11 +61,12 @@ async function download(url: string, limits: FetchLimits): Promise<string> {
 export async function fetchVocabulary(
   auditorId: string,
   url: string,
+  access: VocabularyAccess,
   limits: FetchLimits = VOCABULARY_LIMITS,
 ): Promise<SyncedVocabulary> {
   if (!/^https?:\/\//i.test(url)) throw invalid(url, 'only http and https URLs are fetched');
   if (/^https?:\/\/[^/?#]*@/i.test(url)) throw invalid(url, 'a URL with credentials is not fetched');
-  const text = await download(url, limits);
+  const text = await download(url, access, limits);
   let decl: unknown;
   try {
     decl = JSON.parse(text);

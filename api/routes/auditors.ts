@@ -18,6 +18,7 @@ import {
   type RegistrationBody,
 } from '../registry/auditors.ts';
 import { fetchVocabulary } from '../registry/vocabulary-fetch.ts';
+import { NO_CREDENTIALS } from '../../base/registry-credentials.ts';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import { defaultWorkspaces, registrationVerdict } from '../registry/registration-access.ts';
 import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
@@ -46,7 +47,14 @@ async function described(
   if (placement) throw new HttpError(422, placement, 'invalid_registration');
   const url = vocabularySource(body, draft);
   if (!url) return { next: draft, fetched: false };
-  return { next: withVocabulary(draft, body, await fetchVocabulary(body.auditor_id, url)), fetched: true };
+  const access = {
+    holder: { kind: 'auditor' as const, name: draft.metadata.name ?? body.auditor_id },
+    endpoint: draft.spec.endpoint,
+    auth: draft.spec.auth,
+    credentials: rc.deps.registryCredentials ?? NO_CREDENTIALS,
+  };
+  const synced = await fetchVocabulary(body.auditor_id, url, access);
+  return { next: withVocabulary(draft, body, synced), fetched: true };
 }
 
 async function register(rc: RouteCtx): Promise<unknown> {

@@ -20,6 +20,7 @@ import type { Action } from '../policy/roles.ts';
 import type { AgentIndex, CacheLike } from '../store/cache.ts';
 import type { ClusterWriter } from '../store/cluster.ts';
 import type { WorkflowStore } from '../store/workflows.ts';
+import type { RegistryCredentials } from '../../base/registry-credentials.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -44,6 +45,8 @@ export interface ApiDeps {
   policy: PolicyServiceDeps;
   /** Workflow resources, at the apiserver. */
   workflows: WorkflowStore;
+  /** What the vocabulary fetch of a registration presents (its client certificate, API keys); none when absent. */
+  registryCredentials?: RegistryCredentials;
 }
 
 export interface AuditNote {

@@ -6,6 +6,7 @@ import {
   healthFromProbe,
   healthUrl,
   inWatchScope,
+  MODEL_PROBE,
   probeDueInMs,
   probeTimeoutMs,
 } from './health.ts';
@@ -111,9 +112,31 @@ describe('registry health checks', () => {
   });
 
   it('probes, in an operator limited to one namespace, only that workspace’s registrations', () => {
-    expect(inWatchScope(reg({}), undefined)).toBe(true);
-    expect(inWatchScope(reg({}), 'team')).toBe(false);
-    expect(inWatchScope(reg({ workspaces: ['other', 'team'] }), 'team')).toBe(true);
-    expect(inWatchScope(reg({ workspaces: ['other'] }), 'team')).toBe(false);
+    expect(inWatchScope([], undefined)).toBe(true);
+    expect(inWatchScope([], 'team')).toBe(false);
+    expect(inWatchScope(['other', 'team'], 'team')).toBe(true);
+    expect(inWatchScope(['other'], 'team')).toBe(false);
+  });
+
+  it('probes a model’s OpenAI-compatible GET /models: a list is healthy', () => {
+    expect(healthUrl(reg({ endpoint: 'http://m.example/v1/' }), MODEL_PROBE.path)).toBe(
+      'http://m.example/v1/models',
+    );
+    const list = { kind: 'answer' as const, status: 200, body: { object: 'list', data: [] } };
+    expect(healthFromProbe(list, NOW, MODEL_PROBE)).toEqual({
+      status: 'healthy',
+      checkedAt: NOW.toISOString(),
+      detail: 'GET /models answered healthy',
+    });
+    const cases: [Parameters<typeof healthFromProbe>[0], string][] = [
+      [{ kind: 'answer', status: 401, body: {} }, 'GET /models answered HTTP 401'],
+      [
+        { kind: 'answer', status: 200, body: { status: 'ok' } },
+        'GET /models answered no model list (data[])',
+      ],
+      [{ kind: 'failed', error: 'ECONNREFUSED' }, 'GET /models failed: ECONNREFUSED'],
+    ];
+    for (const [result, detail] of cases)
+      expect(healthFromProbe(result, NOW, MODEL_PROBE).detail).toBe(detail);
   });
 });

@@ -1,9 +1,10 @@
-// The pure part of registry health checks (decision 114): where an auditor's
-// health is probed (the auditor contract's GET /health), what a probe's answer
-// means, the `Healthy` condition, and when the next probe is due. The probe
-// itself sits behind `HealthProbe`, so this module never does I/O.
+// The pure part of registry health checks (decisions 114, 128): where an
+// auditor's health is probed (the auditor contract's GET /health) and a
+// model's (GET /models of its OpenAI-compatible base URL), what a probe's
+// answer means, the `Healthy` condition, and when the next probe is due. The
+// probe itself sits behind `HealthProbe`, so this module never does I/O.
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
-import type { AuditorRegistration } from '../../crds/generated/types.ts';
+import type { EndpointRequest, RegistrationAuth } from '../../base/registry-auth.ts';
 
 /** The CRD's default of `spec.healthCheckIntervalSeconds`. */
 export const DEFAULT_HEALTH_INTERVAL_SECONDS = 30;
@@ -16,7 +17,26 @@ export type ProbeResult =
   { kind: 'answer'; status: number; body: unknown } | { kind: 'failed'; error: string };
 
 export interface HealthProbe {
-  get(url: string, timeoutMs: number): Promise<ProbeResult>;
+  get(url: string, request: EndpointRequest, timeoutMs: number): Promise<ProbeResult>;
+}
+
+/** What the probe reads of an AuditorRegistration or a ModelRegistration. */
+export interface ProbedRegistration {
+  metadata: { name?: string; generation?: number };
+  spec: {
+    endpoint?: string;
+    healthCheckIntervalSeconds?: number;
+    workspaces?: string[];
+    auth?: RegistrationAuth;
+  };
+  status?: { observedGeneration?: number; health?: { checkedAt?: string } };
+}
+
+/** Where a kind is probed and what a good answer is. */
+export interface ProbeRule {
+  path: string;
+  /** Why the answer is not healthy; undefined when it is. */
+  problem(status: number, body: unknown): string | undefined;
 }
 
 export interface Health {
@@ -30,23 +50,24 @@ export interface Health {
  * the registrations made for that workspace; cluster-wide ones belong to the
  * cluster-wide operator.
  */
-export const inWatchScope = (reg: AuditorRegistration, watchNamespace: string | undefined): boolean =>
-  !watchNamespace || (reg.spec.workspaces ?? []).includes(watchNamespace);
+export const inWatchScope = (workspaces: readonly string[], watchNamespace: string | undefined): boolean =>
+  !watchNamespace || workspaces.includes(watchNamespace);
 
-export const intervalMs = (reg: AuditorRegistration): number =>
+/** A model states no interval: the auditors' default. */
+export const intervalMs = (reg: ProbedRegistration): number =>
   (reg.spec.healthCheckIntervalSeconds ?? DEFAULT_HEALTH_INTERVAL_SECONDS) * 1000;
 
-export const probeTimeoutMs = (reg: AuditorRegistration): number =>
+export const probeTimeoutMs = (reg: ProbedRegistration): number =>
   Math.min(intervalMs(reg), MAX_PROBE_TIMEOUT_MS);
 
 /** `https://a.example/base/` → `https://a.example/base/health`; undefined without a usable endpoint. */
-export function healthUrl(reg: AuditorRegistration): string | undefined {
+export function healthUrl(reg: ProbedRegistration, path = AUDITOR_PROBE.path): string | undefined {
   const endpoint = reg.spec.endpoint;
   if (!endpoint) return undefined;
   try {
     const url = new URL(endpoint);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    url.pathname = `${url.pathname.replace(/\/+$/, '')}/health`;
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
     url.search = '';
     url.hash = '';
     return url.toString();
@@ -63,25 +84,38 @@ const clean = (s: string): string =>
 const field = (body: unknown, key: string): unknown =>
   body && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
 
-/** Why the answer is not healthy; undefined when it is. The contract's `healthy` and the troubleshooting step's `ok` both count. */
-function answerProblem(status: number, body: unknown): string | undefined {
-  if (status !== 200) return `GET /health answered HTTP ${status}`;
-  const said = field(body, 'status');
-  if (said !== 'healthy' && said !== 'ok')
-    return `GET /health answered status ${JSON.stringify(said ?? null)}`;
-  if (field(body, 'ready') === false) return 'GET /health answered ready: false';
-  return undefined;
-}
+/** An auditor's GET /health: the contract's `healthy` and the troubleshooting step's `ok` both count. */
+export const AUDITOR_PROBE: ProbeRule = {
+  path: '/health',
+  problem(status, body) {
+    if (status !== 200) return `GET /health answered HTTP ${status}`;
+    const said = field(body, 'status');
+    if (said !== 'healthy' && said !== 'ok')
+      return `GET /health answered status ${JSON.stringify(said ?? null)}`;
+    if (field(body, 'ready') === false) return 'GET /health answered ready: false';
+    return undefined;
+  },
+};
 
-export function healthFromProbe(result: ProbeResult, now: Date): Health {
+/** A model's GET /models (decision 128): the OpenAI-compatible list, `{data: [...]}`. */
+export const MODEL_PROBE: ProbeRule = {
+  path: '/models',
+  problem(status, body) {
+    if (status !== 200) return `GET /models answered HTTP ${status}`;
+    if (!Array.isArray(field(body, 'data'))) return 'GET /models answered no model list (data[])';
+    return undefined;
+  },
+};
+
+export function healthFromProbe(result: ProbeResult, now: Date, rule: ProbeRule = AUDITOR_PROBE): Health {
   const checkedAt = now.toISOString();
   if (result.kind === 'failed') {
-    return { status: 'unhealthy', checkedAt, detail: clean(`GET /health failed: ${result.error}`) };
+    return { status: 'unhealthy', checkedAt, detail: clean(`GET ${rule.path} failed: ${result.error}`) };
   }
-  const problem = answerProblem(result.status, result.body);
+  const problem = rule.problem(result.status, result.body);
   return problem
     ? { status: 'unhealthy', checkedAt, detail: clean(problem) }
-    : { status: 'healthy', checkedAt, detail: 'GET /health answered healthy' };
+    : { status: 'healthy', checkedAt, detail: `GET ${rule.path} answered healthy` };
 }
 
 export function healthCondition(health: Health): DesiredCondition {
@@ -96,7 +130,7 @@ export function healthCondition(health: Health): DesiredCondition {
  * interval since the last probe. Status writes wake the controller too; this
  * keeps them from probing early.
  */
-export function probeDueInMs(reg: AuditorRegistration, now: Date): number {
+export function probeDueInMs(reg: ProbedRegistration, now: Date): number {
   const last = reg.status?.health?.checkedAt;
   if (!last || reg.status?.observedGeneration !== reg.metadata?.generation) return 0;
   const elapsed = now.getTime() - Date.parse(last);

@@ -1,8 +1,9 @@
-// The HTTP side of registry health checks: a GET with a timeout, the body
-// parsed as JSON when it is JSON. No credentials are sent (decision 114).
+// The HTTP side of registry health checks: a GET with a timeout carrying the
+// registration's auth (decision 129), the body parsed as JSON when it is JSON.
+import { registryGet, type RegistryGetError } from '../../base/registry-get.ts';
 import type { HealthProbe, ProbeResult } from './health.ts';
 
-const MAX_BODY_CHARS = 65_536;
+const MAX_BODY_BYTES = 65_536;
 
 function parse(text: string): unknown {
   try {
@@ -12,22 +13,13 @@ function parse(text: string): unknown {
   }
 }
 
-async function get(url: string, timeoutMs: number): Promise<ProbeResult> {
-  try {
-    const res = await fetch(url, {
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'error',
-      headers: { accept: 'application/json' },
-    });
-    const text = (await res.text()).slice(0, MAX_BODY_CHARS);
-    return { kind: 'answer', status: res.status, body: parse(text) };
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    const name = (err as Error).name;
-    const error =
-      name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (cause ?? (err as Error).message);
-    return { kind: 'failed', error };
-  }
-}
-
-export const httpHealthProbe: HealthProbe = { get };
+export const httpHealthProbe: HealthProbe = {
+  async get(url, request, timeoutMs): Promise<ProbeResult> {
+    try {
+      const res = await registryGet(url, request, { timeoutMs, maxBytes: MAX_BODY_BYTES });
+      return { kind: 'answer', status: res.status, body: parse(res.body) };
+    } catch (err) {
+      return { kind: 'failed', error: (err as RegistryGetError).message };
+    }
+  },
+};

@@ -3,12 +3,18 @@
 // healthCheckIntervalSeconds and records the result in its status; when the
 // server stops, the registration turns unhealthy. And the settings schema of
 // an auditor: a built-in one, a registered one, 404 for an unknown id.
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { issueCa, issueServing } from '../../webhooks/tls/certs.ts';
+import { ANNOTATION, LABEL } from '../../contract/kube.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INJECTION_SCHEMA, REGISTERED_CLAIMS, registeredSchema } from '../fixtures/auditor-schema.ts';
 import { useApi } from './api-harness.ts';
-import { eventually, useNamespace } from './harness.ts';
+import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
 import { Platform, type Cond, type Obj } from './platform-client.ts';
 
@@ -18,6 +24,12 @@ const p = new Platform(() => ns.name);
 const ID = `health-${ns.fileId}`;
 let operator: OperatorProcess;
 let server: Server;
+const authServers: Server[] = [];
+// The operator starts with a client certificate (PLATFORM_REGISTRY_CLIENT_CERT/KEY): it loads it at start.
+const now = new Date();
+const clientCa = issueCa(now, 1, 'platform-client-ca');
+const client = issueServing(clientCa, { dnsNames: ['platform-operator'], ipAddresses: [] }, now, 1);
+const API_KEY = 'probe-key-0123456789';
 const answer = { status: 200, body: { status: 'healthy', auditor_id: ID, version: '1.0.0', ready: true } };
 
 interface Health {
@@ -36,10 +48,18 @@ beforeAll(async () => {
     res.end(JSON.stringify(ok ? answer.body : { detail: 'not found' }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const dir = mkdtempSync(join(tmpdir(), 'registry-client-'));
+  writeFileSync(join(dir, 'tls.crt'), client.certPem);
+  writeFileSync(join(dir, 'tls.key'), client.keyPem);
   operator = await startOperator({
     namespace: ns.name,
     identity: 'registry-health-operator',
-    env: { PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`, PLATFORM_API_NAMESPACE: ns.name },
+    env: {
+      PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
+      PLATFORM_API_NAMESPACE: ns.name,
+      PLATFORM_REGISTRY_CLIENT_CERT: join(dir, 'tls.crt'),
+      PLATFORM_REGISTRY_CLIENT_KEY: join(dir, 'tls.key'),
+    },
   });
   await eventually(async () => ((await operator.isLeader()) ? true : undefined), 'the operator to lead');
 });
@@ -48,7 +68,26 @@ afterAll(async () => {
   await p.delete('AuditorRegistration', ID);
   server.closeAllConnections();
   server.close();
+  for (const s of authServers) {
+    s.closeAllConnections();
+    s.close();
+  }
 });
+
+const json = (res: ServerResponse, status: number, body: unknown): void =>
+  void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+async function listening(s: Server): Promise<number> {
+  authServers.push(s);
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return (s.address() as AddressInfo).port;
+}
+
+const waitHealth = (kind: string, name: string, status: string): Promise<Obj> =>
+  eventually(async () => {
+    const o = await p.get(kind, name);
+    return healthOf(o)?.status === status ? o : undefined;
+  }, `${kind} ${name} to be ${status}`);
 
 describe('registry health checks', () => {
   it('records healthy, then unhealthy once the endpoint stops answering', async () => {
@@ -92,6 +131,90 @@ describe('registry health checks', () => {
     }, 'the registration to be unhealthy (server stopped)');
     expect(healthy(down)).toMatchObject({ status: 'False', reason: 'ProbeFailed' });
     expect(healthOf(down)?.detail).toMatch(/^GET \/health failed: /);
+  });
+});
+
+describe('probes and the vocabulary fetch with the registration’s auth', () => {
+  it('sends an API key from the Secret the registration names, only when the Secret lists it', async () => {
+    const id = `key-${ns.fileId}`;
+    const port = await listening(
+      createServer((req, res) =>
+        req.headers.authorization === `Bearer ${API_KEY}`
+          ? json(res, 200, { status: 'ok' })
+          : json(res, 401, { detail: 'bad key' }),
+      ),
+    );
+    const core = kubeConfig().makeApiClient(k8s.CoreV1Api);
+    const secret = `${id}-key`;
+    await p.create('AuditorRegistration', id, {
+      auditorId: id,
+      category: 'security',
+      phase: 'input_guarding',
+      deploymentMode: 'external',
+      endpoint: `http://127.0.0.1:${port}`,
+      auth: { type: 'api_key', secretRef: { name: secret, key: 'token' } },
+      healthCheckIntervalSeconds: 1,
+      workspaces: [ns.name],
+    });
+    try {
+      const missing = await waitHealth('AuditorRegistration', id, 'unhealthy');
+      expect(healthOf(missing)?.detail).toBe(
+        `GET /health failed: not sent: the API key Secret ${secret} does not exist`,
+      );
+      await core.createNamespacedSecret({
+        namespace: ns.name,
+        body: {
+          metadata: { name: secret, annotations: { [ANNOTATION.credentialFor]: `auditor/${id}` } },
+          stringData: { token: API_KEY },
+        },
+      });
+      const up = await waitHealth('AuditorRegistration', id, 'healthy');
+      expect(healthy(up)).toMatchObject({ status: 'True' });
+      // A wrong key: the auditor's refusal is the reason.
+      await core.replaceNamespacedSecret({
+        name: secret,
+        namespace: ns.name,
+        body: {
+          metadata: { name: secret, annotations: { [ANNOTATION.credentialFor]: `auditor/${id}` } },
+          stringData: { token: 'wrong' },
+        },
+      });
+      const refused = await waitHealth('AuditorRegistration', id, 'unhealthy');
+      expect(healthOf(refused)?.detail).toBe('GET /health answered HTTP 401');
+      expect(JSON.stringify(refused.status)).not.toContain(API_KEY);
+    } finally {
+      await p.delete('AuditorRegistration', id);
+    }
+  });
+
+  it('probes a model registration at GET <endpoint>/models', async () => {
+    const name = `model-${ns.fileId}`;
+    const list = { up: true };
+    const port = await listening(
+      createServer((req, res) =>
+        req.url === '/v1/models' && list.up
+          ? json(res, 200, { object: 'list', data: [{ id: name, object: 'model' }] })
+          : json(res, 503, { detail: 'down' }),
+      ),
+    );
+    await p.create(
+      'ModelRegistration',
+      name,
+      {
+        modelId: name,
+        modelType: 'chat',
+        deploymentMode: 'in-cluster',
+        endpoint: `http://127.0.0.1:${port}/v1`,
+      },
+      { labels: { [LABEL.workspace]: ns.name } },
+    );
+    try {
+      const up = await waitHealth('ModelRegistration', name, 'healthy');
+      expect(healthOf(up)?.detail).toBe('GET /models answered healthy');
+      expect(healthy(up)).toMatchObject({ status: 'True', reason: 'ProbeSucceeded' });
+    } finally {
+      await p.delete('ModelRegistration', name);
+    }
   });
 });
 
