@@ -44,6 +44,7 @@ export const FREE_TEXT_FIELDS: ReadonlySet<string> = new Set([
   'content',
   'cedar',
   'certPem',
+  'cert_pem',
   'condition',
   'delegationConditions',
 ]);

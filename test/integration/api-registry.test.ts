@@ -17,6 +17,7 @@ import { createTestAuditor } from '../process/fixtures/test-auditors.ts';
 import { useApi } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
+import { issueCa } from '../../webhooks/tls/certs.ts';
 
 const ns = useNamespace('api-registry');
 const fx = useApi(ns);
@@ -245,6 +246,21 @@ describe('POST /v1/auditors/register', () => {
       expect(r.status).toBe(403);
     }
     expect(await stored(PLURAL.auditor, id)).toBeUndefined();
+  });
+});
+
+describe('POST /v1/auditors/register with mTLS', () => {
+  it('accepts a real PEM certificate in auth.cert_pem (line breaks are part of a PEM) and stores it', async () => {
+    const id = auditorId('mtls-pem');
+    const certPem = issueCa(new Date(), 30).certPem;
+    expect(certPem).toContain('\n');
+    const r = await fx.call('POST', '/v1/auditors/register', {
+      key: fx.keys.org_admin,
+      body: { ...minimal(id, `${loopback.url}/valid/${id}`), auth: { type: 'mtls', cert_pem: certPem } },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const reg = await stored<AuditorRegistration>(PLURAL.auditor, id);
+    expect(reg?.spec.auth).toEqual({ type: 'mtls', certPem });
   });
 });
 
