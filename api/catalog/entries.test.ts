@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentInstalledApp, AppCatalogEntry } from '../../crds/generated/types.ts';
+import type { AgentInstalledApp, AppCatalogEntry, AuditorRegistration } from '../../crds/generated/types.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import {
   catalogApps,
@@ -8,6 +8,7 @@ import {
   findApp,
   installedAuditors,
   installName,
+  withRegisteredAuditors,
 } from './entries.ts';
 
 function entry(name: string, spec: Partial<AppCatalogEntry['spec']> = {}): AppCatalogEntry {
@@ -123,5 +124,45 @@ describe('installedAuditors', () => {
     expect(installedAuditors([install('a', 'builtin-toxicity')], [])).toEqual([
       { app: 'builtin-toxicity', auditors: ['toxicity'] },
     ]);
+  });
+});
+
+describe('withRegisteredAuditors', () => {
+  const reg = (auditorId: string): AuditorRegistration =>
+    ({
+      apiVersion: 'platform.io/v1alpha1',
+      kind: 'AuditorRegistration',
+      metadata: { name: auditorId },
+      spec: {
+        auditorId,
+        category: 'security',
+        phase: 'input_guarding',
+        deploymentMode: 'external',
+        endpoint: 'https://a.example',
+        auth: { type: 'none' },
+      },
+    }) as AuditorRegistration;
+
+  it('adds each registered auditor as an auditor app, never a built-in, and a stored entry of that name wins', () => {
+    const stored = entry('registered-shadowed', {
+      displayName: 'Curated',
+      category: 'Auditors',
+      type: 'auditor',
+      auditorId: 'shadowed',
+    });
+    const out = withRegisteredAuditors(
+      [stored],
+      [reg('acme'), reg('shadowed'), reg(BUILTIN_AUDITOR_IDS[0]!)],
+    );
+    expect(out.map((e) => e.metadata.name)).toEqual(['registered-shadowed', 'registered-acme']);
+    const app = findApp('registered-acme', out);
+    expect(app).toMatchObject({
+      type: 'auditor',
+      category: 'Auditors',
+      auditor_id: 'acme',
+      trust_tier: 'unverified',
+      builtin: false,
+    });
+    expect(findApp('registered-shadowed', out)?.name).toBe('Curated');
   });
 });

@@ -4,7 +4,7 @@
 // install counts; and the auditors an agent's installed apps put into its
 // chain (read by the agent controller). Decisions 110, 111.
 import { createHash } from 'node:crypto';
-import type { AgentInstalledApp, AppCatalogEntry } from '../../crds/generated/types.ts';
+import type { AgentInstalledApp, AppCatalogEntry, AuditorRegistration } from '../../crds/generated/types.ts';
 import { BUILTIN_AUDITOR_TABLE, type BuiltinAuditor } from '../../auditors/builtin.ts';
 import { registeredTier } from '../registry/auditors.ts';
 import { APP_CATEGORIES, APP_TYPES } from '../../crds/schema/enums.ts';
@@ -84,6 +84,41 @@ export function entryApp(e: AppCatalogEntry): CatalogApp {
     mcp_metadata: mcpMetadata(s),
     install_count: 0,
   };
+}
+
+/** A registered auditor's app id: `registered-<auditor id>` (an AppCatalogEntry of that name wins). */
+export const REGISTERED_APP_PREFIX = 'registered-';
+
+/** A registered (not built-in) auditor as an auditor app, so it can be installed like any other. */
+function registeredEntry(r: AuditorRegistration): AppCatalogEntry {
+  const s = r.spec;
+  return {
+    apiVersion: r.apiVersion,
+    kind: 'AppCatalogEntry',
+    metadata: { name: `${REGISTERED_APP_PREFIX}${s.auditorId}` },
+    spec: {
+      displayName: s.displayName ?? s.auditorId,
+      description: s.description ?? `Registered ${s.deploymentMode} auditor ${s.auditorId}.`,
+      category: 'Auditors',
+      type: 'auditor',
+      trustTier: registeredTier(s.auditorId, r) as AppCatalogEntry['spec']['trustTier'],
+      ...(s.version ? { version: s.version } : {}),
+      auditorId: s.auditorId,
+    },
+  } as AppCatalogEntry;
+}
+
+/** The stored entries, then one auditor app per registered auditor that no stored entry of that name shadows. */
+export function withRegisteredAuditors(
+  entries: readonly AppCatalogEntry[],
+  registrations: readonly AuditorRegistration[],
+): AppCatalogEntry[] {
+  const names = new Set(entries.map((e) => e.metadata.name));
+  const registered = registrations
+    .filter((r) => !BUILTIN_AUDITOR_TABLE.some((b) => b.id === r.spec.auditorId))
+    .map(registeredEntry)
+    .filter((e) => !names.has(e.metadata.name));
+  return [...entries, ...registered];
 }
 
 /** Installs per app id. */

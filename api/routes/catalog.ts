@@ -14,7 +14,14 @@ import { badRequest, conflict, HttpError, notFound, unprocessable } from '../../
 import { agentToolRulings } from '../catalog/agent-tiers.ts';
 import { secretInConfiguration } from '../catalog/secret-config.ts';
 import { rulingLabel } from '../catalog/tool-cascade.ts';
-import { catalogApps, filterApps, filterProblem, findApp, installName } from '../catalog/entries.ts';
+import {
+  catalogApps,
+  filterApps,
+  filterProblem,
+  findApp,
+  installName,
+  withRegisteredAuditors,
+} from '../catalog/entries.ts';
 import {
   APP_ID_PATTERN,
   INSTALL_BODY,
@@ -24,7 +31,7 @@ import {
 } from '../catalog/installs.ts';
 import type { PlatformAgent } from '../agents/model.ts';
 import { patternQuery, stringQuery } from '../http/validate.ts';
-import type { AgentInstalledApp } from '../../crds/generated/types.ts';
+import type { AgentInstalledApp, AppCatalogEntry } from '../../crds/generated/types.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 import { CATALOG_APP, CATALOG_LIST, INSTALLED_APP, INSTALLED_LIST, UNINSTALLED } from './responses.ts';
 
@@ -39,14 +46,18 @@ function listApps(rc: RouteCtx): Promise<unknown> {
   };
   const problem = filterProblem(filter);
   if (problem) throw badRequest(problem, 'invalid_query');
-  const apps = catalogApps(rc.deps.catalog.list(), rc.deps.installedApps.list());
+  const apps = catalogApps(entriesOf(rc), rc.deps.installedApps.list());
   return Promise.resolve({ items: filterApps(apps, filter) });
 }
+
+/** The catalog's entries: the stored ones and the registered auditors (the built-ins are added by `catalogApps`). */
+const entriesOf = (rc: RouteCtx): AppCatalogEntry[] =>
+  withRegisteredAuditors(rc.deps.catalog.list(), rc.deps.auditors.list());
 
 function getApp(rc: RouteCtx): Promise<unknown> {
   const id = rc.params.app_id ?? '';
   rc.audit = { resource: `app-catalog/${id}` };
-  const app = findApp(id, rc.deps.catalog.list(), rc.deps.installedApps.list());
+  const app = findApp(id, entriesOf(rc), rc.deps.installedApps.list());
   if (!app) throw notFound(`app ${JSON.stringify(id.slice(0, 253))} is not in the catalog`);
   return Promise.resolve(app);
 }
@@ -116,7 +127,7 @@ async function install(rc: RouteCtx): Promise<unknown> {
   const body = rc.body as InstallBody;
   const agent = agentOf(rc);
   refuseSecrets(body.configuration);
-  const app = findApp(body.app_id, rc.deps.catalog.list());
+  const app = findApp(body.app_id, entriesOf(rc));
   if (!app) throw unprocessable(`app ${body.app_id} is not in the catalog`, 'unknown_app');
   await refuseBlocked(rc, agent, body.app_id);
   const name = installNameOf(rc, agent, body.app_id);
@@ -146,7 +157,7 @@ async function uninstall(rc: RouteCtx): Promise<unknown> {
 }
 
 function listInstalled(rc: RouteCtx): Promise<unknown> {
-  const entries = rc.deps.catalog.list();
+  const entries = entriesOf(rc);
   const items = installsOf(rc, agentOf(rc))
     .sort((a, b) => a.spec.app.localeCompare(b.spec.app))
     .map((i) => installRecord(i, findApp(i.spec.app, entries)));

@@ -6,10 +6,15 @@
 // rival agents for email and handle).
 import * as k8s from '@kubernetes/client-node';
 import { LABEL } from '../../contract/kube.ts';
-import type { AgentInstalledApp, AuditorPolicy, ScopedToolInstall } from '../../crds/generated/types.ts';
+import type {
+  AgentInstalledApp,
+  AppCatalogEntry,
+  AuditorPolicy,
+  ScopedToolInstall,
+} from '../../crds/generated/types.ts';
 import type { Keyring } from '../../base/crypto/envelope.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
-import { installedAuditors } from '../../api/catalog/entries.ts';
+import { installedAuditors, withRegisteredAuditors } from '../../api/catalog/entries.ts';
 import { inNamespace, type Caches } from '../common/caches.ts';
 import { defineController } from '../common/define.ts';
 import type { ControllerContext, Toolkit } from '../common/toolkit.ts';
@@ -47,6 +52,10 @@ const installsOf = (c: Caches, agent: PlatformAgent): AgentInstalledApp[] =>
     (i) => i.spec.agent === agent.metadata.name,
   );
 
+/** The app catalog as the API shows it: stored entries and registered auditors. */
+const catalogOf = (c: Caches): AppCatalogEntry[] =>
+  withRegisteredAuditors(c.catalog.list(), c.auditors.list());
+
 function reader(ctx: ControllerContext, identities: IdentityIndex): AgentContextReader {
   const c = ctx.caches;
   return {
@@ -57,11 +66,11 @@ function reader(ctx: ControllerContext, identities: IdentityIndex): AgentContext
     credentialExists: (namespace, name) => c.credentials.get(`${namespace}/${name}`) !== undefined,
     node: (name) => c.nodes.get(name),
     knownAuditors: () => new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]),
-    installedApps: (agent) => installedAuditors(installsOf(c, agent), c.catalog.list()),
+    installedApps: (agent) => installedAuditors(installsOf(c, agent), catalogOf(c)),
     connections: (agent, ws, org) =>
       agentConnections(agent, ws, org, {
         installs: installsOf(c, agent),
-        entries: c.catalog.list(),
+        entries: catalogOf(c),
         toolInstalls: c.toolInstalls.list(),
       }),
   };

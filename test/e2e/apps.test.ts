@@ -16,7 +16,7 @@ import { k8s } from '../../base/kube.ts';
 
 const APP_BOT: AgentRef = { namespace: 'e2e-apps', name: 'app-bot' };
 const KEYWORD_ID = 'keyword-e2e';
-const KEYWORD_APP = 'keyword-e2e-app';
+const KEYWORD_APP = `registered-${KEYWORD_ID}`;
 const PROMPT = 'What is the secret of a good password?';
 
 type Pod = k8s.V1Pod;
@@ -103,7 +103,6 @@ beforeAll(() => {
 afterAll(() => {
   auditorProcess?.kill('SIGTERM');
   kubectl(['delete', 'namespace', APP_BOT.namespace, '--wait=false']);
-  kubectl(['delete', 'appcatalogentry', KEYWORD_APP, '--ignore-not-found']);
   kubectl(['delete', 'auditorregistration', KEYWORD_ID, '--ignore-not-found']);
 });
 
@@ -154,20 +153,7 @@ describe('the app catalog on a real node', () => {
     expect(listed.endpoint).toBe(endpoint);
     expect((listed.claims ?? []).map((c) => c.name).sort()).toEqual(['keyword_detected', 'keyword_score']);
 
-    kubectlOk(
-      ['apply', '-f', '-'],
-      JSON.stringify({
-        apiVersion: 'platform.io/v1alpha1',
-        kind: 'AppCatalogEntry',
-        metadata: { name: KEYWORD_APP },
-        spec: {
-          displayName: 'Keyword watch',
-          category: 'Auditors',
-          type: 'auditor',
-          auditorId: KEYWORD_ID,
-        },
-      }),
-    );
+    // Registered, it is in the app catalog as an auditor app of its own.
     await eventually(async () => {
       const r = await api(`/v1/app-catalog/${KEYWORD_APP}`);
       return r.status === 200 ? true : undefined;

@@ -228,6 +228,23 @@ describe('installing on an agent', () => {
     });
     expect(twice).toMatchObject({ status: 404, body: { code: 'not_found' } });
   });
+  it('lists a registered auditor as the app registered-<id>, and installing it puts the auditor in the chain', async () => {
+    const appId = `registered-${names.auditor}`;
+    const listed = await fx.call('GET', `/v1/app-catalog?type=auditor`, { key: fx.keys.viewer });
+    const app = (listed.body.items as { app_id: string }[]).find((a) => a.app_id === appId);
+    expect(app).toMatchObject({
+      type: 'auditor',
+      category: 'Auditors',
+      auditor_id: names.auditor,
+      builtin: false,
+    });
+    const r = await fx.call('POST', `${path()}/install`, { key: fx.keys.editor, body: { app_id: appId } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    await fx.until(`/v1/agents/${names.agent}`, (g) => chainOf(g).includes(names.auditor), 'owner');
+    const gone = await fx.call('DELETE', `${path()}/uninstall?app_id=${appId}`, { key: fx.keys.editor });
+    expect(gone.status).toBe(200);
+    await fx.until(`/v1/agents/${names.agent}`, (g) => !chainOf(g).includes(names.auditor), 'owner');
+  });
 });
 
 describe('the tool cascade, secrets and connections of an agent in a workspace', () => {
