@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Organization, PlatformWorkspace } from '../../crds/generated/types.ts';
-import { agentChain } from './chain.ts';
+import { agentChain, chainCondition, chainUsable } from './chain.ts';
 import type { PlatformAgent } from './types.ts';
 
 const KNOWN = new Set(['injection', 'toxicity', 'model-context', 'llm-judge', 'pii']);
@@ -76,5 +76,20 @@ describe('agentChain', () => {
     expect(agentChain(agent(), undefined, undefined, { known: KNOWN, installedApps }).unknown).toEqual([
       'nope',
     ]);
+  });
+
+  it('blocks a new pod while a registered auditor of the chain cannot be wired, saying why', () => {
+    const why = 'auditor pii is reached with api_key auth, which an injected gateway cannot present yet';
+    const unwireable = new Map([['pii', why]]);
+    const chain = agentChain(agent({ workspace: 'research' }), workspace, undefined, {
+      known: KNOWN,
+      unwireable,
+    });
+    expect(chain.unwireable).toEqual([why]);
+    expect(chainUsable(chain)).toBe(false);
+    expect(chainCondition(chain)).toMatchObject({ status: 'False', reason: 'AuditorNotWireable' });
+    expect(chainCondition(chain).message).toContain(why);
+    const other = agentChain(agent(), undefined, undefined, { known: KNOWN, unwireable });
+    expect(chainUsable(other)).toBe(true); // not in this chain: no effect
   });
 });

@@ -28,6 +28,8 @@ export interface AgentChain {
   /** Required auditors the agent's explicit chain tried to drop (kept). */
   refused: string[];
   unknown: string[];
+  /** Why a registered auditor of the chain cannot be wired into a pod (the webhook's rule), one line each. */
+  unwireable: string[];
   /** Frameworks selected but not defined by the Organization. */
   missingFrameworks: string[];
 }
@@ -86,13 +88,15 @@ export interface AgentChainLookups {
   known: ReadonlySet<string>;
   /** The auditors the agent's installed apps bring, per app. */
   installedApps?: ChainInput['installedApps'];
+  /** Registered auditors the webhook cannot wire, with why (decision 130). */
+  unwireable?: ReadonlyMap<string, string>;
 }
 
 export function agentChain(
   agent: PlatformAgent,
   ws: PlatformWorkspace | undefined,
   org: Organization | undefined,
-  { known, installedApps = [] }: AgentChainLookups,
+  { known, installedApps = [], unwireable = new Map() }: AgentChainLookups,
 ): AgentChain {
   const { input, missingFrameworks } = workspaceChainInput(ws, org, agent.spec.frameworks ?? []);
   const own = chainLists(agent.spec.auditorChain);
@@ -111,6 +115,7 @@ export function agentChain(
     ids: chainIds(composed.chain),
     refused: composed.refused,
     unknown: unknownAuditors(composed.chain, known),
+    unwireable: chainIds(composed.chain).flatMap((id) => unwireable.get(id) ?? []),
     missingFrameworks,
   };
 }
@@ -122,6 +127,14 @@ export function chainCondition(chain: AgentChain): DesiredCondition {
       status: 'False',
       reason: 'UnknownAuditor',
       message: `unknown auditor(s) ${chain.unknown.join(', ')}: register them (AuditorRegistration) or remove them; the running pod is kept`,
+    };
+  }
+  if (chain.unwireable.length > 0) {
+    return {
+      type: CONDITION_CHAIN_VALID,
+      status: 'False',
+      reason: 'AuditorNotWireable',
+      message: `${chain.unwireable.join('; ')}; the running pod is kept`,
     };
   }
   if (chain.missingFrameworks.length > 0) {
@@ -148,7 +161,7 @@ export function chainCondition(chain: AgentChain): DesiredCondition {
   };
 }
 
-/** Whether the pod may be (re)built from this chain: unknown auditors or frameworks block it. */
+/** Whether the pod may be (re)built from this chain: unknown or unwireable auditors, or unknown frameworks, block it. */
 export function chainUsable(chain: AgentChain): boolean {
-  return chain.unknown.length === 0 && chain.missingFrameworks.length === 0;
+  return chain.unknown.length === 0 && chain.unwireable.length === 0 && chain.missingFrameworks.length === 0;
 }

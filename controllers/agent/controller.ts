@@ -10,11 +10,13 @@ import type {
   AgentInstalledApp,
   AppCatalogEntry,
   AuditorPolicy,
+  AuditorRegistration,
   ScopedToolInstall,
 } from '../../crds/generated/types.ts';
 import type { Keyring } from '../../base/crypto/envelope.ts';
 import { BUILTIN_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import { installedAuditors, withRegisteredAuditors } from '../../api/catalog/entries.ts';
+import { registeredEntry } from '../../webhooks/mutate/directory.ts';
 import { inNamespace, type Caches } from '../common/caches.ts';
 import { defineController } from '../common/define.ts';
 import type { ControllerContext, Toolkit } from '../common/toolkit.ts';
@@ -52,6 +54,17 @@ const installsOf = (c: Caches, agent: PlatformAgent): AgentInstalledApp[] =>
     (i) => i.spec.agent === agent.metadata.name,
   );
 
+/** Registered auditors the webhook would not wire (its own rule), by id with why. */
+function unwireable(registrations: readonly AuditorRegistration[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of registrations) {
+    if (BUILTIN_AUDITOR_IDS.includes(r.spec.auditorId)) continue;
+    const { problem } = registeredEntry(r.spec);
+    if (problem) out.set(r.spec.auditorId, problem);
+  }
+  return out;
+}
+
 /** The app catalog as the API shows it: stored entries and registered auditors. */
 const catalogOf = (c: Caches): AppCatalogEntry[] =>
   withRegisteredAuditors(c.catalog.list(), c.auditors.list());
@@ -66,6 +79,7 @@ function reader(ctx: ControllerContext, identities: IdentityIndex): AgentContext
     credentialExists: (namespace, name) => c.credentials.get(`${namespace}/${name}`) !== undefined,
     node: (name) => c.nodes.get(name),
     knownAuditors: () => new Set([...BUILTIN_AUDITOR_IDS, ...c.auditors.list().map((a) => a.spec.auditorId)]),
+    unwireableAuditors: () => unwireable(c.auditors.list()),
     installedApps: (agent) => installedAuditors(installsOf(c, agent), catalogOf(c)),
     connections: (agent, ws, org) =>
       agentConnections(agent, ws, org, {

@@ -37,7 +37,8 @@ const MAX_REQUEUE_MS = 3_600_000;
 /** A gateway key that could not be minted is tried again after this long. */
 const KEY_RETRY_MS = 30_000;
 const KEYRING_WAIT_MS = 200;
-const CHAIN_BLOCKED = 'the auditor chain names unknown auditors or frameworks; see condition ChainValid';
+const CHAIN_BLOCKED =
+  'the auditor chain names unknown or unwireable auditors, or unknown frameworks; see condition ChainValid';
 
 export interface AgentContextReader {
   agent(key: string): PlatformAgent | undefined;
@@ -46,6 +47,8 @@ export interface AgentContextReader {
   workspace(namespace: string, name: string): PlatformWorkspace | undefined;
   organization(name: string): Organization | undefined;
   knownAuditors(): ReadonlySet<string>;
+  /** Registered auditors the webhook cannot wire into a pod, with why. */
+  unwireableAuditors(): ReadonlyMap<string, string>;
   /** The auditors the agent's installed catalog apps bring, per app. */
   installedApps(agent: PlatformAgent): AgentChainLookups['installedApps'];
   /** The MCP tools and A2A connections its installs and its tiers give it. */
@@ -117,6 +120,7 @@ export class AgentReconciler {
     const chain = agentChain(agent, ws, org, {
       known: this.deps.read.knownAuditors(),
       installedApps: this.deps.read.installedApps(agent),
+      unwireable: this.deps.read.unwireableAuditors(),
     });
     const claim = claimIdentity(agent, this.deps.read.identityRivals(agent), this.deps.emailDomain);
     const { keyring, error } = this.deps.keyring();
