@@ -32,7 +32,7 @@ import { ApiMetrics } from './http/metrics.ts';
 import { auditorTrustFacts, vocabulariesOf } from './registry/auditors.ts';
 import type { ApiDeps } from './routes/route.ts';
 import { loadApiSettings, type ApiSettings } from './settings.ts';
-import { kubeRegistryCredentials, loadClientCertificate } from '../base/registry-credentials.ts';
+import { clientCertificateFiles, kubeRegistryCredentials } from '../base/registry-credentials.ts';
 import { AgentIndex } from './store/cache.ts';
 import { clusterWriter, type ClusterWriter } from './store/cluster.ts';
 import { kubeWorkflows } from './store/workflows.ts';
@@ -72,7 +72,7 @@ function verifierDeps(
   o: StartApiOptions,
   { store, writer, informers, agents, keys }: VerifierParts,
 ): Pick<ApiDeps, 'evidence' | 'policy' | 'registryCredentials'> {
-  const client = loadClientCertificate(o.settings.registryClientCert, o.settings.registryClientKey);
+  const client = clientCertificateFiles(o.settings.registryClientCert, o.settings.registryClientKey);
   return {
     registryCredentials: kubeRegistryCredentials(
       o.kc.makeApiClient(k8s.CoreV1Api),

@@ -205,7 +205,7 @@ export const API_SETTINGS = {
     flag: 'registry-client-cert',
     type: 'string',
     description:
-      'client certificate (PEM file) the vocabulary fetch presents to mTLS auditors (with PLATFORM_REGISTRY_CLIENT_KEY)',
+      'client certificate (PEM file, clientAuth) the vocabulary fetch presents to mTLS auditors (with PLATFORM_REGISTRY_CLIENT_KEY); read per request, none while the file does not exist',
   },
   registryClientKey: {
     env: 'PLATFORM_REGISTRY_CLIENT_KEY',

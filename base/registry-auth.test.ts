@@ -38,16 +38,16 @@ describe('requests to a registered endpoint', () => {
       endpointRequest('https://a.example/health', 'https://a.example', auth, { client: CLIENT }),
     ).toEqual({
       headers: ACCEPT,
-      tls: { ca: 'SERVER PEM', cert: 'CLIENT CERT', key: 'CLIENT KEY' },
+      tls: { ca: 'SERVER PEM', allowPartialTrustChain: true, cert: 'CLIENT CERT', key: 'CLIENT KEY' },
     });
     expect(endpointRequest('https://a.example/health', 'https://a.example', auth, {})).toEqual({
       headers: ACCEPT,
-      tls: { ca: 'SERVER PEM' },
+      tls: { ca: 'SERVER PEM', allowPartialTrustChain: true },
     });
     // Another origin: its certificate is still checked against the registration's, no client certificate.
     expect(endpointRequest('https://b.example/v', 'https://a.example', auth, { client: CLIENT })).toEqual({
       headers: ACCEPT,
-      tls: { ca: 'SERVER PEM' },
+      tls: { ca: 'SERVER PEM', allowPartialTrustChain: true },
     });
     // Plain http has no TLS to configure.
     expect(endpointRequest('http://a.example/health', 'http://a.example', auth, { client: CLIENT })).toEqual({

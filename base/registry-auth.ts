@@ -32,7 +32,7 @@ export interface EndpointCredentials {
 /** What a GET to a registered endpoint carries. */
 export interface EndpointRequest {
   headers: Record<string, string>;
-  tls?: { ca?: string; cert?: string; key?: string };
+  tls?: { ca?: string; allowPartialTrustChain?: boolean; cert?: string; key?: string };
 }
 
 function originOf(url: string | undefined): string | undefined {
@@ -70,7 +70,12 @@ export function endpointRequest(
 const sameOrigin = (url: string, endpoint: string | undefined): boolean =>
   originOf(url) !== undefined && originOf(url) === originOf(endpoint);
 
-/** The TLS options of an https URL: the registration's certificate trusted, the client certificate presented. */
+/**
+ * The TLS options of an https URL: the registration's certificate trusted, the
+ * client certificate presented. A partial chain is allowed so that `certPem`
+ * may be the server's own certificate, even when a CA issued it: OpenSSL
+ * otherwise trusts only a self-signed root and refuses the leaf.
+ */
 function mtlsOptions(
   url: string,
   auth: RegistrationAuth,
@@ -78,7 +83,7 @@ function mtlsOptions(
 ): EndpointRequest['tls'] {
   if (!url.toLowerCase().startsWith('https:')) return undefined;
   return {
-    ...(auth.certPem ? { ca: auth.certPem } : {}),
+    ...(auth.certPem ? { ca: auth.certPem, allowPartialTrustChain: true } : {}),
     ...(client ? { cert: client.cert, key: client.key } : {}),
   };
 }

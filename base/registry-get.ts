@@ -25,6 +25,31 @@ export interface GetLimits {
   maxBytes: number;
 }
 
+// TLS failures an operator must act on, said in words (the code stays, for searching).
+const CLIENT_CERT_REFUSED = 'the endpoint refused the client certificate or requires one';
+const NOT_TRUSTED = 'the endpoint’s certificate is not the registered one nor issued by it';
+const TLS_REASONS: Record<string, string> = {
+  ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED:
+    'the endpoint requires a client certificate and none was presented',
+  ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE: CLIENT_CERT_REFUSED,
+  ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE: CLIENT_CERT_REFUSED,
+  ERR_SSL_SSLV3_ALERT_UNSUPPORTED_CERTIFICATE: CLIENT_CERT_REFUSED,
+  ERR_SSL_TLSV1_ALERT_UNKNOWN_CA: 'the endpoint does not trust the client certificate’s issuer',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: NOT_TRUSTED,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: NOT_TRUSTED,
+  SELF_SIGNED_CERT_IN_CHAIN: NOT_TRUSTED,
+  DEPTH_ZERO_SELF_SIGNED_CERT: NOT_TRUSTED,
+  CERT_HAS_EXPIRED: 'the endpoint’s certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the endpoint’s certificate does not name its host',
+};
+
+/** One line for a failed request: its error code, in words when it is a TLS refusal. */
+export function failureReason(code: string | undefined): string {
+  if (!code) return 'the request failed';
+  const words = TLS_REASONS[code];
+  return words ? `${words} (${code})` : code;
+}
+
 export function registryGet(url: string, req: EndpointRequest, limits: GetLimits): Promise<RegistryAnswer> {
   const u = new URL(url);
   const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -51,7 +76,7 @@ export function registryGet(url: string, req: EndpointRequest, limits: GetLimits
     r.on('error', (err: Error & { code?: string }) => {
       if (err instanceof RegistryGetError) return reject(err);
       // Only the code: messages may repeat the URL.
-      reject(new RegistryGetError('failed', err.code ?? 'the request failed'));
+      reject(new RegistryGetError('failed', failureReason(err.code)));
     });
     r.end();
   });

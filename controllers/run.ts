@@ -19,7 +19,7 @@ import { createEnvironmentController } from './environment/controller.ts';
 import { holdKeyring, type KeyringHolder } from './keyring.ts';
 import { createOrganizationController } from './organization/controller.ts';
 import { createModelHealthController, createRegistryHealthController } from './registry/controller.ts';
-import { kubeRegistryCredentials, loadClientCertificate } from '../base/registry-credentials.ts';
+import { clientCertificateFiles, kubeRegistryCredentials } from '../base/registry-credentials.ts';
 import type { Controller } from '../base/controller/controller.ts';
 import type { ResilientInformer } from '../base/controller/informer.ts';
 import { LeaderElector } from '../base/controller/leader-election.ts';
@@ -93,7 +93,7 @@ function registryHealthControllers(
   kc: k8s.KubeConfig,
   settings: OperatorSettings,
 ): Controller[] {
-  const client = loadClientCertificate(settings.registryClientCert, settings.registryClientKey);
+  const client = clientCertificateFiles(settings.registryClientCert, settings.registryClientKey);
   const credentials = kubeRegistryCredentials(kc.makeApiClient(k8s.CoreV1Api), settings.apiNamespace, client);
   const o = { watchNamespace: settings.watchNamespace, credentials };
   return [createRegistryHealthController(ctx, o), createModelHealthController(ctx, o)];

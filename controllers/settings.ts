@@ -197,7 +197,7 @@ export const OPERATOR_SETTINGS = {
     flag: 'registry-client-cert',
     type: 'string',
     description:
-      'client certificate (PEM file) the registry health probes present to mTLS auditors and models (with PLATFORM_REGISTRY_CLIENT_KEY)',
+      'client certificate (PEM file, clientAuth) the registry health probes present to mTLS auditors and models (with PLATFORM_REGISTRY_CLIENT_KEY); read per request, none while the file does not exist',
   },
   registryClientKey: {
     env: 'PLATFORM_REGISTRY_CLIENT_KEY',

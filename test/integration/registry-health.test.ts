@@ -3,32 +3,42 @@
 // healthCheckIntervalSeconds and records the result in its status; when the
 // server stops, the registration turns unhealthy. And the settings schema of
 // an auditor: a built-in one, a registered one, 404 for an unknown id.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { issueCa, issueServing } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueClient, issueServing } from '../../webhooks/tls/certs.ts';
 import { ANNOTATION, LABEL } from '../../contract/kube.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INJECTION_SCHEMA, REGISTERED_CLAIMS, registeredSchema } from '../fixtures/auditor-schema.ts';
-import { useApi } from './api-harness.ts';
+import { useApi, type Reply } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
 import { Platform, type Cond, type Obj } from './platform-client.ts';
 
+// The operator and the API start with a client certificate (PLATFORM_REGISTRY_CLIENT_CERT/KEY),
+// read from its files on each mTLS request (decision 136).
+const now = new Date();
+const clientCa = issueCa(now, 1, 'platform-client-ca');
+const client = issueClient(clientCa, 'platform-operator', now, 1);
+const clientDir = mkdtempSync(join(tmpdir(), 'registry-client-'));
+writeFileSync(join(clientDir, 'tls.crt'), client.certPem);
+writeFileSync(join(clientDir, 'tls.key'), client.keyPem);
+const clientEnv = {
+  PLATFORM_REGISTRY_CLIENT_CERT: join(clientDir, 'tls.crt'),
+  PLATFORM_REGISTRY_CLIENT_KEY: join(clientDir, 'tls.key'),
+};
+
 const ns = useNamespace('reg-health');
-const fx = useApi(ns);
+const fx = useApi(ns, () => clientEnv);
 const p = new Platform(() => ns.name);
 const ID = `health-${ns.fileId}`;
 let operator: OperatorProcess;
 let server: Server;
 const authServers: Server[] = [];
-// The operator starts with a client certificate (PLATFORM_REGISTRY_CLIENT_CERT/KEY): it loads it at start.
-const now = new Date();
-const clientCa = issueCa(now, 1, 'platform-client-ca');
-const client = issueServing(clientCa, { dnsNames: ['platform-operator'], ipAddresses: [] }, now, 1);
 const API_KEY = 'probe-key-0123456789';
 const answer = { status: 200, body: { status: 'healthy', auditor_id: ID, version: '1.0.0', ready: true } };
 
@@ -48,17 +58,13 @@ beforeAll(async () => {
     res.end(JSON.stringify(ok ? answer.body : { detail: 'not found' }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const dir = mkdtempSync(join(tmpdir(), 'registry-client-'));
-  writeFileSync(join(dir, 'tls.crt'), client.certPem);
-  writeFileSync(join(dir, 'tls.key'), client.keyPem);
   operator = await startOperator({
     namespace: ns.name,
     identity: 'registry-health-operator',
     env: {
       PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
       PLATFORM_API_NAMESPACE: ns.name,
-      PLATFORM_REGISTRY_CLIENT_CERT: join(dir, 'tls.crt'),
-      PLATFORM_REGISTRY_CLIENT_KEY: join(dir, 'tls.key'),
+      ...clientEnv,
     },
   });
   await eventually(async () => ((await operator.isLeader()) ? true : undefined), 'the operator to lead');
@@ -81,6 +87,29 @@ async function listening(s: Server): Promise<number> {
   authServers.push(s);
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   return (s.address() as AddressInfo).port;
+}
+
+// An auditor's server: its certificate issued by its own CA for 127.0.0.1; it
+// completes a TLS handshake only with a client the platform's client CA vouches for.
+const auditorCa = issueCa(now, 1, 'auditor-ca');
+const serving = issueServing(auditorCa, { dnsNames: [], ipAddresses: ['127.0.0.1'] }, now, 1);
+const NO_CLIENT_CERT =
+  'the endpoint requires a client certificate and none was presented (ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED)';
+
+async function mtlsAuditor(id: string): Promise<string> {
+  const tls = { cert: serving.certPem, key: serving.keyPem, ca: clientCa.certPem };
+  const vocabularyOf = (auditorId: string): unknown => ({
+    auditor_id: auditorId,
+    vocabulary: [{ name: 'pii.found', type: 'boolean', description: 'personal data in the input' }],
+  });
+  const port = await listening(
+    createHttpsServer({ ...tls, requestCert: true, rejectUnauthorized: true }, (req, res) =>
+      req.url?.startsWith('/vocabulary/')
+        ? json(res, 200, vocabularyOf(req.url.slice('/vocabulary/'.length)))
+        : json(res, 200, { status: 'healthy', auditor_id: id, version: '1.0.0', ready: true }),
+    ),
+  );
+  return `https://127.0.0.1:${port}`;
 }
 
 const waitHealth = (kind: string, name: string, status: string): Promise<Obj> =>
@@ -184,6 +213,53 @@ describe('probes and the vocabulary fetch with the registration’s auth', () =>
       expect(JSON.stringify(refused.status)).not.toContain(API_KEY);
     } finally {
       await p.delete('AuditorRegistration', id);
+    }
+  });
+
+  it('reaches an mTLS auditor: its own certificate trusted, the platform’s client certificate presented', async () => {
+    const id = `mtls-${ns.fileId}`;
+    const refused = `mtls-refused-${ns.fileId}`;
+    const endpoint = await mtlsAuditor(id);
+    const away = `${clientEnv.PLATFORM_REGISTRY_CLIENT_CERT}.away`;
+    const register = (auditorId: string): Promise<Reply> =>
+      fx.call('POST', '/v1/auditors/register', {
+        key: fx.keys.org_admin,
+        body: {
+          auditor_id: auditorId,
+          endpoint,
+          vocabulary_url: `${endpoint}/vocabulary/${auditorId}`,
+          health_check_interval: 1,
+          // The server's own certificate (a CA issued it), PEM line breaks and all.
+          auth: { type: 'mtls', cert_pem: serving.certPem },
+          workspaces: [ns.name],
+        },
+      });
+    try {
+      const r = await register(id);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body).toEqual({ registered: true, auditor_id: id, vocabulary_synced: true });
+      const up = await waitHealth('AuditorRegistration', id, 'healthy');
+      expect(healthy(up)).toMatchObject({ status: 'True', reason: 'ProbeSucceeded' });
+
+      // Without the client certificate (its files gone): refused, and the reason says why.
+      renameSync(clientEnv.PLATFORM_REGISTRY_CLIENT_CERT, away);
+      const down = await waitHealth('AuditorRegistration', id, 'unhealthy');
+      expect(healthOf(down)?.detail).toBe(`GET /health failed: ${NO_CLIENT_CERT}`);
+      const no = await register(refused);
+      expect(no.status).toBe(422);
+      expect(no.body).toEqual({
+        detail: `vocabulary_url ${endpoint}/vocabulary/${refused} could not be fetched: ${NO_CLIENT_CERT}`,
+        code: 'vocabulary_unreachable',
+      });
+      expect(await p.get('AuditorRegistration', refused)).toBeUndefined();
+
+      // The certificate back: presented again without a restart.
+      renameSync(away, clientEnv.PLATFORM_REGISTRY_CLIENT_CERT);
+      await waitHealth('AuditorRegistration', id, 'healthy');
+    } finally {
+      if (existsSync(away)) renameSync(away, clientEnv.PLATFORM_REGISTRY_CLIENT_CERT);
+      await p.delete('AuditorRegistration', id);
+      await p.delete('AuditorRegistration', refused);
     }
   });
 

@@ -97,4 +97,30 @@ describe('config/default runs every cluster role', () => {
     };
     expect(deploy.spec.template.metadata.labels).toMatchObject(svc.spec.selector);
   });
+
+  it.each(['platform-operator', 'platform-verifier'])(
+    '%s presents the registry client certificate from an optional Secret (decision 136)',
+    (name) => {
+      const deploy = byKind('Deployment').find((d) => d.metadata.name === name) as unknown as {
+        spec: { template: { spec: PodWithVolumes } };
+      };
+      const pod = deploy.spec.template.spec;
+      const volume = pod.volumes?.find((v) => v.secret?.secretName === 'platform-registry-client');
+      // Optional: the pods start without it.
+      expect(volume?.secret).toMatchObject({ optional: true });
+      const mount = pod.containers[0]?.volumeMounts?.find((m) => m.name === volume?.name);
+      expect(mount).toMatchObject({ readOnly: true });
+      const env = Object.fromEntries((pod.containers[0]?.env ?? []).map((e) => [e.name, e.value]));
+      expect(env.PLATFORM_REGISTRY_CLIENT_CERT).toBe(`${mount?.mountPath}/tls.crt`);
+      expect(env.PLATFORM_REGISTRY_CLIENT_KEY).toBe(`${mount?.mountPath}/tls.key`);
+    },
+  );
 });
+
+interface PodWithVolumes {
+  volumes?: { name: string; secret?: { secretName: string; optional?: boolean } }[];
+  containers: {
+    env?: { name: string; value?: string }[];
+    volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
+  }[];
+}

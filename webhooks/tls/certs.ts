@@ -30,6 +30,16 @@ interface Issue {
   isCA: boolean;
   validDays: number;
   now: Date;
+  /** What a leaf certificate may prove: a server's identity or a client's. */
+  purpose?: 'server' | 'client';
+}
+
+/** A leaf proves a server's identity or a client's; a CA neither. */
+function extKeyUsage(request: Issue): object[] {
+  if (request.isCA) return [];
+  return [
+    { name: 'extKeyUsage', ...(request.purpose === 'client' ? { clientAuth: true } : { serverAuth: true }) },
+  ];
 }
 
 function issue(request: Issue, issuer?: KeyPair): KeyPair {
@@ -51,7 +61,7 @@ function issue(request: Issue, issuer?: KeyPair): KeyPair {
     request.isCA
       ? { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }
       : { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-    ...(request.isCA ? [] : [{ name: 'extKeyUsage', serverAuth: true }]),
+    ...extKeyUsage(request),
     { name: 'subjectKeyIdentifier' },
     ...(altNames.length ? [{ name: 'subjectAltName', altNames }] : []),
   ]);
@@ -74,4 +84,13 @@ export function issueServing(ca: KeyPair, names: Names, now: Date, validDays: nu
     },
     ca,
   );
+}
+
+/**
+ * A client certificate signed by `ca` (extKeyUsage clientAuth: a TLS server
+ * refuses a serving certificate presented as a client's), such as the
+ * platform's registry client certificate (PLATFORM_REGISTRY_CLIENT_CERT).
+ */
+export function issueClient(ca: KeyPair, commonName: string, now: Date, validDays: number): KeyPair {
+  return issue({ commonName, isCA: false, validDays, now, purpose: 'client' }, ca);
 }
