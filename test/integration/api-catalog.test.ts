@@ -13,13 +13,24 @@ import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
 import { defaultOwners, useApi, type Reply } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator } from './operator-process.ts';
+import { issueCa } from '../../webhooks/tls/certs.ts';
 
 const ns = useNamespace('api-catalog');
 const fx = useApi(ns);
 const custom = (): k8s.CustomObjectsApi => kubeConfig().makeApiClient(k8s.CustomObjectsApi);
 const CATALOG = { group: GROUP, version: VERSION, plural: PLURAL.appCatalogEntry };
 const INSTALLS = { group: GROUP, version: VERSION, plural: PLURAL.installedApp };
-const names = { scanner: '', github: '', auditor: '', agent: '', org: '', jira: '', banned: '', planner: '' };
+const names = {
+  scanner: '',
+  github: '',
+  auditor: '',
+  keyed: '',
+  agent: '',
+  org: '',
+  jira: '',
+  banned: '',
+  planner: '',
+};
 
 const entry = (name: string, spec: AppCatalogEntry['spec']): AppCatalogEntry => ({
   apiVersion: `${GROUP}/${VERSION}`,
@@ -44,6 +55,7 @@ beforeAll(async () => {
   names.scanner = `${ns.name}-scanner`;
   names.github = `${ns.name}-github`;
   names.auditor = `scan-${ns.name}`.slice(0, 63);
+  names.keyed = `keyed-${ns.name}`.slice(0, 63);
   await custom().createClusterCustomObject({
     ...CATALOG,
     body: entry(names.scanner, {
@@ -73,10 +85,21 @@ beforeAll(async () => {
       auditor_id: names.auditor,
       endpoint: 'https://scan.example.com',
       deployment_mode: 'external',
-      auth: { type: 'mtls', cert_pem: 'test-ca' },
+      auth: { type: 'none' },
     },
   });
   expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+  // One the injected gateway cannot reach yet (mTLS: no client certificate in the pod).
+  const keyed = await fx.call('POST', '/v1/auditors/register', {
+    key: fx.keys.org_admin,
+    body: {
+      auditor_id: names.keyed,
+      endpoint: 'https://keyed.example.com',
+      deployment_mode: 'external',
+      auth: { type: 'mtls', cert_pem: issueCa(new Date(), 30).certPem },
+    },
+  });
+  expect(keyed.status, JSON.stringify(keyed.body)).toBe(200);
   const operator = await startOperator({
     namespace: ns.name,
     identity: 'api-catalog-operator',
@@ -99,9 +122,10 @@ afterAll(async () => {
     await custom()
       .deleteClusterCustomObject({ ...CATALOG, name })
       .catch(() => undefined);
-  await custom()
-    .deleteClusterCustomObject({ ...CATALOG, plural: PLURAL.auditor, name: names.auditor })
-    .catch(() => undefined);
+  for (const name of [names.auditor, names.keyed])
+    await custom()
+      .deleteClusterCustomObject({ ...CATALOG, plural: PLURAL.auditor, name })
+      .catch(() => undefined);
 });
 
 describe('the catalog', () => {
@@ -228,6 +252,31 @@ describe('installing on an agent', () => {
     });
     expect(twice).toMatchObject({ status: 404, body: { code: 'not_found' } });
   });
+  it('says why an installed auditor the pod cannot reach blocks the chain (ChainValid AuditorNotWireable)', async () => {
+    const appId = `registered-${names.keyed}`;
+    const r = await fx.call('POST', `${path()}/install`, { key: fx.keys.editor, body: { app_id: appId } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const conditionOf = (g: Reply): { reason?: string; message?: string } | undefined =>
+      (
+        g.body.status as { conditions?: { type: string; reason?: string; message?: string }[] } | undefined
+      )?.conditions?.find((c) => c.type === 'ChainValid');
+    const agent = await fx.until(
+      `/v1/agents/${names.agent}`,
+      (g) => conditionOf(g)?.reason === 'AuditorNotWireable',
+      'owner',
+    );
+    expect(conditionOf(agent)?.message).toMatch(
+      new RegExp(`auditor ${names.keyed} is reached with mtls auth`),
+    );
+    const gone = await fx.call('DELETE', `${path()}/uninstall?app_id=${appId}`, { key: fx.keys.editor });
+    expect(gone.status).toBe(200);
+    await fx.until(
+      `/v1/agents/${names.agent}`,
+      (g) => conditionOf(g)?.reason !== 'AuditorNotWireable',
+      'owner',
+    );
+  });
+
   it('lists a registered auditor as the app registered-<id>, and installing it puts the auditor in the chain', async () => {
     const appId = `registered-${names.auditor}`;
     const listed = await fx.call('GET', `/v1/app-catalog?type=auditor`, { key: fx.keys.viewer });
