@@ -19,6 +19,7 @@ import type { EvidenceStore } from '../evidence/store.ts';
 import { kubePolicies } from '../policy/kube-repository.ts';
 import { agentResolver, credentialLive } from './agents/evidence-identity.ts';
 import { statusPassportSink } from './agents/passport-sink.ts';
+import { DEFAULT_MAX_DELEGATION_TTL_MS } from './delegations/model.ts';
 import { createApp, type AppOptions } from './app.ts';
 import type { AuditLog } from './audit/log.ts';
 import { openAuditLog } from './audit/open.ts';
@@ -130,6 +131,19 @@ function mcpOptions(s: ApiSettings): NonNullable<AppOptions['mcp']> {
   };
 }
 
+/** OBO delegation: consent requests and grants, and their time limits. */
+function delegationDeps(
+  informers: ApiInformers,
+  s: ApiSettings,
+): Pick<ApiDeps, 'consents' | 'grants' | 'consentTtlMs' | 'maxDelegationTtlMs'> {
+  return {
+    consents: informers.consents,
+    grants: informers.grants,
+    consentTtlMs: s.consentTtlMs,
+    maxDelegationTtlMs: DEFAULT_MAX_DELEGATION_TTL_MS,
+  };
+}
+
 /** What is wrong with any of the informers, joined; '' when nothing is. */
 function problemsOf<I>(informers: readonly I[], problem: (i: I) => string | undefined): string {
   return informers.map(problem).filter(Boolean).join('; ');
@@ -158,6 +172,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     models: informers.models,
     catalog: informers.catalog,
     installedApps: informers.installedApps,
+    ...delegationDeps(informers, s),
     writer,
     keys,
     audit,

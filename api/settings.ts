@@ -151,6 +151,13 @@ export const API_SETTINGS = {
     default: '168h',
     description: 'how long an approval request waits for an Owner',
   },
+  consentTtlMs: {
+    env: 'PLATFORM_CONSENT_TTL',
+    flag: 'consent-ttl',
+    type: 'duration',
+    default: '1h',
+    description: 'a pending consent request lapses this long after it was asked (as the consent controller)',
+  },
   relistIntervalMs: {
     env: 'PLATFORM_INFORMER_RELIST_INTERVAL',
     flag: 'relist-interval',

@@ -34,8 +34,9 @@ describe('the policy table', () => {
   });
 
   it('keeps Viewers read-only', () => {
-    // `auditor.settings.write` only lets a credential reach the handler, which checks the tier's own action.
-    const gates = new Set(['auditor.settings.write']);
+    // `auditor.settings.write` only lets a credential reach the handler, which checks the tier's own action;
+    // a Viewer answers and revokes only delegations of their own access (the handler checks the user, decision 134).
+    const gates = new Set(['auditor.settings.write', 'delegation.answer', 'delegation.revoke']);
     const writes = Object.keys(POLICY).filter(
       (a) => !/read|list|passport|stale|count|apikey/.test(a) && !gates.has(a),
     );
@@ -64,9 +65,14 @@ describe('attester keys', () => {
 
 describe('the gateway role', () => {
   const gateway = user('gw', { gateway: true });
-  it('submits evidence, reads effective policies and registers auditors, and nothing else', () => {
+  it('submits evidence, reads effective policies, registers auditors and asks for consent, and nothing else', () => {
     const allowed = Object.keys(POLICY).filter((a) => can(gateway, a as keyof typeof POLICY, agent));
-    expect(allowed.sort()).toEqual(['auditor.register', 'evidence.submit', 'policy.effective']);
+    expect(allowed.sort()).toEqual([
+      'auditor.register',
+      'delegation.request',
+      'evidence.submit',
+      'policy.effective',
+    ]);
   });
   it('is not held by anyone else', () => {
     expect(can(user('x', { orgAdmin: true }), 'evidence.submit')).toBe(false);

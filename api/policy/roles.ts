@@ -42,6 +42,11 @@ export const POLICY = {
   'approval.read': { scope: 'agent', roles: SHARED },
   'approval.decide': { scope: 'agent', roles: ['owner'] },
   'approval.list': { scope: 'global', roles: ['authenticated'] },
+  // OBO delegation: who within these roles may answer or revoke is the model's rule (api/delegations/model.ts).
+  'delegation.request': { scope: 'agent', roles: [...CHANGERS, 'gateway'] },
+  'delegation.read': { scope: 'agent', roles: SHARED },
+  'delegation.answer': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
+  'delegation.revoke': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
   'notification.count': { scope: 'global', roles: ['authenticated'] },
   'apikey.mint': { scope: 'global', roles: ['authenticated'] },
   'apikey.list': { scope: 'global', roles: ['authenticated'] },

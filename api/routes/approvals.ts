@@ -25,6 +25,7 @@ import {
 import { conflict } from '../../base/http-error.ts';
 import { enumQuery } from '../http/validate.ts';
 import { shareRoleOf } from '../policy/roles.ts';
+import { pendingConsentsFor } from './delegations.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
 import {
   APPROVAL_VIEW,
@@ -180,8 +181,9 @@ function list(rc: RouteCtx): Promise<unknown> {
 
 function count(rc: RouteCtx): Promise<unknown> {
   const approvals = pendingFor(rc, false).length;
+  const consents = pendingConsentsFor(rc);
   rc.audit = { resource: 'notifications' };
-  return Promise.resolve({ count: approvals, approvals });
+  return Promise.resolve({ count: approvals + consents, approvals, consents });
 }
 
 const APPROVAL = '/v1/approvals/{id}';
@@ -242,7 +244,7 @@ export const APPROVAL_ROUTES: RouteSpec[] = [
     method: 'GET',
     path: '/v1/notifications/count',
     action: 'notification.count',
-    summary: 'Sidebar badge: pending approvals for the caller',
+    summary: 'Sidebar badge: pending approvals and consent requests for the caller',
     success: 200,
     response: NOTIFICATION_COUNT,
     handle: count,

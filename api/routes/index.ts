@@ -6,6 +6,7 @@ import { AUDIT_ROUTES } from './audit.ts';
 import { AUDITOR_ROUTES } from './auditors.ts';
 import { AUDITOR_SCHEMA_ROUTES } from './auditor-schema.ts';
 import { CATALOG_ROUTES } from './catalog.ts';
+import { DELEGATION_ROUTES } from './delegations.ts';
 import { AUDITOR_SETTINGS_ROUTES } from './auditor-settings.ts';
 import { EVIDENCE_ROUTES } from './evidence.ts';
 import { POLICY_ROUTES } from './policies.ts';
@@ -28,4 +29,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...CATALOG_ROUTES,
   ...AUDITOR_SETTINGS_ROUTES,
   ...WORKFLOW_ROUTES,
+  ...DELEGATION_ROUTES,
 ];

@@ -99,7 +99,41 @@ export const APPROVAL_VIEW = object(
 export const APPROVAL_REQUESTED = object({ approval: APPROVAL_VIEW, applied: bool });
 export const APPROVAL_DECIDED = object({ approval: APPROVAL_VIEW, executed: bool, result: str });
 export const APPROVAL_LIST = listOf(APPROVAL_VIEW);
-export const NOTIFICATION_COUNT = object({ count: int, approvals: int });
+export const NOTIFICATION_COUNT = object({ count: int, approvals: int, consents: int });
+
+const scopes = { type: 'array', items: str } as const;
+export const CONSENT_VIEW = object({
+  id: str,
+  agent_id: str,
+  user: str,
+  service: str,
+  scopes,
+  ttl: strOrNull,
+  reason: strOrNull,
+  phase: { enum: ['pending', 'resolved', 'expired'] },
+  resolution: strOrNull,
+  resolved_by: strOrNull,
+  requested_at: strOrNull,
+  expires_at: strOrNull,
+  grant_id: strOrNull,
+});
+export const CONSENT_LIST = listOf(CONSENT_VIEW);
+export const GRANT_VIEW = object({
+  id: str,
+  agent_id: str,
+  user: str,
+  service: str,
+  scopes,
+  ttl: strOrNull,
+  granted_at: str,
+  expires_at: str,
+  phase: { enum: ['active', 'expired', 'revoked'] },
+  consent_id: strOrNull,
+  revoked_at: strOrNull,
+  revoked_by: strOrNull,
+});
+export const GRANT_LIST = listOf(GRANT_VIEW);
+export const CONSENT_DENIED = object({ consent: CONSENT_VIEW });
 
 const API_KEY_PROPS = {
   id: str,

@@ -6,6 +6,8 @@ import type {
   AppCatalogEntry,
   ApprovalRequest,
   AuditorRegistration,
+  ConsentRequest,
+  DelegationGrant,
   ModelRegistration,
 } from '../../crds/generated/types.ts';
 import type { JSONSchema } from '../../crds/kit.ts';
@@ -32,6 +34,13 @@ export interface ApiDeps {
   /** The app catalog's entries (cluster-scoped) and the installs of apps on agents. */
   catalog: CacheLike<AppCatalogEntry>;
   installedApps: CacheLike<AgentInstalledApp>;
+  /** OBO delegation: ConsentRequests and DelegationGrants beside their agents. */
+  consents: CacheLike<ConsentRequest>;
+  grants: CacheLike<DelegationGrant>;
+  /** A pending consent lapses this long after it was asked (the consent controller's PLATFORM_CONSENT_TTL). */
+  consentTtlMs: number;
+  /** The longest delegation (until the Access Manifest sets one per service). */
+  maxDelegationTtlMs: number;
   writer: ClusterWriter;
   keys: ApiKeyStore;
   audit: AuditLog;

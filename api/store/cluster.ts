@@ -7,6 +7,8 @@ import type {
   AgentInstalledApp,
   ApprovalRequest,
   AuditorRegistration,
+  ConsentRequest,
+  DelegationGrant,
   ModelRegistration,
   Organization,
   PlatformAgent,
@@ -25,6 +27,8 @@ const INSTALLS = resourceOf(PLURAL.installedApp);
 const ORGANIZATIONS = resourceOf(PLURAL.organization);
 const WORKSPACES = resourceOf(PLURAL.workspace);
 const TOOL_INSTALLS = resourceOf(PLURAL.toolInstall);
+const CONSENTS = resourceOf(PLURAL.consent);
+const GRANTS = resourceOf(PLURAL.grant);
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 
 export type RegistrationPlural = typeof PLURAL.auditor | typeof PLURAL.model;
@@ -66,6 +70,20 @@ export interface ClusterWriter {
   replaceOrganization(org: Organization): Promise<Organization>;
   readWorkspace(namespace: string, name: string): Promise<PlatformWorkspace | undefined>;
   replaceWorkspace(ws: PlatformWorkspace): Promise<PlatformWorkspace>;
+  createConsent(c: ConsentRequest): Promise<ConsentRequest>;
+  readConsent(namespace: string, name: string): Promise<ConsentRequest | undefined>;
+  /** A merge patch on `/status` guarded by the object's resourceVersion: a concurrent answer is a 409. */
+  patchConsentStatus(
+    c: ConsentRequest,
+    status: NonNullable<ConsentRequest['status']>,
+  ): Promise<ConsentRequest>;
+  createGrant(g: DelegationGrant): Promise<DelegationGrant>;
+  readGrant(namespace: string, name: string): Promise<DelegationGrant | undefined>;
+  /** A merge patch on `/status` guarded by the object's resourceVersion. */
+  patchGrantStatus(
+    g: DelegationGrant,
+    status: NonNullable<DelegationGrant['status']>,
+  ): Promise<DelegationGrant>;
 }
 
 type TierWriter = Pick<
@@ -151,6 +169,46 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
     },
     ...installWriter(api),
     ...tierWriter(api),
+    ...delegationWriter(api),
+  };
+}
+
+type DelegationWriter = Pick<
+  ClusterWriter,
+  'createConsent' | 'readConsent' | 'patchConsentStatus' | 'createGrant' | 'readGrant' | 'patchGrantStatus'
+>;
+
+/** ConsentRequests and DelegationGrants (beside their agent). */
+function delegationWriter(api: k8s.CustomObjectsApi): DelegationWriter {
+  const guardedStatus = (ref: typeof CONSENTS, o: k8s.KubernetesObject, status: object) =>
+    api.patchNamespacedCustomObjectStatus(
+      {
+        ...ref,
+        namespace: o.metadata?.namespace ?? '',
+        name: o.metadata?.name ?? '',
+        body: { metadata: { resourceVersion: o.metadata?.resourceVersion }, status },
+      },
+      MERGE,
+    );
+  return {
+    createConsent: async (c) =>
+      (await api.createNamespacedCustomObject({
+        ...CONSENTS,
+        namespace: c.metadata.namespace ?? '',
+        body: c,
+      })) as ConsentRequest,
+    readConsent: (namespace, name) =>
+      orUndefinedOn404(api.getNamespacedCustomObject({ ...CONSENTS, namespace, name })),
+    patchConsentStatus: async (c, status) => (await guardedStatus(CONSENTS, c, status)) as ConsentRequest,
+    createGrant: async (g) =>
+      (await api.createNamespacedCustomObject({
+        ...GRANTS,
+        namespace: g.metadata.namespace ?? '',
+        body: g,
+      })) as DelegationGrant,
+    readGrant: (namespace, name) =>
+      orUndefinedOn404(api.getNamespacedCustomObject({ ...GRANTS, namespace, name })),
+    patchGrantStatus: async (g, status) => (await guardedStatus(GRANTS, g, status)) as DelegationGrant,
   };
 }
 

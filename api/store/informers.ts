@@ -1,6 +1,6 @@
 // The caches the API reads from: PlatformAgents and ApprovalRequests (all
 // namespaces or one), the cluster-scoped registrations and app catalog, the
-// installed apps (namespaced like agents), and the API key
+// installed apps, consent requests and delegation grants (namespaced like agents), and the API key
 // Secrets in the API's namespace.
 import * as k8s from '@kubernetes/client-node';
 import type {
@@ -8,6 +8,8 @@ import type {
   AppCatalogEntry,
   ApprovalRequest,
   AuditorRegistration,
+  ConsentRequest,
+  DelegationGrant,
   ModelRegistration,
   PlatformAgent,
 } from '../../crds/generated/types.ts';
@@ -57,6 +59,8 @@ export interface ApiInformers {
   models: ResilientInformer<ModelRegistration & KObj>;
   catalog: ResilientInformer<AppCatalogEntry & KObj>;
   installedApps: ResilientInformer<AgentInstalledApp & KObj>;
+  consents: ResilientInformer<ConsentRequest & KObj>;
+  grants: ResilientInformer<DelegationGrant & KObj>;
   keys: ResilientInformer<k8s.V1Secret>;
   all: ResilientInformer<KObj>[];
 }
@@ -94,6 +98,8 @@ export function apiInformers(
     models: custom<ModelRegistration & KObj>(src, PLURAL.model),
     catalog: custom<AppCatalogEntry & KObj>(src, PLURAL.appCatalogEntry),
     installedApps: custom<AgentInstalledApp & KObj>(src, PLURAL.installedApp, watchNamespace),
+    consents: custom<ConsentRequest & KObj>(src, PLURAL.consent, watchNamespace),
+    grants: custom<DelegationGrant & KObj>(src, PLURAL.grant, watchNamespace),
     keys,
   };
   return { ...informers, all: Object.values(informers) as ResilientInformer<KObj>[] };

@@ -8,7 +8,7 @@ import { k8s } from '../../base/kube.ts';
 import { createAttestationAgent } from '../../attestation/agent.ts';
 import { signEvidence } from '../../evidence/sign.ts';
 import { sampleEvidence } from '../process/fixtures/evidence.ts';
-import { defaultOwners, PERSONAS, useApi, type Persona } from './api-harness.ts';
+import { defaultOwners, PERSONAS, SUBJECTS, useApi, type Persona } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
 
@@ -80,6 +80,12 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /api/v1/workflows/{id}/deploy': ADMINS,
   'POST /api/v1/workflows/{id}/stop': ADMINS,
   'GET /api/v1/workflows/{id}/passport': ADMINS,
+  'GET /v1/agents/{agent_id}/delegations/pending': SHARED,
+  'POST /v1/agents/{agent_id}/delegations/pending': [...CHANGERS, 'gateway'],
+  'POST /v1/agents/{agent_id}/delegations/pending/{consent_id}/deny': ['owner', 'editor', 'viewer'],
+  'GET /v1/agents/{agent_id}/delegations': SHARED,
+  'POST /v1/agents/{agent_id}/delegations': ['owner', 'editor', 'viewer'],
+  'DELETE /v1/agents/{agent_id}/delegations/{grant_id}': ['owner', 'editor', 'viewer'],
 };
 
 const ns = useNamespace('api-matrix');
@@ -95,9 +101,17 @@ interface Call {
   body?: unknown;
 }
 
+/** The route families with builders of their own (workflows, delegations). */
+function familyRequestFor(route: string, who: Who, n: number): Promise<Call> | undefined {
+  if (route.includes('/api/v1/workflows')) return workflowRequestFor(route, n);
+  if (route.includes('/delegations')) return delegationRequestFor(route, who);
+  return undefined;
+}
+
 /** Builds the request for one route and persona; may prepare state first (as admin or Owner). */
 async function requestFor(route: string, who: Who, n: number): Promise<Call> {
-  if (route.includes('/api/v1/workflows')) return workflowRequestFor(route, n);
+  const elsewhere = familyRequestFor(route, who, n);
+  if (elsewhere) return elsewhere;
   const agent = `/v1/agents/${state.agent}`;
   const admin = fx.keys.org_admin;
   switch (route) {
@@ -129,6 +143,44 @@ async function requestFor(route: string, who: Who, n: number): Promise<Call> {
     }
     default:
       return keyRequestFor(route, who, n);
+  }
+}
+
+/** A consent asked (by the Editor) of `who` when `who` is on the share list, else of the Viewer. */
+async function consentFor(who: Who): Promise<string> {
+  const shared = who === 'owner' || who === 'editor' || who === 'viewer';
+  const user = shared ? SUBJECTS[who] : SUBJECTS.viewer;
+  const body = { user, service: 'slack', scopes: ['chat:write'] };
+  const r = await fx.call('POST', `/v1/agents/${state.agent}/delegations/pending`, {
+    key: fx.keys.editor,
+    body,
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return String(r.body.id);
+}
+
+/** The delegation routes: each answer on a consent of its own, each revocation on a grant of its own. */
+async function delegationRequestFor(route: string, who: Who): Promise<Call> {
+  const base = `/v1/agents/${state.agent}/delegations`;
+  switch (route) {
+    case 'POST /v1/agents/{agent_id}/delegations/pending':
+      return {
+        path: `${base}/pending`,
+        body: { user: SUBJECTS.viewer, service: 'slack', scopes: ['chat:read'] },
+      };
+    case 'POST /v1/agents/{agent_id}/delegations/pending/{consent_id}/deny':
+      return { path: `${base}/pending/${await consentFor(who)}/deny` };
+    case 'POST /v1/agents/{agent_id}/delegations':
+      return { path: base, body: { consent_id: await consentFor(who) } };
+    case 'DELETE /v1/agents/{agent_id}/delegations/{grant_id}': {
+      const consent = await consentFor(who);
+      const user = who === 'owner' || who === 'editor' ? fx.keys[who] : fx.keys.viewer;
+      const g = await fx.call('POST', base, { key: user, body: { consent_id: consent } });
+      expect(g.status, JSON.stringify(g.body)).toBe(201);
+      return { path: `${base}/${String(g.body.id)}` };
+    }
+    default:
+      return { path: route.slice(route.indexOf(' ') + 1).replace('{agent_id}', state.agent) };
   }
 }
 
