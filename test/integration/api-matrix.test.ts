@@ -80,6 +80,7 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /api/v1/workflows/{id}/deploy': ADMINS,
   'POST /api/v1/workflows/{id}/stop': ADMINS,
   'GET /api/v1/workflows/{id}/passport': ADMINS,
+  'GET /v1/trust-bundle': [...ANY, 'gateway', 'anonymous'],
 };
 
 const ns = useNamespace('api-matrix');
