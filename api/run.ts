@@ -38,6 +38,7 @@ import { AgentIndex } from './store/cache.ts';
 import { clusterWriter, type ClusterWriter } from './store/cluster.ts';
 import { kubeWorkflows } from './store/workflows.ts';
 import { apiInformers, type ApiInformers } from './store/informers.ts';
+import { trustBundleSource, trustKeyPolicy, type TrustBundleSource } from './identity/trust-bundle.ts';
 
 export interface RunningApi {
   url: string;
@@ -149,13 +150,23 @@ function problemsOf<I>(informers: readonly I[], problem: (i: I) => string | unde
   return informers.map(problem).filter(Boolean).join('; ');
 }
 
+function informersOf({ kc, settings: s, log }: StartApiOptions): ApiInformers {
+  const timings = { relistIntervalMs: s.relistIntervalMs, staleAfterMs: s.staleAfterMs };
+  return apiInformers(kc, log, timings, { keyNamespace: s.namespace, watchNamespace: s.watchNamespace });
+}
+
+/** The trust-domain keys, kept in a Secret of the API namespace (decision 133). */
+function trustKeysOf({ kc, settings: s, log }: StartApiOptions): TrustBundleSource {
+  return trustBundleSource(kc, {
+    secret: { namespace: s.namespace, name: s.trustKeySecret },
+    policy: trustKeyPolicy(s.trustDomain, s.trustKeyRotation),
+    log,
+  });
+}
+
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
-  const timings = { relistIntervalMs: s.relistIntervalMs, staleAfterMs: s.staleAfterMs };
-  const informers = apiInformers(kc, log, timings, {
-    keyNamespace: s.namespace,
-    watchNamespace: s.watchNamespace,
-  });
+  const informers = informersOf(o);
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const keys = new ApiKeyStore(core, s.namespace, informers.keys);
   const registry = newRegistry('api');
@@ -165,6 +176,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     o.audit ?? (await openAuditLog(o.env ?? {}, { path: s.auditLogPath, window: s.auditWindow, log }));
   const writer = clusterWriter(kc);
   const agents = new AgentIndex(informers.agents);
+  const trustKeys = trustKeysOf(o);
   const deps: ApiDeps = {
     agents,
     approvals: informers.approvals,
@@ -180,6 +192,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     now: Date.now,
     approvalTtlMs: s.approvalTtlMs,
     workflows: kubeWorkflows(kc, s.watchNamespace),
+    trustBundle: trustKeys.bundle,
     ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
   };
   for (const i of informers.all) i.start();
@@ -202,6 +215,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');
   const stop = async (): Promise<void> => {
     await closeGracefully(server, s.shutdownGraceMs);
+    trustKeys.stop();
     await Promise.all(informers.all.map((i) => i.stop()));
     if (!o.evidenceStore) await evidenceStore.close();
     if (!o.audit) await audit.close?.();

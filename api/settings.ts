@@ -2,6 +2,7 @@
 // also a `--set name=value` flag.
 import { ConfigError, KUBECONFIG_SETTING, loadSettings, type Settings } from '../base/config.ts';
 import { DEFAULT_NAME } from '../contract/kube.ts';
+import { isTrustDomain } from '../base/identity/spiffe-id.ts';
 
 export const API_SETTINGS = {
   port: {
@@ -220,6 +221,28 @@ export const API_SETTINGS = {
     type: 'string',
     description: 'private key (PEM file) of PLATFORM_REGISTRY_CLIENT_CERT',
   },
+  trustDomain: {
+    env: 'PLATFORM_TRUST_DOMAIN',
+    flag: 'trust-domain',
+    type: 'string',
+    default: 'platform.local',
+    description: 'SPIFFE trust domain of agent identities (the operator’s setting of the same name)',
+  },
+  trustKeySecret: {
+    env: 'PLATFORM_TRUST_KEY_SECRET',
+    flag: 'trust-key-secret',
+    type: 'string',
+    default: DEFAULT_NAME.trustKeySecret,
+    description: 'Secret (API namespace) holding the trust-domain keys that sign SVIDs; created when missing',
+  },
+  trustKeyRotation: {
+    env: 'PLATFORM_TRUST_KEY_ROTATION',
+    flag: 'trust-key-rotation',
+    type: 'duration',
+    default: '720h',
+    description:
+      'age at which the trust-domain signing key is replaced (the old one stays in the bundle 24h more)',
+  },
 } as const;
 
 export type ApiSettings = Settings<typeof API_SETTINGS>;
@@ -242,6 +265,11 @@ const API_SETTING_RULES: readonly { broken: (s: ApiSettings) => boolean; problem
   {
     broken: (s) => s.workspaceAdmins.some((p) => !/^[a-z0-9-]+=\S+$/.test(p)),
     problem: 'PLATFORM_API_WORKSPACE_ADMINS: expected namespace=subject pairs',
+  },
+  {
+    broken: (s) => !isTrustDomain(s.trustDomain) || s.trustKeyRotation < 60_000,
+    problem:
+      'PLATFORM_TRUST_DOMAIN: expected lowercase letters, digits, . _ -; PLATFORM_TRUST_KEY_ROTATION: at least 1m',
   },
   {
     broken: (s) => s.mcpMaxConcurrentCalls < 1,

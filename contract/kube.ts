@@ -153,6 +153,8 @@ export const DEFAULT_NAME = {
   namespace: 'platform-system',
   /** Secret holding the API's first-start admin key (API writes). */
   bootstrapSecret: 'platform-api-bootstrap',
+  /** Secret holding the trust-domain keys that sign SVIDs (API creates and rotates). */
+  trustKeySecret: 'platform-trust-domain-keys',
   /** Secret holding the webhook's serving certificate (webhook writes). */
   webhookTlsSecret: 'platform-webhook-tls',
   /** Service in front of the webhook. */

@@ -13,6 +13,7 @@ import { POLICY_ROUTES } from './policies.ts';
 import { REGISTRY_ROUTES } from './registry.ts';
 import type { RouteSpec } from './route.ts';
 import { SHARE_ROUTES } from './shares.ts';
+import { TRUST_BUNDLE_ROUTES } from './trust-bundle.ts';
 import { WORKFLOW_ROUTES } from './workflows.ts';
 
 export const ROUTES: readonly RouteSpec[] = [
@@ -30,4 +31,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...AUDITOR_SETTINGS_ROUTES,
   ...WORKFLOW_ROUTES,
   ...DELEGATION_ROUTES,
+  ...TRUST_BUNDLE_ROUTES,
 ];

@@ -177,6 +177,15 @@ export const AUDIT_VERIFICATION = object({ ok: bool, entries: int, brokenAt: int
 export const DIGEST_CHECK = object({ digest: str, notarized: bool });
 export const NOTARIZATION = object({ digest: str, notarized: bool, records: { type: 'array', items: str } });
 
+export const TRUST_BUNDLE = object({
+  trust_domain: str,
+  jwt_authorities: object({
+    keys: { type: 'array', items: object({ kty: str, kid: str, use: { enum: ['jwt-svid'] } }) },
+  }),
+  x509_authorities: { type: 'array', items: str },
+  refresh_hint: int,
+});
+
 export const EVIDENCE_ACCEPTED = object({ evidence_id: str, seq: int, hash: str, attestation_result: obj });
 export const EVIDENCE_TIMELINE = object({
   agent_id: str,

@@ -23,6 +23,7 @@ import type { AgentIndex, CacheLike } from '../store/cache.ts';
 import type { ClusterWriter } from '../store/cluster.ts';
 import type { WorkflowStore } from '../store/workflows.ts';
 import type { RegistryCredentials } from '../../base/registry-credentials.ts';
+import type { TrustBundle } from '../../base/identity/trust-keys.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -56,6 +57,8 @@ export interface ApiDeps {
   workflows: WorkflowStore;
   /** What the vocabulary fetch of a registration presents (its client certificate, API keys); none when absent. */
   registryCredentials?: RegistryCredentials;
+  /** The trust domain's public keys (api/identity/trust-bundle.ts). */
+  trustBundle: () => Promise<TrustBundle>;
 }
 
 export interface AuditNote {

@@ -86,6 +86,7 @@ const EXPECTED: Record<string, Who[]> = {
   'GET /v1/agents/{agent_id}/delegations': SHARED,
   'POST /v1/agents/{agent_id}/delegations': ['owner', 'editor', 'viewer'],
   'DELETE /v1/agents/{agent_id}/delegations/{grant_id}': ['owner', 'editor', 'viewer'],
+  'GET /v1/trust-bundle': [...ANY, 'gateway', 'anonymous'],
 };
 
 const ns = useNamespace('api-matrix');
