@@ -193,6 +193,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     approvalTtlMs: s.approvalTtlMs,
     workflows: kubeWorkflows(kc, s.watchNamespace),
     trustBundle: trustKeys.bundle,
+    signingKey: trustKeys.signingKey,
     ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
   };
   for (const i of informers.all) i.start();

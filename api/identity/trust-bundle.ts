@@ -11,7 +11,13 @@ import {
   type SecretRef,
   type TrustKeyPolicy,
 } from '../../base/identity/key-secret.ts';
-import { trustBundle, type TrustBundle } from '../../base/identity/trust-keys.ts';
+import {
+  signingKeyOf,
+  trustBundle,
+  type SigningKey,
+  type StoredTrustKey,
+  type TrustBundle,
+} from '../../base/identity/trust-keys.ts';
 
 /** How long a read of the Secret serves bundle requests. */
 const CACHE_MS = 5_000;
@@ -23,6 +29,8 @@ const SKEW_MS = 5 * 60_000;
 
 export interface TrustBundleSource {
   bundle(): Promise<TrustBundle>;
+  /** The key that signs now (SVIDs, access tokens); undefined when there is none yet. */
+  signingKey(): Promise<SigningKey | undefined>;
   /** Creates, rotates and prunes the keys now (also on a timer). */
   maintain(): Promise<void>;
   stop(): void;
@@ -44,11 +52,25 @@ export function trustBundleSource(
   const maintain = async (): Promise<void> => {
     await maintainTrustKeys(core, o.secret, o.policy);
     cached = undefined;
+    signing = undefined;
   };
-  const load = async (): Promise<TrustBundle> => {
-    let keys = await readTrustKeys(core, o.secret);
-    if (keys.length === 0) keys = await maintainTrustKeys(core, o.secret, o.policy);
-    return trustBundle(o.policy.trustDomain, keys, REFRESH_HINT_SECONDS);
+  const loadKeys = async (): Promise<StoredTrustKey[]> => {
+    const keys = await readTrustKeys(core, o.secret);
+    return keys.length > 0 ? keys : maintainTrustKeys(core, o.secret, o.policy);
+  };
+  const load = async (): Promise<TrustBundle> =>
+    trustBundle(o.policy.trustDomain, await loadKeys(), REFRESH_HINT_SECONDS);
+  let signing: { at: number; key: Promise<SigningKey | undefined> } | undefined;
+  const signingKey = (): Promise<SigningKey | undefined> => {
+    const now = Date.now();
+    if (!signing || now - signing.at >= CACHE_MS) {
+      const pending = loadKeys().then((keys) =>
+        signingKeyOf(keys.filter((k) => k.trustDomain === o.policy.trustDomain)),
+      );
+      pending.catch(() => (signing = undefined));
+      signing = { at: now, key: pending };
+    }
+    return signing.key;
   };
   const bundle = (): Promise<TrustBundle> => {
     const now = Date.now();
@@ -71,5 +93,5 @@ export function trustBundleSource(
   tick();
   const timer = setInterval(tick, MAINTAIN_EVERY_MS);
   timer.unref();
-  return { bundle, maintain, stop: () => clearInterval(timer) };
+  return { bundle, signingKey, maintain, stop: () => clearInterval(timer) };
 }

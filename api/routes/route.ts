@@ -23,7 +23,7 @@ import type { AgentIndex, CacheLike } from '../store/cache.ts';
 import type { ClusterWriter } from '../store/cluster.ts';
 import type { WorkflowStore } from '../store/workflows.ts';
 import type { RegistryCredentials } from '../../base/registry-credentials.ts';
-import type { TrustBundle } from '../../base/identity/trust-keys.ts';
+import type { SigningKey, TrustBundle } from '../../base/identity/trust-keys.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -59,6 +59,8 @@ export interface ApiDeps {
   registryCredentials?: RegistryCredentials;
   /** The trust domain's public keys (api/identity/trust-bundle.ts). */
   trustBundle: () => Promise<TrustBundle>;
+  /** The trust-domain key that signs now (access tokens); undefined before the first key exists. */
+  signingKey: () => Promise<SigningKey | undefined>;
 }
 
 export interface AuditNote {
