@@ -107,6 +107,12 @@ export const ANNOTATION = {
   modelUrl: 'platform.computing/model-url',
   /** Pod: Secret (key SECRET_KEY.apiKey) in the pod's namespace: PLATFORM_API_KEY of the gateway and proxy. */
   apiKeySecret: 'platform.computing/api-key-secret',
+  /** Pod: Secret in the pod's namespace holding the agent's SVIDs, mounted into the platform sidecars only (agent controller writes; webhook reads). */
+  svidSecret: 'platform.computing/svid-secret',
+  /** SVID Secret: when its JWT-SVID expires, the SPIFFE ID and the key id that signed it (identity controller writes and reads). */
+  svidExpires: 'platform.io/svid-expires',
+  svidSpiffeId: 'platform.io/svid-spiffe-id',
+  svidKeyId: 'platform.io/svid-key-id',
   /** Pod: JSON `{auditor: {setting: value}}`, `<AUDITOR>_<KEY>` on the matching auditor sidecars. */
   auditorSettings: 'platform.computing/auditor-settings',
   /** Pod: PLATFORM_WORKSPACE_ID (default: LABEL.workspace). */

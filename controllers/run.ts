@@ -27,6 +27,7 @@ import { ControllerMetrics } from '../base/controller/metrics.ts';
 import { loadOperatorSettings, type OperatorSettings } from './settings.ts';
 import { createWorkspaceController } from './workspace/controller.ts';
 import { createWorkflowController } from './workflow/controller.ts';
+import { createIdentityController } from './identity/controller.ts';
 
 interface Manager {
   informers: ResilientInformer<k8s.KubernetesObject>[];
@@ -83,6 +84,10 @@ function buildManager(
     createConsentController(ctx, settings.consentTtlMs),
     ...registryHealthControllers(ctx, kc, settings),
     createWorkflowController(ctx),
+    createIdentityController(ctx, {
+      keyNamespace: settings.apiNamespace,
+      policy: { ttlSeconds: Math.round(settings.svidTtlMs / 1000), audience: settings.oauthIssuer },
+    }),
   ];
   return { informers: allInformers(caches), controllers, keyring };
 }

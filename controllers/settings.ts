@@ -109,6 +109,20 @@ export const OPERATOR_SETTINGS = {
     default: 'platform.local',
     description: 'SPIFFE trust domain of agent identities (spiffe://<domain>/agent/<agent_id>)',
   },
+  oauthIssuer: {
+    env: 'PLATFORM_OAUTH_ISSUER',
+    flag: 'oauth-issuer',
+    type: 'string',
+    default: 'http://platform-verifier.platform-system.svc:8000',
+    description: 'the authorization server issuer (the Verifier API): the audience of the JWT-SVIDs agents present to it',
+  },
+  svidTtlMs: {
+    env: 'PLATFORM_SVID_TTL',
+    flag: 'svid-ttl',
+    type: 'duration',
+    default: '1h',
+    description: 'lifetime of the SVIDs given to agent sidecars; renewed at half their life',
+  },
   agentEmailDomain: {
     env: 'PLATFORM_AGENT_EMAIL_DOMAIN',
     flag: 'agent-email-domain',

@@ -95,6 +95,16 @@ export const GATEWAY_SETTINGS = {
     default: '1048576',
     description: 'largest request body',
   },
+  svidDir: {
+    env: 'PLATFORM_SVID_DIR',
+    type: 'string',
+    description: 'directory of the SVID Secret (svid.jwt): obtain a client_credentials token with it',
+  },
+  tokenUrl: {
+    env: 'PLATFORM_OAUTH_TOKEN_URL',
+    type: 'url',
+    description: 'the authorization server token endpoint (default: <PLATFORM_VERIFIER_URL>/oauth/token)',
+  },
   tlsCert: {
     env: 'PLATFORM_GATEWAY_TLS_CERT',
     type: 'string',

@@ -18,6 +18,9 @@ import {
 } from './policy-source.ts';
 import { AuditorRegistry } from './registry.ts';
 import { startGatewayServer } from './server.ts';
+import { WorkloadIdentity } from './identity.ts';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../base/log.ts';
 
 type GatewaySettings = ReturnType<typeof loadGatewaySettings>;
 
@@ -70,6 +73,14 @@ function pipelineOf(
   });
 }
 
+/** The workload identity client, when the pod has an SVID directory and a token endpoint. */
+function identityOf(s: GatewaySettings, log: Logger, metrics: Registry): WorkloadIdentity | undefined {
+  const tokenUrl =
+    s.tokenUrl ?? (s.verifierUrl ? `${s.verifierUrl.replace(/\/+$/, '')}/oauth/token` : undefined);
+  if (!s.svidDir || !tokenUrl) return undefined;
+  return new WorkloadIdentity({ svidDir: s.svidDir, tokenUrl, log, metrics });
+}
+
 export const runGateway: RoleRunner = async (context) => {
   const s = loadGatewaySettings(context.env, context.flags);
   const log = context.log;
@@ -81,12 +92,15 @@ export const runGateway: RoleRunner = async (context) => {
   refresher.unref();
   const pipeline = pipelineOf(s, { registry, policy, agent });
   const forwarder = new EvidenceForwarder(s.verifierUrl, s.apiKey, log);
+  const metrics = newRegistry('gateway');
+  const identity = identityOf(s, log, metrics);
+  identity?.start();
   const server = await startGatewayServer(
     {
       pipeline,
       registry,
       forwarder,
-      metrics: newRegistry('gateway'),
+      metrics,
       log,
       ...(s.apiKey ? { apiKey: s.apiKey } : {}),
       ...(s.modelUrl ? { modelUrl: s.modelUrl } : {}),
@@ -108,6 +122,7 @@ export const runGateway: RoleRunner = async (context) => {
   );
   context.lifecycle.onStop('gateway http server', async () => {
     clearInterval(refresher);
+    identity?.stop();
     await closeGracefully(server, HTTP_GRACE_MS);
   });
   context.lifecycle.onStop('evidence delivery', () => forwarder.drain(5000));

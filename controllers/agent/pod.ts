@@ -69,6 +69,8 @@ export function desiredPod(
   const annotations = {
     [ANNOTATION.auditorChain]: chain.join(','),
     [ANNOTATION.auditMode]: agent.spec.auditMode ?? 'enforce',
+    // The identity controller's SVID Secret: the webhook mounts it into the platform sidecars only.
+    [ANNOTATION.svidSecret]: names.svid,
     ...wiringAnnotations(wiring),
   };
   const hash = specHash({ spec, annotations });

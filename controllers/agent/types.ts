@@ -16,9 +16,10 @@ export const AGENT_RESOURCE = RESOURCES.agent;
 /** Names of the objects an agent owns. */
 export const ownedNames = (
   name: string,
-): { serviceAccount: string; pod: string; secret: string; gatewayKey: string } => ({
+): { serviceAccount: string; pod: string; secret: string; gatewayKey: string; svid: string } => ({
   serviceAccount: `agent-${name}`,
   pod: `agent-${name}`,
   secret: `agent-${name}-oauth-client`,
   gatewayKey: `agent-${name}-gateway-key`,
+  svid: `agent-${name}-svid`,
 });

@@ -26,6 +26,7 @@ describe('annotation validation table', () => {
       'platform.computing/sidecar-memory-limit',
       'platform.computing/sidecar-memory-request',
       'platform.computing/skip-audit',
+      'platform.computing/svid-secret',
       'platform.computing/workspace-id',
     ]);
   });

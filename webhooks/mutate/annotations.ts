@@ -22,6 +22,8 @@ export interface PodSettings {
   policyId?: string;
   modelUrl?: string;
   apiKeySecret?: string;
+  /** The agent's SVID Secret, mounted into the gateway and the credential proxy only. */
+  svidSecret?: string;
   auditorSettings?: AuditorSettingValues;
   workspaceId?: string;
 }
@@ -156,6 +158,11 @@ export const ANNOTATION_VALIDATORS: Record<string, Validator> = {
   [ANNOTATION.apiKeySecret]: (v, out) => {
     if (!DNS_SUBDOMAIN_RE.test(v) || v.length > 253) return 'expected a Secret name (DNS subdomain)';
     out.apiKeySecret = v;
+    return undefined;
+  },
+  [ANNOTATION.svidSecret]: (v, out) => {
+    if (!DNS_SUBDOMAIN_RE.test(v) || v.length > 253) return 'expected a Secret name (DNS subdomain)';
+    out.svidSecret = v;
     return undefined;
   },
   [ANNOTATION.auditorSettings]: auditorSettings,

@@ -1,7 +1,7 @@
 // The containers /mutate adds: one sidecar per auditor, the gateway, the
 // credential proxy and the redirect init container. Pure builders.
 import { isIP } from 'node:net';
-import type { V1Container, V1EnvVar } from '@kubernetes/client-node';
+import type { V1Container, V1EnvVar, V1Volume } from '@kubernetes/client-node';
 import { auditorSettingsEnv, type AuditorSettingValues } from '../../auditors/catalog/settings.ts';
 import { CONTAINER, DEFAULT_SESSION_ID, PORT, SIDECAR_UID } from '../constants.ts';
 import type { AuditMode, SidecarResources } from './annotations.ts';
@@ -37,10 +37,36 @@ export interface PodWiring {
   modelEndpoint?: ModelEndpoint;
   /** The pod's own key Secret (required reference), else the webhook's shared one. */
   apiKeySecret?: string;
+  /** The agent's SVID Secret: mounted read-only into the gateway and the credential proxy, never the agent. */
+  svidSecret?: string;
   auditorSettings?: AuditorSettingValues;
 }
 
 const localUrl = (port: number): string => `http://127.0.0.1:${port}`;
+
+/** The volume name and path of the SVID Secret in the platform sidecars (`PLATFORM_SVID_DIR`). */
+export const SVID_VOLUME = { name: 'platform-svid', path: '/var/run/platform/svid' } as const;
+
+/** The SVID mount and its directory variable for a platform sidecar; nothing without an SVID Secret. */
+function withSvid(c: V1Container, wiring: PodWiring): V1Container {
+  if (!wiring.svidSecret) return c;
+  return {
+    ...c,
+    env: [...(c.env ?? []), { name: 'PLATFORM_SVID_DIR', value: SVID_VOLUME.path }],
+    volumeMounts: [
+      ...(c.volumeMounts ?? []),
+      { name: SVID_VOLUME.name, mountPath: SVID_VOLUME.path, readOnly: true },
+    ],
+  };
+}
+
+/** The pod volume of the SVID Secret: optional, so a pod starts before its first SVIDs are signed. */
+export function svidVolume(wiring: PodWiring): V1Volume[] {
+  if (!wiring.svidSecret) return [];
+  return [
+    { name: SVID_VOLUME.name, secret: { secretName: wiring.svidSecret, optional: true, defaultMode: 0o444 } },
+  ];
+}
 
 /** Non-root, no privilege escalation, read-only root, no capabilities: the sidecar UID. */
 export function sidecarSecurityContext(): V1Container['securityContext'] {
@@ -174,7 +200,7 @@ export function gatewayContainer(config: InjectionConfig, wiring: PodWiring): V1
     env: [...vars, apiKeyEnv(config, wiring)],
   };
   const c = sidecar(spec, wiring, config.nativeSidecars);
-  return { ...c, args: ['run', 'gateway'] };
+  return withSvid({ ...c, args: ['run', 'gateway'] }, wiring);
 }
 
 /**
@@ -209,7 +235,7 @@ export function credentialProxyContainer(config: InjectionConfig, wiring: PodWir
     env: [...vars, apiKeyEnv(config, wiring)],
   };
   const c = sidecar(spec, wiring, config.nativeSidecars);
-  return { ...c, args: ['run', 'proxy'] };
+  return withSvid({ ...c, args: ['run', 'proxy'] }, wiring);
 }
 
 const initCache = new WeakMap<InjectionConfig, Map<string, V1Container>>();

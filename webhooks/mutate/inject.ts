@@ -1,7 +1,7 @@
 // The pure core of /mutate: decide whether a pod is injected (predicates that
 // return the reason to skip), validate its annotations, resolve its chain and
 // ports, and mutate a deep clone. The HTTP handler only fetches and diffs.
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod, V1Volume } from '@kubernetes/client-node';
 import { CONTAINER } from '../constants.ts';
 import {
   validateAnnotations,
@@ -22,6 +22,7 @@ import {
   credentialProxyContainer,
   gatewayContainer,
   initContainer,
+  svidVolume,
   type InjectionConfig,
   type PodWiring,
 } from './containers.ts';
@@ -140,10 +141,22 @@ function podWiring(
     auditors,
     modelUrl,
     ...(endpoint ? { modelEndpoint: endpoint } : {}),
-    ...(settings.apiKeySecret ? { apiKeySecret: settings.apiKeySecret } : {}),
+    ...secretsOf(settings),
     ...(settings.auditorSettings ? { auditorSettings: settings.auditorSettings } : {}),
   };
 }
+
+/** The pod's own Secrets the sidecars read: its API key and its SVIDs. */
+function secretsOf(settings: PodSettings): Pick<PodWiring, 'apiKeySecret' | 'svidSecret'> {
+  return {
+    ...(settings.apiKeySecret ? { apiKeySecret: settings.apiKeySecret } : {}),
+    ...(settings.svidSecret ? { svidSecret: settings.svidSecret } : {}),
+  };
+}
+
+/** The pod's volumes with `added`; left absent when there is nothing at all. */
+const withVolumes = (volumes: V1Volume[] | undefined, added: V1Volume[]): V1Volume[] | undefined =>
+  added.length ? [...(volumes ?? []), ...added] : volumes;
 
 function applyWiring(pod: V1Pod, options: MutateOptions, wiring: PodWiring, status: InjectionStatus): V1Pod {
   const out = structuredClone(pod);
@@ -155,6 +168,7 @@ function applyWiring(pod: V1Pod, options: MutateOptions, wiring: PodWiring, stat
     credentialProxyContainer(options, wiring),
   ];
   const existingInit = spec.initContainers ?? [];
+  spec.volumes = withVolumes(spec.volumes, svidVolume(wiring));
   if (options.nativeSidecars) spec.initContainers = [...(init ? [init] : []), ...sidecars, ...existingInit];
   else {
     if (init || existingInit.length) spec.initContainers = [...(init ? [init] : []), ...existingInit];
