@@ -12,6 +12,8 @@
 // uninstalled (409 app_required); secrets in the overrides are refused (422).
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../../base/http-error.ts';
 import { agentToolRulings } from '../catalog/agent-tiers.ts';
+import { agentAccessManifest } from '../delegations/agent-manifest.ts';
+import { toolPermitted } from '../../policy/access-manifest.ts';
 import { secretInConfiguration } from '../catalog/secret-config.ts';
 import { rulingLabel } from '../catalog/tool-cascade.ts';
 import {
@@ -113,6 +115,26 @@ async function refuseBlocked(rc: RouteCtx, agent: PlatformAgent, appId: string):
   throw new HttpError(403, `app ${appId} is blocked by ${rulingLabel(ruling)}`, 'tool_blocked');
 }
 
+/**
+ * Refuses an app outside the tools domain of the agent's Access Manifest
+ * (decision 139). Auditor apps only observe, so the manifest never keeps one out.
+ */
+async function refuseOutsideManifest(
+  rc: RouteCtx,
+  agent: PlatformAgent,
+  app: { app_id: string; type: string },
+) {
+  if (app.type === 'auditor') return;
+  const manifest = await agentAccessManifest(rc.deps.writer, agent);
+  if (toolPermitted(manifest, app.app_id)) return;
+  rc.audit.details = { app: app.app_id, refused_by: 'access_manifest' };
+  throw new HttpError(
+    403,
+    `the Access Manifest of this agent does not permit app ${app.app_id}`,
+    'tool_not_permitted',
+  );
+}
+
 /** Refuses to remove a tool the agent's organization or workspace requires (decision 127). */
 async function refuseRequired(rc: RouteCtx, agent: PlatformAgent, appId: string): Promise<void> {
   const ruling = (await agentToolRulings(rc.deps.writer, agent)).get(appId);
@@ -130,6 +152,7 @@ async function install(rc: RouteCtx): Promise<unknown> {
   const app = findApp(body.app_id, entriesOf(rc));
   if (!app) throw unprocessable(`app ${body.app_id} is not in the catalog`, 'unknown_app');
   await refuseBlocked(rc, agent, body.app_id);
+  await refuseOutsideManifest(rc, agent, app);
   const name = installNameOf(rc, agent, body.app_id);
   const namespace = agent.metadata.namespace ?? '';
   const existing = await rc.deps.writer.readInstalledApp(namespace, name);

@@ -10,7 +10,7 @@
 // before any grant exists, so of two answers one wins and the other is 409.
 import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
 import { apiStatus } from '../../base/kube.ts';
-import { conflict } from '../../base/http-error.ts';
+import { conflict, unprocessable } from '../../base/http-error.ts';
 import type { PlatformAgent } from '../agents/model.ts';
 import {
   assertAnswerable,
@@ -29,6 +29,8 @@ import {
   type Answer,
   type ConsentInput,
 } from '../delegations/model.ts';
+import { agentAccessManifest } from '../delegations/agent-manifest.ts';
+import { accountDecision } from '../../policy/access-manifest.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
 import { CONSENT_DENIED, CONSENT_LIST, CONSENT_VIEW, GRANT_LIST, GRANT_VIEW } from './responses.ts';
 
@@ -78,11 +80,22 @@ async function consentOf(rc: RouteCtx, id: string): Promise<ConsentRequest> {
   return ofAgent(found, name, `consent request ${id.slice(0, 80)}`);
 }
 
+/**
+ * The longest delegation of `scopes` of `service` the agent's Access Manifest
+ * permits (never over the platform's); 422 with its code when it refuses them.
+ */
+async function manifestMaxTtlMs(rc: RouteCtx, service: string, scopes: readonly string[]): Promise<number> {
+  const manifest = await agentAccessManifest(rc.deps.writer, rc.agent as PlatformAgent);
+  const decision = accountDecision(manifest, service, scopes);
+  if (!decision.permitted) throw unprocessable(decision.reason, decision.code);
+  return Math.min(decision.maxTtlMs, rc.deps.maxDelegationTtlMs);
+}
+
 async function request(rc: RouteCtx): Promise<unknown> {
   const input = bodyOf<ConsentInput>(rc);
   const agent = factsOf(rc);
   assertGatewayServes(rc.principal, `${agent.namespace}.${agent.name}`);
-  assertRequestable(input, agent, rc.deps.maxDelegationTtlMs);
+  assertRequestable(input, agent, await manifestMaxTtlMs(rc, input.service, input.scopes));
   const created = await rc.deps.writer.createConsent(newConsent(input, agent));
   let stored = created;
   try {
@@ -122,7 +135,8 @@ async function allow(rc: RouteCtx): Promise<unknown> {
   const consent = await consentOf(rc, consent_id);
   const now = rc.deps.now();
   assertAnswerable(consent, rc.principal.subject, now, rc.deps.consentTtlMs);
-  const terms = grantTerms(consent, answer, rc.deps.maxDelegationTtlMs);
+  const granted = answer.scopes ?? consent.spec.scopes;
+  const terms = grantTerms(consent, answer, await manifestMaxTtlMs(rc, consent.spec.service, granted));
   const grant = newGrant(consent, terms, factsOf(rc), now);
   await resolve(rc, consent, {
     ...resolution(rc, now, terms.resolution),

@@ -126,6 +126,39 @@ export type PlatformWorkspaceSpec = {
       approval?: "auto" | "owner";
     }>;
   };
+  /** Access Manifest (decisions 139, 140): a workspace narrows its organization, never widens it. */
+  accessManifest?: {
+    /** OBO delegation per service; a service not listed is not delegated at all. */
+    account?: {
+      services?: Array<{
+        service: string;
+        allowedScopes?: string[];
+        deniedScopes?: string[];
+        maxDelegationTtl?: string;
+        consentRequired?: boolean;
+      }>;
+    };
+    /** Catalog apps (MCP servers, A2A agents, skills, runtimes) an agent may install; auditors are never refused. */
+    tools?: {
+      allowed?: string[];
+      denied?: string[];
+    };
+    /** Destinations the credential proxy may reach for the agent (`*.example.com` for subdomains). */
+    network?: {
+      allowedHosts?: string[];
+      deniedHosts?: string[];
+    };
+    /** Data classes (e.g. pii, financial, source-code) the agent may read; never more than its owners. */
+    data?: {
+      allowedClasses?: string[];
+      deniedClasses?: string[];
+    };
+    /** Actions needing an Owner's approval beyond the fixed high-risk ones (write, merge, send, delete), and actions never allowed. */
+    actions?: {
+      approvalRequired?: string[];
+      denied?: string[];
+    };
+  };
 };
 export type PlatformWorkspaceStatus = {
   observedGeneration?: number;
@@ -380,6 +413,39 @@ export type OrganizationSpec = {
     description?: string;
     requiredAuditors: string[];
   }>;
+  /** Access Manifest (decisions 139, 140): a workspace narrows its organization, never widens it. */
+  accessManifest?: {
+    /** OBO delegation per service; a service not listed is not delegated at all. */
+    account?: {
+      services?: Array<{
+        service: string;
+        allowedScopes?: string[];
+        deniedScopes?: string[];
+        maxDelegationTtl?: string;
+        consentRequired?: boolean;
+      }>;
+    };
+    /** Catalog apps (MCP servers, A2A agents, skills, runtimes) an agent may install; auditors are never refused. */
+    tools?: {
+      allowed?: string[];
+      denied?: string[];
+    };
+    /** Destinations the credential proxy may reach for the agent (`*.example.com` for subdomains). */
+    network?: {
+      allowedHosts?: string[];
+      deniedHosts?: string[];
+    };
+    /** Data classes (e.g. pii, financial, source-code) the agent may read; never more than its owners. */
+    data?: {
+      allowedClasses?: string[];
+      deniedClasses?: string[];
+    };
+    /** Actions needing an Owner's approval beyond the fixed high-risk ones (write, merge, send, delete), and actions never allowed. */
+    actions?: {
+      approvalRequired?: string[];
+      denied?: string[];
+    };
+  };
 };
 export type OrganizationStatus = {
   observedGeneration?: number;

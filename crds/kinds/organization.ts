@@ -15,6 +15,7 @@ import {
   text,
 } from '../schema/parts.ts';
 import { PLURAL } from '../../contract/kube.ts';
+import { accessManifest } from '../schema/access-manifest.ts';
 
 const framework = obj(
   {
@@ -53,6 +54,7 @@ export const organization: KindDefinition = {
       defaults: obj({ auditorChain: auditorChain(), auditorSettings: auditorSettings(), owners: owners() }),
       requiredAuditors: stringSet(id(), 32),
       frameworks: listMap(framework, 'name', 16),
+      accessManifest: accessManifest(),
     },
     ['homeNamespace'],
   ),

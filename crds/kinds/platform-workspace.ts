@@ -16,6 +16,7 @@ import {
   stringSet,
 } from '../schema/parts.ts';
 import { PLURAL } from '../../contract/kube.ts';
+import { accessManifest } from '../schema/access-manifest.ts';
 
 const workspaceAgent = obj(
   {
@@ -46,6 +47,7 @@ export const platformWorkspace: KindDefinition = {
     agents: listMap(workspaceAgent, 'name', 64),
     abilities: abilities(),
     environment: environment(),
+    accessManifest: accessManifest(),
   }),
   status: baseStatus(conditionsSchema, { agentCount: int({ minimum: 0 }), chain: stringSet(id(), 64) }),
   printerColumns: [
