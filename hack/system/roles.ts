@@ -58,6 +58,8 @@ export function roleEnv(role: string, t: LocalTopology, kubeconfig: string): Rec
     PLATFORM_LEADER_ELECTION: String(t.leaderElection),
     PLATFORM_LEADER_ELECTION_NAMESPACE: t.namespace,
     PLATFORM_VERIFIER_URL: verifierUrl(t),
+    // The authorization server is the Verifier: its issuer is the audience of the agents' JWT-SVIDs.
+    PLATFORM_OAUTH_ISSUER: verifierUrl(t),
     PLATFORM_MODEL_URL: modelBaseUrl(t),
   };
   const own: Record<string, Record<string, string>> = {
