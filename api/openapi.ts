@@ -15,6 +15,13 @@ const ERROR = {
   properties: { detail: { type: 'string' }, code: { type: 'string' } },
 };
 
+/** RFC 6749 §5.2: the error body of the OAuth endpoints. */
+const OAUTH_ERROR = {
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+};
+
 function crdSpecSchema(kind: Parameters<typeof toCustomResourceDefinition>[0]): JSONSchema {
   const crd = toCustomResourceDefinition(kind) as {
     spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: JSONSchema } } } }[] };
@@ -137,7 +144,11 @@ function operation(r: RouteSpec): Record<string, unknown> {
     ...characterRuled(queryParamSchema(r.method, r.path, name)),
     ...(description ? { description } : {}),
   }));
-  const errorRef = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const errorSchema = r.errorShape === 'oauth' ? 'OAuthError' : 'Error';
+  const errorRef = {
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchema}` } } },
+  };
+  const bodyType = r.form ? 'application/x-www-form-urlencoded' : 'application/json';
   return {
     summary: r.summary,
     operationId: `${r.method.toLowerCase()}${r.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
@@ -148,7 +159,7 @@ function operation(r: RouteSpec): Record<string, unknown> {
       ? {
           requestBody: {
             required: !r.optionalBody,
-            content: { 'application/json': { schema: withCrdSpec(r, requestSchema(r, r.body)) } },
+            content: { [bodyType]: { schema: withCrdSpec(r, requestSchema(r, r.body)) } },
           },
         }
       : {}),
@@ -190,6 +201,7 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
       },
       schemas: {
         Error: ERROR,
+        OAuthError: OAUTH_ERROR,
         PlatformAgentSpec: withCharacterRule(spec),
         PlatformAgentSpecPatch: withCharacterRule(agentSpecPatchSchema(spec)),
         AuditorPolicySpec: withCharacterRule(crdSpecSchema(auditorPolicy)),
