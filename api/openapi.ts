@@ -110,6 +110,8 @@ export function errorStatuses(r: RouteSpec): number[] {
   const write = r.method !== 'GET';
   const statuses = new Set([400]);
   if (r.action !== 'public') [401, 403].forEach((s) => statuses.add(s));
+  // An OAuth endpoint authenticates its client itself (RFC 6749 §5.2 `invalid_client`).
+  if (r.errorShape === 'oauth') statuses.add(401);
   if (namesSomething(r)) statuses.add(404);
   if (write) statuses.add(409);
   if (takesBody) [413, 415].forEach((s) => statuses.add(s));
