@@ -42,8 +42,9 @@ describe('the OpenAPI document', () => {
       if (r.path.includes('{')) expect(listed, what).toContain('404');
       if (r.method !== 'GET') expect(listed, what).toContain('409');
       for (const s of listed) {
+        // OAuth endpoints answer RFC 6749 §5.2 errors.
         expect(op.responses[s]!.content?.['application/json'].schema).toEqual({
-          $ref: '#/components/schemas/Error',
+          $ref: `#/components/schemas/${r.errorShape === 'oauth' ? 'OAuthError' : 'Error'}`,
         });
       }
     }

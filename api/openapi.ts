@@ -15,6 +15,13 @@ const ERROR = {
   properties: { detail: { type: 'string' }, code: { type: 'string' } },
 };
 
+/** RFC 6749 §5.2: the error body of the OAuth endpoints. */
+const OAUTH_ERROR = {
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+};
+
 function crdSpecSchema(kind: Parameters<typeof toCustomResourceDefinition>[0]): JSONSchema {
   const crd = toCustomResourceDefinition(kind) as {
     spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: JSONSchema } } } }[] };
@@ -103,6 +110,8 @@ export function errorStatuses(r: RouteSpec): number[] {
   const write = r.method !== 'GET';
   const statuses = new Set([400]);
   if (r.action !== 'public') [401, 403].forEach((s) => statuses.add(s));
+  // An OAuth endpoint authenticates its client itself (RFC 6749 §5.2 `invalid_client`).
+  if (r.errorShape === 'oauth') statuses.add(401);
   if (namesSomething(r)) statuses.add(404);
   if (write) statuses.add(409);
   if (takesBody) [413, 415].forEach((s) => statuses.add(s));
@@ -137,7 +146,11 @@ function operation(r: RouteSpec): Record<string, unknown> {
     ...characterRuled(queryParamSchema(r.method, r.path, name)),
     ...(description ? { description } : {}),
   }));
-  const errorRef = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const errorSchema = r.errorShape === 'oauth' ? 'OAuthError' : 'Error';
+  const errorRef = {
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchema}` } } },
+  };
+  const bodyType = r.form ? 'application/x-www-form-urlencoded' : 'application/json';
   return {
     summary: r.summary,
     operationId: `${r.method.toLowerCase()}${r.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
@@ -148,7 +161,7 @@ function operation(r: RouteSpec): Record<string, unknown> {
       ? {
           requestBody: {
             required: !r.optionalBody,
-            content: { 'application/json': { schema: withCrdSpec(r, requestSchema(r, r.body)) } },
+            content: { [bodyType]: { schema: withCrdSpec(r, requestSchema(r, r.body)) } },
           },
         }
       : {}),
@@ -190,6 +203,7 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
       },
       schemas: {
         Error: ERROR,
+        OAuthError: OAUTH_ERROR,
         PlatformAgentSpec: withCharacterRule(spec),
         PlatformAgentSpecPatch: withCharacterRule(agentSpecPatchSchema(spec)),
         AuditorPolicySpec: withCharacterRule(crdSpecSchema(auditorPolicy)),

@@ -32,7 +32,7 @@ import { tokenReviewAuthenticator } from './auth/token-review.ts';
 import { ApiMetrics } from './http/metrics.ts';
 import { auditorTrustFacts, vocabulariesOf } from './registry/auditors.ts';
 import type { ApiDeps } from './routes/route.ts';
-import { loadApiSettings, type ApiSettings } from './settings.ts';
+import { loadApiSettings, oauthIssuerOf, type ApiSettings } from './settings.ts';
 import { clientCertificateFiles, kubeRegistryCredentials } from '../base/registry-credentials.ts';
 import { AgentIndex } from './store/cache.ts';
 import { clusterWriter, type ClusterWriter } from './store/cluster.ts';
@@ -194,6 +194,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     workflows: kubeWorkflows(kc, s.watchNamespace),
     trustBundle: trustKeys.bundle,
     signingKey: trustKeys.signingKey,
+    oauthIssuer: oauthIssuerOf(s),
     ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
   };
   for (const i of informers.all) i.start();

@@ -243,9 +243,23 @@ export const API_SETTINGS = {
     description:
       'age at which the trust-domain signing key is replaced (the old one stays in the bundle 24h more)',
   },
+  oauthIssuer: {
+    env: 'PLATFORM_OAUTH_ISSUER',
+    flag: 'oauth-issuer',
+    type: 'url',
+    description:
+      'issuer of the platform’s OAuth authorization server (RFC 8414; an origin, no path); default http://platform-verifier.<PLATFORM_API_NAMESPACE>.svc:8000',
+  },
 } as const;
 
 export type ApiSettings = Settings<typeof API_SETTINGS>;
+
+/** The URL is exactly its origin (the converter already made it http(s) without trailing slashes). */
+const isOrigin = (url: string): boolean => new URL(url).origin === url;
+
+/** The OAuth issuer: the setting, else the API's in-cluster Service URL (decision 137). */
+export const oauthIssuerOf = (s: ApiSettings): string =>
+  s.oauthIssuer ?? `http://platform-verifier.${s.namespace}.svc:8000`;
 
 /** Each rule the settings must keep together, with what to say when they do not. */
 const API_SETTING_RULES: readonly { broken: (s: ApiSettings) => boolean; problem: string }[] = [
@@ -270,6 +284,10 @@ const API_SETTING_RULES: readonly { broken: (s: ApiSettings) => boolean; problem
     broken: (s) => !isTrustDomain(s.trustDomain) || s.trustKeyRotation < 60_000,
     problem:
       'PLATFORM_TRUST_DOMAIN: expected lowercase letters, digits, . _ -; PLATFORM_TRUST_KEY_ROTATION: at least 1m',
+  },
+  {
+    broken: (s) => s.oauthIssuer !== undefined && !isOrigin(s.oauthIssuer),
+    problem: 'PLATFORM_OAUTH_ISSUER: expected an http(s) origin without path, query or fragment',
   },
   {
     broken: (s) => s.mcpMaxConcurrentCalls < 1,

@@ -54,7 +54,7 @@ function unrouted(ctx: Context): HttpError | undefined {
 }
 
 /** An error answered before the body was read: close rather than drain a body nobody asked for. */
-function bodyLeftUnread(ctx: Context): boolean {
+export function bodyLeftUnread(ctx: Context): boolean {
   const req = ctx.req as { readableEnded?: boolean; complete?: boolean } | undefined;
   const declared = ctx.get('content-length');
   const pending = declared !== '' ? Number(declared) > 0 : ctx.get('transfer-encoding') !== '';

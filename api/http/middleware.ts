@@ -7,6 +7,7 @@ import type { Logger } from '../../base/log.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { readBoundedBody, syntaxProblem } from '../../base/body.ts';
 import { HttpError, badRequest } from '../../base/http-error.ts';
+import { FORM_TYPE, parseForm } from './form.ts';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -45,6 +46,9 @@ export function accessLog(log: Logger, metrics: ApiMetrics) {
   };
 }
 
+const mediaType = (ctx: Context): string =>
+  (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Whether the request carries a body the API would have to read. */
@@ -68,7 +72,7 @@ export interface JsonBody {
  */
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<JsonBody> {
   if (!hasBody(ctx)) return { body: undefined, bytes: 0 };
-  const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+  const type = mediaType(ctx);
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new HttpError(415, 'send the body as application/json', 'unsupported_media_type');
   }
@@ -79,4 +83,25 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<Js
   } catch (err) {
     throw badRequest(`malformed JSON body: ${syntaxProblem(err as Error)}`, 'malformed_json');
   }
+}
+
+/**
+ * Reads an `application/x-www-form-urlencoded` body (OAuth endpoints) under
+ * the same limit: another type → 415, size → 413, bad encoding or a repeated
+ * parameter → 400. The parameters come back as an object of strings.
+ */
+export async function readFormBody(ctx: Context, limitBytes: number): Promise<JsonBody> {
+  if (!hasBody(ctx)) return { body: undefined, bytes: 0 };
+  if (mediaType(ctx) !== FORM_TYPE) {
+    throw new HttpError(415, `send the body as ${FORM_TYPE}`, 'unsupported_media_type');
+  }
+  const raw = await readBoundedBody(ctx.req, limitBytes);
+  if (raw.length === 0) return { body: undefined, bytes: 0 };
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw badRequest('malformed form body: not UTF-8', 'malformed_form');
+  }
+  return { body: parseForm(text), bytes: raw.length };
 }

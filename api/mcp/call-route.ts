@@ -86,6 +86,7 @@ export async function callRoute(call: RouteCall, who: CallerContext): Promise<un
     deps: who.deps,
     audit: { resource: call.path },
     bodyBytes: 0,
+    authorization: '',
   };
   const entry = { action: route.action, note: () => rc.audit, success: () => rc.status ?? route.success };
   return audited(who, entry, async () => {

@@ -10,11 +10,12 @@ import type { ApprovalRequest } from '../../crds/generated/types.ts';
 import { parseAgentId, type PlatformAgent } from '../agents/model.ts';
 import { authenticateToken } from '../auth/authenticate.ts';
 import type { Authenticator, Principal } from '../auth/principal.ts';
-import { toHttpError } from '../http/errors.ts';
+import { bodyLeftUnread, toHttpError } from '../http/errors.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../base/http-error.ts';
 import type { ApiMetrics } from '../http/metrics.ts';
 import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from '../../base/hygiene.ts';
-import { hasBody, readJsonBody, type JsonBody } from '../http/middleware.ts';
+import { hasBody, readFormBody, readJsonBody, type JsonBody } from '../http/middleware.ts';
+import { oauthErrorBody } from '../oauth/errors.ts';
 import { validateBody } from '../http/validate.ts';
 import { can, POLICY, type Action } from '../policy/roles.ts';
 import type { ApiDeps, RouteCtx, RouteSpec } from './route.ts';
@@ -103,7 +104,8 @@ function requestBody(ctx: Context, spec: RouteSpec, ex: Executor): Promise<JsonB
     return Promise.resolve({ body: undefined, bytes: 0 });
   }
   const routeMax = spec.maxBodyBytes?.(ex.deps) ?? ex.bodyLimitBytes;
-  return readJsonBody(ctx, Math.min(ex.bodyLimitBytes, routeMax));
+  const read = spec.form ? readFormBody : readJsonBody;
+  return read(ctx, Math.min(ex.bodyLimitBytes, routeMax));
 }
 
 async function principalOf(ctx: Context, spec: RouteSpec, ex: Executor): Promise<Principal> {
@@ -140,6 +142,24 @@ const nameRoute =
     return next();
   };
 
+/** The route's own headers on every answer; OAuth routes answer client errors as RFC 6749 §5.2 says. */
+const routeHeadersAndErrors =
+  (spec: RouteSpec): Middleware =>
+  async (ctx, next) => {
+    if (spec.headers) ctx.set(spec.headers);
+    if (spec.errorShape !== 'oauth') return next();
+    try {
+      await next();
+    } catch (err) {
+      const http = toHttpError(err);
+      if (!http || (http.status >= 500 && http.status !== 503)) throw err;
+      ctx.status = http.status;
+      ctx.set(http.headers);
+      if (bodyLeftUnread(ctx)) ctx.set('connection', 'close');
+      ctx.body = oauthErrorBody(http);
+    }
+  };
+
 /** The caller (401 when unknown); starts the route's state. */
 const authenticate =
   (spec: RouteSpec, ex: Executor): Middleware =>
@@ -154,6 +174,7 @@ const authenticate =
       deps: ex.deps,
       audit: { resource: ctx.path },
       bodyBytes: 0,
+      authorization: ctx.get('authorization'),
     };
     ctx.state.rc = rc;
     await next();
@@ -231,6 +252,7 @@ const answer =
 export function routeSteps(spec: RouteSpec, ex: Executor): Middleware[] {
   return [
     nameRoute(spec),
+    routeHeadersAndErrors(spec),
     authenticate(spec, ex),
     audit(spec, ex),
     hygiene,

@@ -14,6 +14,7 @@ import { REGISTRY_ROUTES } from './registry.ts';
 import type { RouteSpec } from './route.ts';
 import { SHARE_ROUTES } from './shares.ts';
 import { TRUST_BUNDLE_ROUTES } from './trust-bundle.ts';
+import { OAUTH_ROUTES } from './oauth.ts';
 import { WORKFLOW_ROUTES } from './workflows.ts';
 
 export const ROUTES: readonly RouteSpec[] = [
@@ -32,4 +33,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...WORKFLOW_ROUTES,
   ...DELEGATION_ROUTES,
   ...TRUST_BUNDLE_ROUTES,
+  ...OAUTH_ROUTES,
 ];

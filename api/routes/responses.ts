@@ -186,6 +186,25 @@ export const TRUST_BUNDLE = object({
   refresh_hint: int,
 });
 
+export const OAUTH_METADATA = object(
+  {
+    issuer: str,
+    token_endpoint: str,
+    jwks_uri: str,
+    grant_types_supported: { type: 'array', items: str },
+    token_endpoint_auth_methods_supported: { type: 'array', items: str },
+    token_endpoint_auth_signing_alg_values_supported: { type: 'array', items: str },
+  },
+  ['issuer', 'token_endpoint', 'jwks_uri', 'grant_types_supported'],
+);
+export const OAUTH_JWKS = object({
+  keys: { type: 'array', items: object({ kty: str, kid: str, use: { enum: ['sig'] } }) },
+});
+export const OAUTH_TOKEN = object(
+  { access_token: str, token_type: { enum: ['Bearer'] }, expires_in: int, scope: str },
+  ['access_token', 'token_type', 'expires_in'],
+);
+
 export const EVIDENCE_ACCEPTED = object({ evidence_id: str, seq: int, hash: str, attestation_result: obj });
 export const EVIDENCE_TIMELINE = object({
   agent_id: str,

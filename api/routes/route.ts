@@ -61,6 +61,8 @@ export interface ApiDeps {
   trustBundle: () => Promise<TrustBundle>;
   /** The trust-domain key that signs now (access tokens); undefined before the first key exists. */
   signingKey: () => Promise<SigningKey | undefined>;
+  /** The OAuth authorization server's issuer URL, an origin (api/settings.ts `oauthIssuerOf`). */
+  oauthIssuer: string;
 }
 
 export interface AuditNote {
@@ -85,6 +87,8 @@ export interface RouteCtx<B = unknown> {
   status?: number;
   /** Size of the request body as received, in bytes (0 without one). */
   bodyBytes: number;
+  /** The Authorization header as sent ('' without one): OAuth client authentication reads it. */
+  authorization: string;
 }
 
 export interface RouteSpec {
@@ -112,6 +116,15 @@ export interface RouteSpec {
    * over a character in an auditor's message (decision 91).
    */
   bodyHygiene?: 'signed';
+  /** The body is `application/x-www-form-urlencoded` (OAuth endpoints); `body` is the schema of its parameters. */
+  form?: boolean;
+  /**
+   * `oauth`: errors answer in the RFC 6749 §5.2 shape `{error, error_description}`
+   * (api/oauth/errors.ts), not `{detail, code}`.
+   */
+  errorShape?: 'oauth';
+  /** Headers set on every answer of the route, errors included (e.g. `cache-control: no-store`). */
+  headers?: Record<string, string>;
   handle(rc: RouteCtx): Promise<unknown>;
 }
 

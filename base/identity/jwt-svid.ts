@@ -51,7 +51,8 @@ export async function issueJwtSvid(r: JwtSvidRequest): Promise<string> {
 export interface VerifyOptions {
   /** The trust domain's JWT authorities. */
   bundle: JSONWebKeySet;
-  audience: string;
+  /** One audience, or several of which the token must name one. */
+  audience: string | string[];
   trustDomain: string;
   /** Seconds since the epoch; the current time by default. */
   now?: number;

@@ -11,6 +11,7 @@ import { sampleEvidence } from '../process/fixtures/evidence.ts';
 import { defaultOwners, PERSONAS, SUBJECTS, useApi, type Persona } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
+import { FORM_HEADERS, form, JWT_SPIFFE, makeClient, svid, trustKey } from './oauth-client.ts';
 
 /** `gateway`: a Gateway's API key (role gateway), which holds no other role. */
 type Who = Persona | 'gateway' | 'anonymous';
@@ -87,6 +88,10 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /v1/agents/{agent_id}/delegations': ['owner', 'editor', 'viewer'],
   'DELETE /v1/agents/{agent_id}/delegations/{grant_id}': ['owner', 'editor', 'viewer'],
   'GET /v1/trust-bundle': [...ANY, 'gateway', 'anonymous'],
+  'GET /.well-known/oauth-authorization-server': [...ANY, 'gateway', 'anonymous'],
+  'GET /oauth/jwks': [...ANY, 'gateway', 'anonymous'],
+  // Public: the client authenticates with its SVID; an API credential alongside is ignored.
+  'POST /oauth/token': [...ANY, 'gateway', 'anonymous'],
 };
 
 const ns = useNamespace('api-matrix');
@@ -100,12 +105,32 @@ const EXTRA = 'extra@example.com';
 interface Call {
   path: string;
   body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+/** A client_credentials request of the matrix agent, with a fresh SVID of its own. */
+async function tokenRequest(): Promise<Call> {
+  const td = 'platform.local';
+  const spiffeId = await makeClient(fx, state.agent, td);
+  const assertion = await svid(
+    spiffeId,
+    `http://platform-verifier.${ns.name}.svc:8000`,
+    await trustKey(ns.name, td),
+  );
+  const params = {
+    grant_type: 'client_credentials',
+    client_assertion_type: JWT_SPIFFE,
+    client_assertion: assertion,
+  };
+  return { path: '/oauth/token', raw: form(params), headers: FORM_HEADERS };
 }
 
 /** The route families with builders of their own (workflows, delegations). */
 function familyRequestFor(route: string, who: Who, n: number): Promise<Call> | undefined {
   if (route.includes('/api/v1/workflows')) return workflowRequestFor(route, n);
   if (route.includes('/delegations')) return delegationRequestFor(route, who);
+  if (route === 'POST /oauth/token') return tokenRequest();
   return undefined;
 }
 
@@ -417,7 +442,11 @@ describe('route × role matrix', () => {
   );
   it.each(cells.map((c, n) => [c.route, c.who, n, c] as const))('%s as %s', async (route, who, n, cell) => {
     const call = await requestFor(route, who, n);
-    const r = await fx.call(cell.method, call.path, { key: keyOf(who), body: call.body });
+    const r = await fx.call(cell.method, call.path, {
+      key: keyOf(who),
+      body: call.body,
+      ...(call.raw !== undefined ? { raw: call.raw, headers: call.headers } : {}),
+    });
     const allowed = EXPECTED[route]!.includes(who);
     const expected = allowed ? cell.success : who === 'anonymous' ? 401 : 403;
     expect(r.status, JSON.stringify(r.body)).toBe(expected);
