@@ -9,7 +9,7 @@ import { k8s } from '../../base/kube.ts';
 import { REPO_ROOT } from '../../hack/control-plane/paths.ts';
 import { verifierUrl } from '../../hack/system/roles.ts';
 import { agentId, waitAgentReady, type AgentRef } from './agents.ts';
-import { api, eventually, kubeConfig, kubectlOk, topology } from './support.ts';
+import { api, eventually, kubeConfig, kubectl, kubectlOk, topology } from './support.ts';
 
 const RELEASE_BOT: AgentRef = { namespace: 'default', name: 'release-bot' };
 type Pod = k8s.V1Pod;
@@ -22,8 +22,9 @@ const containers = (pod: Pod): k8s.V1Container[] => [
 /** A metric's value from a gateway's /metrics (the host reaches pod IPs on the bridge). */
 async function gatewayMetric(pod: Pod, name: string): Promise<number | undefined> {
   const text = await fetch(`http://${pod.status?.podIP}:8099/metrics`).then((r) => r.text());
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.split(' ')[1]) : undefined;
+  // `name value` or `name{labels} value` (the registry adds default labels).
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return line ? Number(line.trim().split(' ').at(-1)) : undefined;
 }
 
 beforeAll(() => {
@@ -65,7 +66,15 @@ describe('workload identity on a real node', () => {
     const expiry = await eventually(async () => {
       const v = await gatewayMetric(pod, 'platform_gateway_identity_token_expiry_seconds');
       return v && v > Date.now() / 1000 ? v : undefined;
-    }, 'a token held by the gateway');
+    }, 'a token held by the gateway').catch((err: unknown) => {
+      const logs = kubectl(['-n', 'default', 'logs', 'agent-release-bot', '-c', 'platform-gateway']).stdout;
+      const said = logs
+        .split('\n')
+        .filter((l) => /token|identity/.test(l))
+        .slice(-5)
+        .join('\n');
+      throw new Error(`${String(err)}; the gateway said:\n${said}`);
+    });
     expect(expiry).toBeGreaterThan(Date.now() / 1000);
   });
 
