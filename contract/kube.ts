@@ -113,6 +113,9 @@ export const ANNOTATION = {
   svidExpires: 'platform.io/svid-expires',
   svidSpiffeId: 'platform.io/svid-spiffe-id',
   svidKeyId: 'platform.io/svid-key-id',
+  /** SVID Secret: the last check that the agent's OAuth client obtains a token with it: `ok` or the OAuth error code, and when (identity controller writes; agent controller reads). */
+  tokenCheck: 'platform.io/token-check',
+  tokenCheckTime: 'platform.io/token-check-time',
   /** Pod: JSON `{auditor: {setting: value}}`, `<AUDITOR>_<KEY>` on the matching auditor sidecars. */
   auditorSettings: 'platform.computing/auditor-settings',
   /** Pod: PLATFORM_WORKSPACE_ID (default: LABEL.workspace). */

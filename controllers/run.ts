@@ -87,6 +87,7 @@ function buildManager(
     createIdentityController(ctx, {
       keyNamespace: settings.apiNamespace,
       policy: { ttlSeconds: Math.round(settings.svidTtlMs / 1000), audience: settings.oauthIssuer },
+      tokenUrl: settings.oauthTokenUrl ?? `${settings.oauthIssuer.replace(/\/+$/, '')}/oauth/token`,
     }),
   ];
   return { informers: allInformers(caches), controllers, keyring };

@@ -114,7 +114,15 @@ export const OPERATOR_SETTINGS = {
     flag: 'oauth-issuer',
     type: 'string',
     default: 'http://platform-verifier.platform-system.svc:8000',
-    description: 'the authorization server issuer (the Verifier API): the audience of the JWT-SVIDs agents present to it',
+    description:
+      'the authorization server issuer (the Verifier API): the audience of the JWT-SVIDs agents present to it',
+  },
+  oauthTokenUrl: {
+    env: 'PLATFORM_OAUTH_TOKEN_URL',
+    flag: 'oauth-token-url',
+    type: 'url',
+    description:
+      'where the operator checks that an agent’s OAuth client obtains a token (default <PLATFORM_OAUTH_ISSUER>/oauth/token)',
   },
   svidTtlMs: {
     env: 'PLATFORM_SVID_TTL',

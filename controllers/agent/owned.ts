@@ -4,6 +4,7 @@
 // from the informer caches; every write goes through the counting ObjectWriter.
 import type * as k8s from '@kubernetes/client-node';
 import type { Keyring } from '../../base/crypto/envelope.ts';
+import { credentialsCondition } from '../identity/svid.ts';
 import { apiMessage, apiStatus } from '../../base/kube.ts';
 import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
@@ -56,15 +57,9 @@ export class AgentObjects {
     const existing = this.caches.secrets.get(key(agent, name));
     const existingId = existing?.metadata?.annotations?.[ANNOTATION.oauthClientId];
     if (existingId) {
-      return {
-        clientId: existingId,
-        condition: {
-          type,
-          status: 'True',
-          reason: 'OAuthClientRegistered',
-          message: `OAuth client ${existingId}`,
-        },
-      };
+      // Registered is not enough: ready means the client obtained a token with its SVID (decision 138).
+      const svid = this.caches.secrets.get(key(agent, ownedNames(agent.metadata.name ?? '').svid));
+      return { clientId: existingId, condition: credentialsCondition(existingId, svid) };
     }
     if (!keyring) {
       return {

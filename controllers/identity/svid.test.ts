@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlatformAgent } from '../agent/types.ts';
-import { SVID_FILE, svidRenewalAt, svidSecret } from './svid.ts';
+import { SVID_FILE, credentialsCondition, svidRenewalAt, svidSecret } from './svid.ts';
 
 const agent: PlatformAgent = {
   apiVersion: 'platform.io/v1alpha1',
@@ -41,5 +41,19 @@ describe('the SVID Secret', () => {
     expect(svidRenewalAt(s, { ...want, spiffeId: 'spiffe://platform.local/agent/team.other' }, policy)).toBe(
       0,
     );
+  });
+
+  it('makes CredentialsReady say whether the client obtained a token with its SVID', () => {
+    const s = svidSecret(agent, want, material(new Date()));
+    expect(credentialsCondition('c-1', undefined)).toMatchObject({ status: 'False', reason: 'SvidPending' });
+    expect(credentialsCondition('c-1', s)).toMatchObject({ status: 'False', reason: 'SvidPending' });
+    const refused = {
+      ...s,
+      metadata: { ...s.metadata, annotations: { 'platform.io/token-check': 'invalid_client' } },
+    };
+    expect(credentialsCondition('c-1', refused)).toMatchObject({ status: 'False', reason: 'TokenRefused' });
+    expect(credentialsCondition('c-1', refused).message).toContain('invalid_client');
+    const ok = { ...s, metadata: { ...s.metadata, annotations: { 'platform.io/token-check': 'ok' } } };
+    expect(credentialsCondition('c-1', ok)).toMatchObject({ status: 'True', reason: 'TokenObtained' });
   });
 });

@@ -82,3 +82,33 @@ export function svidSecret(agent: PlatformAgent, want: SvidIdentity, m: SvidMate
     },
   };
 }
+
+/** What `CredentialsReady` says once the OAuth client exists: whether that client obtained a token with its SVID. */
+export function credentialsCondition(
+  clientId: string,
+  svid: k8s.V1Secret | undefined,
+): { type: 'CredentialsReady'; status: 'True' | 'False'; reason: string; message: string } {
+  const type = 'CredentialsReady';
+  const a = svid?.metadata?.annotations ?? {};
+  const check = a[ANNOTATION.tokenCheck];
+  if (!svid || !check)
+    return {
+      type,
+      status: 'False',
+      reason: 'SvidPending',
+      message: `OAuth client ${clientId}: waiting for its SVID and a first token`,
+    };
+  if (check !== 'ok')
+    return {
+      type,
+      status: 'False',
+      reason: 'TokenRefused',
+      message: `OAuth client ${clientId} could not obtain a token with its SVID: ${check.slice(0, 200)}`,
+    };
+  return {
+    type,
+    status: 'True',
+    reason: 'TokenObtained',
+    message: `OAuth client ${clientId} obtained a client_credentials token with its SVID at ${a[ANNOTATION.tokenCheckTime] ?? 'an unknown time'}`,
+  };
+}

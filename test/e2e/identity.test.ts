@@ -8,7 +8,7 @@ import { verifyJwtSvid } from '../../base/identity/jwt-svid.ts';
 import { k8s } from '../../base/kube.ts';
 import { REPO_ROOT } from '../../hack/control-plane/paths.ts';
 import { verifierUrl } from '../../hack/system/roles.ts';
-import { agentId, waitAgentReady, type AgentRef } from './agents.ts';
+import { agentId, condition, readAgent, waitAgentReady, type AgentRef } from './agents.ts';
 import { api, eventually, kubeConfig, kubectl, kubectlOk, topology } from './support.ts';
 
 const RELEASE_BOT: AgentRef = { namespace: 'default', name: 'release-bot' };
@@ -76,6 +76,12 @@ describe('workload identity on a real node', () => {
       throw new Error(`${String(err)}; the gateway said:\n${said}`);
     });
     expect(expiry).toBeGreaterThan(Date.now() / 1000);
+    // The operator asked the same endpoint with the same client: CredentialsReady says it got a token.
+    const agent = await eventually(async () => {
+      const a = await readAgent(RELEASE_BOT);
+      return condition(a, 'CredentialsReady')?.status === 'True' ? a : undefined;
+    }, 'CredentialsReady');
+    expect(condition(agent, 'CredentialsReady')?.reason).toBe('TokenObtained');
   });
 
   it('leaves the agent container without the SVID or the token: no file, no variable', async () => {

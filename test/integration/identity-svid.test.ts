@@ -11,13 +11,14 @@ import { trustBundle } from '../../base/identity/trust-keys.ts';
 import { k8s } from '../../base/kube.ts';
 import { trustKeyPolicy } from '../../api/identity/trust-bundle.ts';
 import { DEFAULT_NAME, RESOURCES } from '../../contract/kube.ts';
-import { useApi } from './api-harness.ts';
+import { useApi, type Reply } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
 
 const ns = useNamespace('identity-svid');
-const fx = useApi(ns);
-const ISSUER = 'https://verifier.identity-test.example';
+const fx = useApi(ns, () => ({ PLATFORM_TRUST_DOMAIN: 'platform.local' }));
+// The issuer the harness API names itself (its default); the check reaches it at its real address.
+const issuer = (): string => `http://platform-verifier.${ns.name}.svc:8000`;
 const core = (): k8s.CoreV1Api => kubeConfig().makeApiClient(k8s.CoreV1Api);
 const decode = (b64?: string): string => Buffer.from(b64 ?? '', 'base64').toString('utf8');
 let operator: OperatorProcess;
@@ -36,7 +37,8 @@ beforeAll(async () => {
       PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
       PLATFORM_API_NAMESPACE: ns.name,
       PLATFORM_TRUST_DOMAIN: 'platform.local',
-      PLATFORM_OAUTH_ISSUER: ISSUER,
+      PLATFORM_OAUTH_ISSUER: issuer(),
+      PLATFORM_OAUTH_TOKEN_URL: `${fx.api.url}/oauth/token`,
     },
   });
   await eventually(async () => ((await operator.isLeader()) ? true : undefined), 'the operator to lead');
@@ -45,6 +47,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await operator?.stop();
 });
+
+const credentials = (g: Reply): { status?: string; reason?: string } | undefined =>
+  (
+    g.body.status as { conditions?: { type: string; status: string; reason: string }[] } | undefined
+  )?.conditions?.find((c) => c.type === 'CredentialsReady');
 
 async function svidSecret(name: string): Promise<k8s.V1Secret | undefined> {
   return core()
@@ -63,7 +70,7 @@ describe('SVIDs from the operator', () => {
     const spiffeId = `spiffe://platform.local/agent/${agentId}`;
     const verified = await verifyJwtSvid(decode(secret.data?.['svid.jwt']), {
       bundle: bundle.jwt_authorities,
-      audience: ISSUER,
+      audience: issuer(),
       trustDomain: 'platform.local',
     });
     expect(verified).toMatchObject({ ok: true, spiffeId });
@@ -74,6 +81,9 @@ describe('SVIDs from the operator', () => {
     const ca = forge.pki.certificateFromPem(bundle.x509_authorities[0]!);
     expect(ca.verify(cert)).toBe(true);
     expect(decode(secret.data?.['bundle.pem'])).toContain('BEGIN CERTIFICATE');
+    // CredentialsReady means the client obtained a token with it, at the real token endpoint.
+    const ready = await fx.until(`/v1/agents/${agentId}`, (g) => credentials(g)?.status === 'True', 'owner');
+    expect(credentials(ready)).toMatchObject({ reason: 'TokenObtained' });
   });
 
   it('removes them when the agent is suspended (no Owner left)', async () => {
