@@ -71,23 +71,51 @@ function opsRouter(o: AppOptions): Router {
   return router;
 }
 
+interface PathMethods {
+  pattern: RegExp;
+  /** Literal segments: the more, the more specific. */
+  literals: number;
+  params: number;
+  methods: Set<string>;
+}
+
+function pathMethods(routes: readonly RouteSpec[]): PathMethods[] {
+  const byPath = new Map<string, PathMethods>();
+  for (const r of routes) {
+    const segments = r.path.split('/').filter(Boolean);
+    const params = segments.filter((x) => x.startsWith('{')).length;
+    const entry = byPath.get(r.path) ?? {
+      pattern: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      literals: segments.length - params,
+      params,
+      methods: new Set<string>(),
+    };
+    entry.methods.add(r.method);
+    if (r.method === 'GET') entry.methods.add('HEAD');
+    byPath.set(r.path, entry);
+  }
+  return [...byPath.values()];
+}
+
+/** The path a request is for: the most literal of those it matches, and whether another matched too. */
+function bestMatch(table: readonly PathMethods[], path: string): { best?: PathMethods; ambiguous: boolean } {
+  const matches = table.filter((t) => t.pattern.test(path)).sort((a, b) => b.literals - a.literals);
+  return { best: matches[0], ambiguous: matches.length > 1 };
+}
+
 /**
- * A fixed path wins over a parameter in the same place (`/v1/agents/stale`
- * is not agent `stale`): another method on it is 405 with the fixed path's
- * `Allow`, not a route for a bad agent id.
+ * A fixed segment wins over a parameter in the same place (`/v1/agents/stale`
+ * is not agent `stale`; `…/delegations/pending` is not grant `pending`):
+ * another method on it is 405 with the specific path's `Allow`, not a route
+ * for a bad id.
  */
 function fixedPathMethods(routes: readonly RouteSpec[]): Koa.Middleware {
-  const methods = new Map<string, Set<string>>();
-  for (const r of routes.filter((x) => !x.path.includes('{'))) {
-    const set = methods.get(r.path) ?? new Set<string>();
-    set.add(r.method);
-    if (r.method === 'GET') set.add('HEAD');
-    methods.set(r.path, set);
-  }
+  const table = pathMethods(routes);
   return async (ctx, next) => {
-    const allowed = methods.get(ctx.path);
-    if (!allowed || (allowed.has(ctx.method) && ctx.method !== 'OPTIONS')) return next();
-    const allow = [...allowed].join(', ');
+    const { best, ambiguous } = bestMatch(table, ctx.path);
+    if (!best || (best.params > 0 && !ambiguous)) return next();
+    if (best.methods.has(ctx.method) && ctx.method !== 'OPTIONS') return next();
+    const allow = [...best.methods].join(', ');
     if (ctx.method === 'OPTIONS') {
       ctx.status = 204;
       ctx.set('allow', allow);

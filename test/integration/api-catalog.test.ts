@@ -360,15 +360,7 @@ describe('the tool cascade, secrets and connections of an agent in a workspace',
     });
     await tool(names.jira, 'org', 'required');
     await tool(names.banned, 'workspace', 'blocked');
-    const created = await fx.call('POST', '/v1/agents', {
-      key: fx.keys.org_admin,
-      body: {
-        namespace: ns.name,
-        name: 'worker',
-        spec: { owners: defaultOwners(), model: { id: 'gpt-test' }, workspace: 'ws' },
-      },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await fx.createAgent('worker', defaultOwners(), { workspace: 'ws' });
     await fx.until(`/v1/app-catalog/${names.planner}`, (r) => r.status === 200, 'viewer');
     await fx.until(`/v1/agents/${wsAgent()}`, (r) => r.status === 200);
   });

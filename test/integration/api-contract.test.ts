@@ -78,6 +78,14 @@ describe('405 carries Allow', () => {
     expect(r.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD']);
   });
 
+  it('treats a fixed segment after a parameter as itself (…/delegations/pending is not grant "pending")', async () => {
+    const path = `/v1/agents/${ids.agent}/delegations/pending`;
+    const r = await fx.call('DELETE', path, { key: fx.keys.viewer });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
+    expect(await rawStatus('OPTIONS', path)).toEqual({ status: 204, allow: 'GET, HEAD, POST' });
+  });
+
   it('answers a method the router does not know (TRACE) with 405 and Allow, and ops paths too', async () => {
     expect(await rawStatus('TRACE', '/v1/agents')).toEqual({
       status: 405,

@@ -41,7 +41,11 @@ export interface ApiFixture {
   keys: Record<Persona, string>;
   call(method: string, path: string, o?: CallOptions): Promise<Reply>;
   /** Creates an agent through the API (as org admin) and waits until the cache has it. */
-  createAgent(name: string, owners?: { subject: string; role: string }[]): Promise<string>;
+  createAgent(
+    name: string,
+    owners?: { subject: string; role: string }[],
+    spec?: Record<string, unknown>,
+  ): Promise<string>;
   /** Waits until a GET as `persona` satisfies `ok`. */
   until(path: string, ok: (r: Reply) => boolean, persona?: Persona): Promise<Reply>;
 }
@@ -116,10 +120,10 @@ export function useApi(ns: TestNamespace, env: () => Record<string, string> = ()
         const r = await fx.call('GET', path, { key: fx.keys[persona] });
         return ok(r) ? r : undefined;
       }, `GET ${path}`);
-    fx.createAgent = async (name, owners = defaultOwners()) => {
+    fx.createAgent = async (name, owners = defaultOwners(), spec = {}) => {
       const r = await fx.call('POST', '/v1/agents', {
         key: fx.keys.org_admin,
-        body: { namespace: ns.name, name, spec: { owners, model: { id: 'gpt-test' } } },
+        body: { namespace: ns.name, name, spec: { owners, model: { id: 'gpt-test' }, ...spec } },
       });
       if (r.status !== 201) throw new Error(`creating agent ${name}: ${r.status} ${JSON.stringify(r.body)}`);
       const id = `${ns.name}.${name}`;

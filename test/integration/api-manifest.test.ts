@@ -86,15 +86,7 @@ beforeAll(async () => {
       },
     },
   });
-  const created = await fx.call('POST', '/v1/agents', {
-    key: fx.keys.org_admin,
-    body: {
-      namespace: ns.name,
-      name: 'worker',
-      spec: { owners: defaultOwners(), model: { id: 'gpt-test' }, workspace: 'ws' },
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await fx.createAgent('worker', defaultOwners(), { workspace: 'ws' });
   await fx.until(`/v1/agents/${agentId()}`, (r) => r.status === 200);
   for (const name of [names.allowedApp, names.deniedApp])
     await fx.until(`/v1/app-catalog/${name}`, (r) => r.status === 200, 'viewer');
