@@ -25,6 +25,7 @@ import {
   type ExchangeParams,
   type ExchangeRequest,
 } from '../oauth/token-exchange.ts';
+import { grantsOfDelegation } from '../store/grant-index.ts';
 import { signingKeys } from './oauth.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
 import { TOKEN_EXCHANGED } from './responses.ts';
@@ -103,7 +104,8 @@ async function actorOf(rc: RouteCtx, token: string, bundle: TrustBundle): Promis
  * has not seen yet still refuses (the same choice, on the stored copy).
  */
 async function activeGrant(rc: RouteCtx, d: Delegation, scopes?: string[]): Promise<DelegationGrant> {
-  const cached = chooseGrant(rc.deps.grants.list(), d, scopes, rc.deps.now());
+  const grants = grantsOfDelegation(rc.deps.grants, d.user, d.service);
+  const cached = chooseGrant(grants, d, scopes, rc.deps.now());
   const fresh = await rc.deps.writer.readGrant(d.namespace, cached.metadata.name ?? '');
   return chooseGrant(fresh ? [fresh] : [], d, scopes, rc.deps.now());
 }
