@@ -26,7 +26,8 @@ import { openAuditLog } from './audit/open.ts';
 import { apiKeyAuthenticator } from './auth/api-key-auth.ts';
 import { ensureBootstrapKey } from './auth/bootstrap.ts';
 import { ApiKeyStore } from './auth/key-store.ts';
-import { oidcAuthenticator } from './auth/oidc.ts';
+import { SubjectTokenLedger } from './oauth/subject-ledger.ts';
+import { oidcAuthenticator, oidcVerifier, type OidcVerifier } from './auth/oidc.ts';
 import type { Authenticator } from './auth/principal.ts';
 import { tokenReviewAuthenticator } from './auth/token-review.ts';
 import { ApiMetrics } from './http/metrics.ts';
@@ -97,21 +98,28 @@ function verifierDeps(
   };
 }
 
-function authenticators(s: ApiSettings, kc: k8s.KubeConfig, keys: ApiKeyStore): Authenticator[] {
+/** The configured OIDC issuer's token check (API authentication and token-exchange subjects); none without one. */
+function oidcOf(s: ApiSettings): OidcVerifier | undefined {
+  if (!s.oidcIssuer) return undefined;
+  return oidcVerifier({
+    issuer: s.oidcIssuer,
+    audience: s.oidcAudience,
+    ...(s.oidcJwksUrl ? { jwksUrl: s.oidcJwksUrl } : {}),
+    subjectClaim: s.oidcSubjectClaim,
+    groupsClaim: s.oidcGroupsClaim,
+    grants: { orgAdmins: s.orgAdmins, workspaceAdmins: s.workspaceAdmins },
+  });
+}
+
+function authenticators(
+  s: ApiSettings,
+  kc: k8s.KubeConfig,
+  keys: ApiKeyStore,
+  oidc: OidcVerifier | undefined,
+): Authenticator[] {
   const grants = { orgAdmins: s.orgAdmins, workspaceAdmins: s.workspaceAdmins };
   const list: Authenticator[] = [apiKeyAuthenticator(keys)];
-  if (s.oidcIssuer) {
-    list.push(
-      oidcAuthenticator({
-        issuer: s.oidcIssuer,
-        audience: s.oidcAudience,
-        ...(s.oidcJwksUrl ? { jwksUrl: s.oidcJwksUrl } : {}),
-        subjectClaim: s.oidcSubjectClaim,
-        groupsClaim: s.oidcGroupsClaim,
-        grants,
-      }),
-    );
-  }
+  if (oidc) list.push(oidcAuthenticator(oidc));
   list.push(
     tokenReviewAuthenticator({
       api: kc.makeApiClient(k8s.AuthenticationV1Api),
@@ -136,8 +144,14 @@ function mcpOptions(s: ApiSettings): NonNullable<AppOptions['mcp']> {
 function delegationDeps(
   informers: ApiInformers,
   s: ApiSettings,
-): Pick<ApiDeps, 'consents' | 'grants' | 'consentTtlMs' | 'maxDelegationTtlMs'> {
+  oidc: OidcVerifier | undefined,
+): Pick<
+  ApiDeps,
+  'consents' | 'grants' | 'consentTtlMs' | 'maxDelegationTtlMs' | 'userTokens' | 'exchangedSubjects'
+> {
   return {
+    ...(oidc ? { userTokens: oidc } : {}),
+    exchangedSubjects: new SubjectTokenLedger(),
     consents: informers.consents,
     grants: informers.grants,
     consentTtlMs: s.consentTtlMs,
@@ -184,7 +198,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     models: informers.models,
     catalog: informers.catalog,
     installedApps: informers.installedApps,
-    ...delegationDeps(informers, s),
+    ...delegationDeps(informers, s, oidcOf(s)),
     writer,
     keys,
     audit,
@@ -201,7 +215,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
   const app = createApp({
     deps,
-    authenticators: authenticators(s, kc, keys),
+    authenticators: authenticators(s, kc, keys, deps.userTokens),
     log,
     metrics,
     registry,

@@ -80,7 +80,21 @@ function reason(err: unknown): string {
   return `OIDC token rejected: ${(err as Error).message}`;
 }
 
-export function oidcAuthenticator(o: OidcOptions): Authenticator {
+/** A verified OIDC token: its claims and the principal they name, or why it is refused. */
+export type OidcVerification = { payload: JWTPayload; principal: Principal } | { reject: string };
+
+export interface OidcVerifier {
+  readonly issuer: string;
+  /** `undefined` when the token is not a JWT of the configured issuer. */
+  verify(token: string): Promise<OidcVerification | undefined>;
+}
+
+/**
+ * The one check of an OIDC token: signature from the issuer's JWKS, `iss`,
+ * `aud`, `exp`/`nbf`. API authentication and the token exchange's subject
+ * tokens (decision 142) both use it.
+ */
+export function oidcVerifier(o: OidcOptions): OidcVerifier {
   let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
   const keys = async (): Promise<ReturnType<typeof createRemoteJWKSet>> => {
     jwks ??= createRemoteJWKSet(new URL(o.jwksUrl ?? (await discoverJwks(o.issuer))), {
@@ -90,8 +104,8 @@ export function oidcAuthenticator(o: OidcOptions): Authenticator {
     return jwks;
   };
   return {
-    name: 'oidc',
-    async authenticate(token) {
+    issuer: o.issuer,
+    async verify(token) {
       if (unverifiedIssuer(token) !== o.issuer) return undefined;
       try {
         const { payload } = await jwtVerify(token, await keys(), {
@@ -101,10 +115,22 @@ export function oidcAuthenticator(o: OidcOptions): Authenticator {
           requiredClaims: ['exp'],
         });
         const principal = principalFromClaims(payload, o);
-        return typeof principal === 'string' ? { reject: principal } : { principal };
+        return typeof principal === 'string' ? { reject: principal } : { payload, principal };
       } catch (err) {
         return { reject: reason(err) };
       }
+    },
+  };
+}
+
+export function oidcAuthenticator(o: OidcOptions | OidcVerifier): Authenticator {
+  const verifier = 'verify' in o ? o : oidcVerifier(o);
+  return {
+    name: 'oidc',
+    async authenticate(token) {
+      const verified = await verifier.verify(token);
+      if (!verified) return undefined;
+      return 'reject' in verified ? verified : { principal: verified.principal };
     },
   };
 }

@@ -65,7 +65,10 @@ export interface ClientAuthContext {
 }
 
 /** The agent whose SPIFFE ID this is: from the ID's path, held in its status. */
-function agentOf(spiffeId: string, c: ClientAuthContext): PlatformAgent | undefined {
+export function agentOf(
+  spiffeId: string,
+  c: Pick<ClientAuthContext, 'trustDomain' | 'agentAt'>,
+): PlatformAgent | undefined {
   const prefix = `spiffe://${c.trustDomain}/agent/`;
   if (!spiffeId.startsWith(prefix)) return undefined;
   const name = parseAgentId(spiffeId.slice(prefix.length));

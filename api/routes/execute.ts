@@ -184,8 +184,8 @@ const authenticate =
 const audit =
   (spec: RouteSpec, ex: Executor): Middleware =>
   async (ctx, next) => {
-    if (spec.action === 'public') return next();
-    const action = spec.action;
+    const action = spec.action === 'public' ? spec.auditAction : spec.action;
+    if (!action) return next();
     let status = 500;
     try {
       await next();
@@ -195,7 +195,8 @@ const audit =
       status = toHttpError(err)?.status ?? 500;
       throw err;
     } finally {
-      const { principal, audit: note } = routeCtx(ctx);
+      const { principal: caller, audit: note } = routeCtx(ctx);
+      const principal = note.principal ?? caller;
       await ex.deps.audit.append({
         subject: principal.subject,
         method: principal.method,

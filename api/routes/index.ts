@@ -15,6 +15,7 @@ import type { RouteSpec } from './route.ts';
 import { SHARE_ROUTES } from './shares.ts';
 import { TRUST_BUNDLE_ROUTES } from './trust-bundle.ts';
 import { OAUTH_ROUTES } from './oauth.ts';
+import { TOKEN_EXCHANGE_ROUTES } from './token-exchange.ts';
 import { WORKFLOW_ROUTES } from './workflows.ts';
 
 export const ROUTES: readonly RouteSpec[] = [
@@ -34,4 +35,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...DELEGATION_ROUTES,
   ...TRUST_BUNDLE_ROUTES,
   ...OAUTH_ROUTES,
+  ...TOKEN_EXCHANGE_ROUTES,
 ];

@@ -50,7 +50,8 @@ async function bundleOf(rc: RouteCtx): Promise<TrustBundle> {
   }
 }
 
-async function keys(rc: RouteCtx): Promise<{ bundle: TrustBundle; key: SigningKey }> {
+/** The trust bundle and the key that signs now; 503 `temporarily_unavailable` without them. */
+export async function signingKeys(rc: RouteCtx): Promise<{ bundle: TrustBundle; key: SigningKey }> {
   let found: [TrustBundle, SigningKey | undefined];
   try {
     found = await Promise.all([rc.deps.trustBundle(), rc.deps.signingKey()]);
@@ -67,7 +68,7 @@ async function token(rc: RouteCtx): Promise<unknown> {
   rc.audit = { resource: 'oauth-token' };
   const assertion = clientAssertionOf(params, rc.authorization);
   const request = clientCredentialsRequest(params, issuer);
-  const { bundle, key } = await keys(rc);
+  const { bundle, key } = await signingKeys(rc);
   const client = await authenticateClient(assertion, {
     issuer,
     trustDomain: bundle.trust_domain,

@@ -205,6 +205,18 @@ export const OAUTH_TOKEN = object(
   ['access_token', 'token_type', 'expires_in'],
 );
 
+/** RFC 8693 §2.2.1: the delegation token of a token exchange. */
+export const TOKEN_EXCHANGED = object(
+  {
+    access_token: str,
+    issued_token_type: { enum: ['urn:ietf:params:oauth:token-type:access_token'] },
+    token_type: { enum: ['Bearer'] },
+    expires_in: int,
+    scope: str,
+  },
+  ['access_token', 'issued_token_type', 'token_type', 'expires_in', 'scope'],
+);
+
 export const EVIDENCE_ACCEPTED = object({ evidence_id: str, seq: int, hash: str, attestation_result: obj });
 export const EVIDENCE_TIMELINE = object({
   agent_id: str,

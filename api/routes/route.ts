@@ -18,6 +18,8 @@ import type { PlatformAgent } from '../agents/model.ts';
 import type { AuditLog } from '../audit/log.ts';
 import type { ApiKeyStore } from '../auth/key-store.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { OidcVerifier } from '../auth/oidc.ts';
+import type { SubjectTokenLedger } from '../oauth/subject-ledger.ts';
 import type { Action } from '../policy/roles.ts';
 import type { AgentIndex, CacheLike } from '../store/cache.ts';
 import type { ClusterWriter } from '../store/cluster.ts';
@@ -63,12 +65,18 @@ export interface ApiDeps {
   signingKey: () => Promise<SigningKey | undefined>;
   /** The OAuth authorization server's issuer URL, an origin (api/settings.ts `oauthIssuerOf`). */
   oauthIssuer: string;
+  /** The OIDC issuer's token check, for token-exchange subject tokens (decision 142); none without an issuer. */
+  userTokens?: OidcVerifier;
+  /** Which agent exchanged each user token: another agent's use of it is a replay (decision 142). */
+  exchangedSubjects: SubjectTokenLedger;
 }
 
 export interface AuditNote {
   resource: string;
   namespace?: string;
   details?: Record<string, unknown>;
+  /** Who a public route found the request acting for (the human of a token exchange); else the caller. */
+  principal?: Pick<Principal, 'subject' | 'method'>;
 }
 
 export interface RouteCtx<B = unknown> {
@@ -125,6 +133,8 @@ export interface RouteSpec {
   errorShape?: 'oauth';
   /** Headers set on every answer of the route, errors included (e.g. `cache-control: no-store`). */
   headers?: Record<string, string>;
+  /** A public route whose every use is still audited, under this action (the token exchange). */
+  auditAction?: string;
   handle(rc: RouteCtx): Promise<unknown>;
 }
 

@@ -71,12 +71,25 @@ function reasonOf(err: unknown): string {
   return 'malformed token';
 }
 
+/**
+ * The key set of a bundle, kept while the bundle object lives: jose imports
+ * each key once per set, and the import costs more than the verification
+ * (decision 143). Bundles mark JWT authorities `use: jwt-svid`; jose matches
+ * only `sig` or none, so `use` is left out.
+ */
+const keySets = new WeakMap<JSONWebKeySet, ReturnType<typeof createLocalJWKSet>>();
+function keySetOf(bundle: JSONWebKeySet): ReturnType<typeof createLocalJWKSet> {
+  let jwks = keySets.get(bundle);
+  if (!jwks) {
+    jwks = createLocalJWKSet({ keys: bundle.keys.map(({ use: _use, ...jwk }) => jwk) });
+    keySets.set(bundle, jwks);
+  }
+  return jwks;
+}
+
 export async function verifyJwtSvid(token: string, o: VerifyOptions): Promise<VerifyOutcome> {
   try {
-    // Bundles mark JWT authorities `use: jwt-svid`; jose matches only `sig` or none.
-    const keys = o.bundle.keys.map(({ use: _use, ...jwk }) => jwk);
-    const jwks = createLocalJWKSet({ keys });
-    const { payload, protectedHeader } = await jwtVerify(token, jwks, {
+    const { payload, protectedHeader } = await jwtVerify(token, keySetOf(o.bundle), {
       algorithms: SVID_ALGORITHMS,
       audience: o.audience,
       requiredClaims: ['sub', 'aud', 'exp'],

@@ -12,6 +12,7 @@ import { defaultOwners, PERSONAS, SUBJECTS, useApi, type Persona } from './api-h
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
 import { FORM_HEADERS, form, JWT_SPIFFE, makeClient, svid, trustKey } from './oauth-client.ts';
+import { useOidcIssuer } from './oidc-issuer.ts';
 
 /** `gateway`: a Gateway's API key (role gateway), which holds no other role. */
 type Who = Persona | 'gateway' | 'anonymous';
@@ -92,11 +93,14 @@ const EXPECTED: Record<string, Who[]> = {
   'GET /oauth/jwks': [...ANY, 'gateway', 'anonymous'],
   // Public: the client authenticates with its SVID; an API credential alongside is ignored.
   'POST /oauth/token': [...ANY, 'gateway', 'anonymous'],
+  // Public: the user's OIDC token and the agent's SVID are the credentials.
+  'POST /v1/token-exchange': [...ANY, 'gateway', 'anonymous'],
 };
 
+const idp = useOidcIssuer();
 const ns = useNamespace('api-matrix');
-const fx = useApi(ns);
-const state = { agent: '', approval: '', digest: '', policy: '', gatewayKey: '', workflow: '' };
+const fx = useApi(ns, () => idp.env());
+const state = { agent: '', approval: '', digest: '', policy: '', gatewayKey: '', workflow: '', grant: false };
 const keyOf = (who: Who): string | undefined =>
   who === 'anonymous' ? undefined : who === 'gateway' ? state.gatewayKey : fx.keys[who];
 const wsPolicy = { scope: 'workspace', scopeId: '' };
@@ -126,11 +130,60 @@ async function tokenRequest(): Promise<Call> {
   return { path: '/oauth/token', raw: form(params), headers: FORM_HEADERS };
 }
 
+/** A token exchange of the matrix agent's SVID and a fresh user token, under a grant written once. */
+async function exchangeRequest(): Promise<Call> {
+  const td = 'platform.local';
+  const spiffeId = await makeClient(fx, state.agent, td);
+  const user = 'xena@matrix';
+  if (!state.grant) {
+    const now = Date.now();
+    const [namespace, agent] = [ns.name, state.agent.slice(ns.name.length + 1)];
+    await kubeConfig()
+      .makeApiClient(k8s.CustomObjectsApi)
+      .createNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: 'delegationgrants',
+        namespace,
+        body: {
+          apiVersion: `${GROUP}/${VERSION}`,
+          kind: 'DelegationGrant',
+          metadata: { name: 'matrix-grant' },
+          spec: {
+            user,
+            agent,
+            service: 'slack',
+            scopes: ['chat:read'],
+            grantedAt: new Date(now).toISOString(),
+            expiresAt: new Date(now + 3_600_000).toISOString(),
+            consentRef: 'matrix',
+          },
+        },
+      });
+    await eventually(() => fx.api.deps.grants.get(`${namespace}/matrix-grant`), 'the grant in the cache');
+    state.grant = true;
+  }
+  const params = {
+    grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+    subject_token: await idp.token({ sub: user }),
+    subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+    actor_token: await svid(
+      spiffeId,
+      `http://platform-verifier.${ns.name}.svc:8000`,
+      await trustKey(ns.name, td),
+    ),
+    actor_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+    audience: 'slack',
+  };
+  return { path: '/v1/token-exchange', raw: form(params), headers: FORM_HEADERS };
+}
+
 /** The route families with builders of their own (workflows, delegations). */
 function familyRequestFor(route: string, who: Who, n: number): Promise<Call> | undefined {
   if (route.includes('/api/v1/workflows')) return workflowRequestFor(route, n);
   if (route.includes('/delegations')) return delegationRequestFor(route, who);
   if (route === 'POST /oauth/token') return tokenRequest();
+  if (route === 'POST /v1/token-exchange') return exchangeRequest();
   return undefined;
 }
 
