@@ -23,7 +23,9 @@ export function authorizationServerMetadata(issuer: string): Record<string, unkn
     issuer,
     token_endpoint: tokenEndpointOf(issuer),
     jwks_uri: `${issuer}${JWKS_PATH}`,
-    grant_types_supported: [GRANT_CLIENT_CREDENTIALS, GRANT_TOKEN_EXCHANGE],
+    // The token endpoint grants client_credentials; RFC 8693 exchanges have their own path (the spec's).
+    grant_types_supported: [GRANT_CLIENT_CREDENTIALS],
+    token_exchange_endpoint: `${issuer}/v1/token-exchange`,
     response_types_supported: [],
     // Client secrets are not accepted yet (decision 137): only JWT-SVID assertions.
     token_endpoint_auth_methods_supported: ['private_key_jwt'],

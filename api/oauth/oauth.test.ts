@@ -164,7 +164,8 @@ describe('errors and metadata', () => {
       issuer: ISSUER,
       token_endpoint: `${ISSUER}/oauth/token`,
       jwks_uri: `${ISSUER}/oauth/jwks`,
-      grant_types_supported: ['client_credentials', 'urn:ietf:params:oauth:grant-type:token-exchange'],
+      grant_types_supported: ['client_credentials'],
+      token_exchange_endpoint: expect.stringMatching(/\/v1\/token-exchange$/),
     });
   });
 });

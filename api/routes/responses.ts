@@ -190,6 +190,7 @@ export const OAUTH_METADATA = object(
   {
     issuer: str,
     token_endpoint: str,
+    token_exchange_endpoint: str,
     jwks_uri: str,
     grant_types_supported: { type: 'array', items: str },
     token_endpoint_auth_methods_supported: { type: 'array', items: str },
