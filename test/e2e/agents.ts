@@ -19,7 +19,7 @@ interface Condition {
   message?: string;
 }
 export interface AgentObject {
-  metadata: { name: string; namespace: string };
+  metadata: { name: string; namespace: string; deletionTimestamp?: string };
   spec: { owners?: { subject: string; role: string }[]; auditMode?: string };
   status?: { phase?: string; conditions?: Condition[] };
 }

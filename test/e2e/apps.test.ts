@@ -100,9 +100,19 @@ beforeAll(() => {
   kubectlOk(['apply', '-f', join(REPO_ROOT, 'test', 'e2e', 'fixtures', 'app-bot.yaml')]);
 });
 
+// Gone before the next file runs: the other files look at every agent in the cluster.
 afterAll(() => {
   auditorProcess?.kill('SIGTERM');
-  kubectl(['delete', 'namespace', APP_BOT.namespace, '--wait=false']);
+  kubectl([
+    '-n',
+    APP_BOT.namespace,
+    'delete',
+    'platformagent',
+    APP_BOT.name,
+    '--wait=true',
+    '--timeout=100s',
+  ]);
+  kubectl(['delete', 'namespace', APP_BOT.namespace, '--wait=true', '--timeout=100s']);
   kubectl(['delete', 'auditorregistration', KEYWORD_ID, '--ignore-not-found']);
 });
 
