@@ -51,8 +51,10 @@ function printNextSteps(s: RunningSystem, kubeconfig: string): void {
 }
 
 async function main(): Promise<void> {
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
+  // `on`, not `once`: a terminal's Ctrl-C reaches this process and also comes relayed by npm and
+  // tsx; a second SIGINT must not take the default action and kill it half-way through cleaning up.
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
   const started = Date.now();
   const kubeconfig = process.env.KUBECONFIG;
   if (kubeconfig) say(`using the cluster in KUBECONFIG=${kubeconfig}`);
