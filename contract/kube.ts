@@ -192,3 +192,12 @@ export const REPORTING = {
   operator: 'platform.io/operator',
   webhook: 'platform.io/webhook',
 } as const;
+
+/** File names in an agent's SVID Secret, as the platform sidecars read them (`PLATFORM_SVID_DIR`). */
+export const SVID_FILE = {
+  jwt: 'svid.jwt',
+  cert: 'svid.pem',
+  key: 'svid.key',
+  bundle: 'bundle.pem',
+  jwks: 'bundle.jwks',
+} as const;

@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../base/log.ts';
+import { clientCredentialsWithSvid } from '../base/identity/token-client.ts';
+import { SVID_FILE } from '../contract/kube.ts';
 
-export const JWT_SPIFFE_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-spiffe';
-const SVID_FILE = 'svid.jwt';
 const FIRST_RETRY_MS = 2_000;
 const MAX_RETRY_MS = 60_000;
 
@@ -40,13 +40,6 @@ export interface WorkloadIdentityOptions {
   log: Logger;
   metrics: Registry;
   timeoutMs?: number;
-}
-
-interface TokenAnswer {
-  access_token?: unknown;
-  expires_in?: unknown;
-  error?: unknown;
-  error_description?: unknown;
 }
 
 export class WorkloadIdentity {
@@ -91,7 +84,7 @@ export class WorkloadIdentity {
 
   private async renew(): Promise<void> {
     try {
-      const svid = (await readFile(join(this.o.svidDir, SVID_FILE), 'utf8')).trim();
+      const svid = (await readFile(join(this.o.svidDir, SVID_FILE.jwt), 'utf8')).trim();
       this.svidExpiry.set(jwtExpiry(svid) ?? 0);
       const expiresIn = await this.requestToken(svid);
       if (this.failures > 0) this.o.log.info({ afterFailures: this.failures }, 'workload identity recovered');
@@ -110,30 +103,15 @@ export class WorkloadIdentity {
 
   /** One token request; the token's lifetime in seconds. */
   private async requestToken(svid: string): Promise<number> {
-    const res = await fetch(this.o.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_assertion_type: JWT_SPIFFE_ASSERTION,
-        client_assertion: svid,
-      }).toString(),
-      signal: AbortSignal.timeout(this.o.timeoutMs ?? 10_000),
-    });
-    const answer = (await res.json().catch(() => ({}))) as TokenAnswer;
-    if (
-      res.status !== 200 ||
-      typeof answer.access_token !== 'string' ||
-      typeof answer.expires_in !== 'number'
-    ) {
-      const why =
-        typeof answer.error === 'string' ? `${answer.error}: ${String(answer.error_description ?? '')}` : '';
-      throw new Error(`token endpoint answered ${res.status} ${why}`.trim());
+    const outcome = await clientCredentialsWithSvid(this.o.tokenUrl, svid, this.o.timeoutMs ?? 10_000);
+    if (!outcome.ok) {
+      const why = outcome.error ? `${outcome.error}: ${outcome.description ?? ''}` : '';
+      throw new Error(`token endpoint answered ${outcome.status} ${why}`.trim());
     }
-    const expiresAt = Date.now() + answer.expires_in * 1000;
-    this.token = { value: answer.access_token, expiresAt };
+    const expiresAt = Date.now() + outcome.expiresIn * 1000;
+    this.token = { value: outcome.accessToken, expiresAt };
     this.tokenExpiry.set(Math.floor(expiresAt / 1000));
-    this.o.log.info({ expiresIn: answer.expires_in }, 'client_credentials token obtained');
-    return answer.expires_in;
+    this.o.log.info({ expiresIn: outcome.expiresIn }, 'client_credentials token obtained');
+    return outcome.expiresIn;
   }
 }

@@ -11,7 +11,9 @@ export const GRANT_TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exch
 /** RFC 7523 §2.2: a JWT (here a JWT-SVID) as the client's credential. */
 export const ASSERTION_JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 /** The SPIFFE client-authentication draft: the JWT-SVID itself is the assertion. */
-export const ASSERTION_JWT_SPIFFE = 'urn:ietf:params:oauth:client-assertion-type:jwt-spiffe';
+import { ASSERTION_JWT_SPIFFE } from '../../base/identity/token-client.ts';
+
+export { ASSERTION_JWT_SPIFFE };
 
 export const TOKEN_PATH = '/oauth/token';
 export const JWKS_PATH = '/oauth/jwks';

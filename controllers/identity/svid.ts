@@ -7,16 +7,9 @@ import type * as k8s from '@kubernetes/client-node';
 import { ownerReference } from '../common/meta.ts';
 import { ownedLabels } from '../agent/pod.ts';
 import { AGENT_API_VERSION, AGENT_KIND, ownedNames, type PlatformAgent } from '../agent/types.ts';
-import { ANNOTATION } from '../../contract/kube.ts';
+import { ANNOTATION, SVID_FILE } from '../../contract/kube.ts';
 
-/** File names inside the mounted Secret (the sidecars' `PLATFORM_SVID_DIR`). */
-export const SVID_FILE = {
-  jwt: 'svid.jwt',
-  cert: 'svid.pem',
-  key: 'svid.key',
-  bundle: 'bundle.pem',
-  jwks: 'bundle.jwks',
-} as const;
+export { SVID_FILE };
 
 export interface SvidPolicy {
   /** JWT-SVID and X.509-SVID lifetime. */

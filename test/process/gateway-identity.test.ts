@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../base/log.ts';
-import { JWT_SPIFFE_ASSERTION, WorkloadIdentity } from '../../gateway/identity.ts';
+import { ASSERTION_JWT_SPIFFE } from '../../base/identity/token-client.ts';
+import { WorkloadIdentity } from '../../gateway/identity.ts';
 import { eventually } from '../integration/harness.ts';
 
 const SVID = `e30.${Buffer.from(JSON.stringify({ sub: 'spiffe://platform.local/agent/team.bot', exp: 1_900_000_000 })).toString('base64url')}.sig`;
@@ -28,7 +29,7 @@ beforeAll(async () => {
       const ok =
         req.headers['content-type'] === 'application/x-www-form-urlencoded' &&
         form.get('grant_type') === 'client_credentials' &&
-        form.get('client_assertion_type') === JWT_SPIFFE_ASSERTION &&
+        form.get('client_assertion_type') === ASSERTION_JWT_SPIFFE &&
         form.get('client_assertion') === SVID;
       res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
       res.end(
