@@ -7,8 +7,8 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { Claim, ClaimsRequest, Vocabulary } from '../auditors/sdk/types.ts';
 import type { AuditorChannel, AuditorOutcome, DeploymentMode } from '../evidence/types.ts';
 import { claimTypeProblem } from '../policy/context.ts';
-import type { CallError } from './http-client.ts';
-import { callJson } from './http-client.ts';
+import type { CallError } from '../base/http-client.ts';
+import { callJson } from '../base/http-client.ts';
 
 export const SUPPORTED_SCHEMA_MAJOR = 2;
 

@@ -3,7 +3,7 @@
 // errors and 5xx. 409 means it is already there. Drained on shutdown.
 import type { Logger } from '../base/log.ts';
 import type { Evidence } from '../evidence/types.ts';
-import { callJson } from './http-client.ts';
+import { callJson } from '../base/http-client.ts';
 
 export interface ForwarderStats {
   sent: number;

@@ -8,7 +8,7 @@ import type { Vocabulary } from '../auditors/sdk/types.ts';
 import { indexVocabularies } from '../policy/cedar-schema.ts';
 import { defaultPolicy } from '../policy/default-policy.ts';
 import type { PolicyRecord } from '../policy/types.ts';
-import { callJson } from './http-client.ts';
+import { callJson } from '../base/http-client.ts';
 
 export interface EffectivePolicy {
   policy_id: string;

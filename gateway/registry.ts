@@ -15,7 +15,7 @@ import {
   type TlsFiles,
 } from './auditors.ts';
 import type { ChainEntry } from './config.ts';
-import { callJson } from './http-client.ts';
+import { callJson } from '../base/http-client.ts';
 
 export interface RegistrationBody {
   auditor_id?: unknown;

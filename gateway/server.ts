@@ -15,7 +15,7 @@ import type { Logger } from '../base/log.ts';
 import { isPrintableId } from '../evidence/validate.ts';
 import { REQUEST_PHASES, type RequestPhase } from '../auditors/sdk/types.ts';
 import type { EvidenceForwarder } from './forwarder.ts';
-import { callJson } from './http-client.ts';
+import { callJson } from '../base/http-client.ts';
 import { modelTarget } from './model-url.ts';
 import type { EvaluateInput, EvaluateResult, Pipeline } from './pipeline.ts';
 import type { AuditorRegistry } from './registry.ts';

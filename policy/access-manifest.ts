@@ -5,7 +5,7 @@
 // several tiers all apply (a workspace never widens its organization), and
 // `denied…` of any tier wins over every `allowed…`.
 import type { Organization } from '../crds/generated/types.ts';
-import { HIGH_RISK_ACTIONS } from '../crds/schema/access-manifest.ts';
+import { HIGH_RISK_ACTIONS } from '../crds/schema/enums.ts';
 
 export type AccessManifest = NonNullable<Organization['spec']['accessManifest']>;
 type ServiceSpec = NonNullable<NonNullable<AccessManifest['account']>['services']>[number];

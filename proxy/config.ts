@@ -88,7 +88,13 @@ export const PROXY_SETTINGS = {
   verifierUrl: {
     env: 'PLATFORM_VERIFIER_URL',
     type: 'url',
-    description: 'Verifier base URL (used by the egress policy; not yet)',
+    description: "Verifier base URL: the agent's Access Manifest is read there (unset: not enforced)",
+  },
+  manifestRefresh: {
+    env: 'PLATFORM_PROXY_MANIFEST_REFRESH',
+    type: 'duration',
+    default: '30s',
+    description: "how often the agent's Access Manifest is read again from the Verifier",
   },
   apiKey: { env: 'PLATFORM_API_KEY', type: 'string', description: 'bearer key for the Verifier' },
 } satisfies Record<string, SettingSpec>;
@@ -106,6 +112,7 @@ const BOUNDS: Partial<Record<keyof Specs, [number, number, string]>> = {
   // Each lifecycle stop step is cut off at 10 s; the drain must end before that.
   drainTimeout: [0, 9_000, 'at most 9s'],
   maxConnections: [1, 1_000_000, 'between 1 and 1000000'],
+  manifestRefresh: [1_000, 3_600_000, 'between 1s and 1h'],
   // A ClientHello with post-quantum key shares is about 2 KiB; a record holds 16 KiB.
   maxHeadBytes: [1024, 1_048_576, 'between 1024 and 1048576'],
 };

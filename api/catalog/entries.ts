@@ -30,6 +30,7 @@ export interface CatalogApp {
   version: string | null;
   auditor_id: string | null;
   required_permissions: string[];
+  data_classes: string[];
   auditor_requirements: string[];
   server_url: string | null;
   mcp_metadata: McpMetadata | null;
@@ -48,6 +49,7 @@ function builtinApp(a: BuiltinAuditor): CatalogApp {
     version: null,
     auditor_id: a.id,
     required_permissions: [],
+    data_classes: [],
     auditor_requirements: [],
     server_url: null,
     mcp_metadata: null,
@@ -79,6 +81,7 @@ export function entryApp(e: AppCatalogEntry): CatalogApp {
     version: s.version ?? null,
     auditor_id: s.auditorId ?? null,
     required_permissions: s.requiredPermissions ?? [],
+    data_classes: s.dataClasses ?? [],
     auditor_requirements: s.auditorRequirements ?? [],
     server_url: s.serverUrl ?? null,
     mcp_metadata: mcpMetadata(s),

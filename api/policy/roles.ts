@@ -47,6 +47,8 @@ export const POLICY = {
   'delegation.read': { scope: 'agent', roles: SHARED },
   'delegation.answer': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
   'delegation.revoke': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
+  // The agent's credential proxy reads it with the agent's Gateway key (network domain).
+  'agent.access_manifest.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },
   'notification.count': { scope: 'global', roles: ['authenticated'] },
   'apikey.mint': { scope: 'global', roles: ['authenticated'] },
   'apikey.list': { scope: 'global', roles: ['authenticated'] },

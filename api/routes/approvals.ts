@@ -22,7 +22,9 @@ import {
   type HighRiskAction,
   type Operation,
 } from '../approvals/model.ts';
-import { conflict } from '../../base/http-error.ts';
+import { conflict, HttpError, unprocessable } from '../../base/http-error.ts';
+import { agentAccessManifest } from '../delegations/agent-manifest.ts';
+import { actionRuling } from '../../policy/access-manifest.ts';
 import { enumQuery } from '../http/validate.ts';
 import { shareRoleOf } from '../policy/roles.ts';
 import { pendingConsentsFor } from './delegations.ts';
@@ -82,7 +84,7 @@ const ACTION_BODY = {
   required: ['action', 'target'],
   additionalProperties: false,
   properties: {
-    action: { enum: ['write', 'merge', 'send', 'delete'] },
+    action: { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-_a-z0-9]{0,61}[a-z0-9])?$' },
     target: { type: 'string', minLength: 1, maxLength: 2048 },
     description: { type: 'string', maxLength: 4096 },
     details: { type: 'object' },
@@ -94,10 +96,26 @@ const DECISION_BODY = {
   properties: { reason: { type: 'string', maxLength: 4096 } },
 };
 
-function requestAction(rc: RouteCtx): Promise<unknown> {
+/**
+ * The actions domain of the agent's Access Manifest rules first (decision
+ * 153): a denied action is refused outright, and only an action that needs an
+ * Owner's approval (high-risk, or named by the manifest) becomes a request.
+ */
+async function requestAction(rc: RouteCtx): Promise<unknown> {
   const body = bodyOf<Omit<ActionRequest, 'operation'>>(rc);
+  const agent = rc.agent as PlatformAgent;
+  const ruling = actionRuling(await agentAccessManifest(rc.deps.writer, agent), body.action);
+  if (ruling !== 'approval_required') {
+    rc.audit.details = { action: body.action, target: body.target, refused: ruling };
+    throw ruling === 'denied'
+      ? new HttpError(403, `the Access Manifest of this agent denies ${body.action}`, 'action_not_permitted')
+      : unprocessable(
+          `${body.action} needs no approval for this agent (not high-risk, not named by its Access Manifest)`,
+          'approval_not_required',
+        );
+  }
   rc.status = 202;
-  return requestApproval(rc, rc.agent as PlatformAgent, { ...body, operation: 'external' });
+  return requestApproval(rc, agent, { ...body, operation: 'external' });
 }
 
 async function setAuditMode(

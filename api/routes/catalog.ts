@@ -13,7 +13,12 @@
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../../base/http-error.ts';
 import { agentToolRulings } from '../catalog/agent-tiers.ts';
 import { agentAccessManifest } from '../delegations/agent-manifest.ts';
-import { toolPermitted } from '../../policy/access-manifest.ts';
+import {
+  dataPermitted,
+  hostPermitted,
+  toolPermitted,
+  type EffectiveManifest,
+} from '../../policy/access-manifest.ts';
 import { secretInConfiguration } from '../catalog/secret-config.ts';
 import { rulingLabel } from '../catalog/tool-cascade.ts';
 import {
@@ -23,6 +28,7 @@ import {
   findApp,
   installName,
   withRegisteredAuditors,
+  type CatalogApp,
 } from '../catalog/entries.ts';
 import {
   APP_ID_PATTERN,
@@ -115,24 +121,38 @@ async function refuseBlocked(rc: RouteCtx, agent: PlatformAgent, appId: string):
   throw new HttpError(403, `app ${appId} is blocked by ${rulingLabel(ruling)}`, 'tool_blocked');
 }
 
+/** Why the manifest keeps `app` out: its id (tools), a data class (data) or its server's host (network). */
+function manifestRefusal(manifest: EffectiveManifest, app: CatalogApp): [string, string] | undefined {
+  if (!toolPermitted(manifest, app.app_id)) return ['tool_not_permitted', `app ${app.app_id}`];
+  const dataClass = app.data_classes.find((c) => !dataPermitted(manifest, c));
+  if (dataClass)
+    return ['data_class_not_permitted', `data of class ${dataClass}, which app ${app.app_id} reads`];
+  const host = app.server_url ? hostOf(app.server_url) : undefined;
+  if (host && !hostPermitted(manifest, host))
+    return ['host_not_permitted', `host ${host} of app ${app.app_id}`];
+  return undefined;
+}
+
+const hostOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return undefined;
+  }
+};
+
 /**
- * Refuses an app outside the tools domain of the agent's Access Manifest
- * (decision 139). Auditor apps only observe, so the manifest never keeps one out.
+ * Refuses an app outside the agent's Access Manifest (decisions 139, 153):
+ * its tools, data and network domains. Auditor apps only observe, so the
+ * manifest never keeps one out.
  */
-async function refuseOutsideManifest(
-  rc: RouteCtx,
-  agent: PlatformAgent,
-  app: { app_id: string; type: string },
-) {
+async function refuseOutsideManifest(rc: RouteCtx, agent: PlatformAgent, app: CatalogApp) {
   if (app.type === 'auditor') return;
-  const manifest = await agentAccessManifest(rc.deps.writer, agent);
-  if (toolPermitted(manifest, app.app_id)) return;
-  rc.audit.details = { app: app.app_id, refused_by: 'access_manifest' };
-  throw new HttpError(
-    403,
-    `the Access Manifest of this agent does not permit app ${app.app_id}`,
-    'tool_not_permitted',
-  );
+  const refusal = manifestRefusal(await agentAccessManifest(rc.deps.writer, agent), app);
+  if (!refusal) return;
+  const [code, what] = refusal;
+  rc.audit.details = { app: app.app_id, refused_by: 'access_manifest', code };
+  throw new HttpError(403, `the Access Manifest of this agent does not permit ${what}`, code);
 }
 
 /** Refuses to remove a tool the agent's organization or workspace requires (decision 127). */

@@ -1,4 +1,5 @@
 // Every API route, in registration order (fixed paths before parameters).
+import { ACCESS_MANIFEST_ROUTES } from './access-manifest.ts';
 import { AGENT_ROUTES } from './agents.ts';
 import { API_KEY_ROUTES } from './api-keys.ts';
 import { APPROVAL_ROUTES } from './approvals.ts';
@@ -33,6 +34,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...AUDITOR_SETTINGS_ROUTES,
   ...WORKFLOW_ROUTES,
   ...DELEGATION_ROUTES,
+  ...ACCESS_MANIFEST_ROUTES,
   ...TRUST_BUNDLE_ROUTES,
   ...OAUTH_ROUTES,
   ...TOKEN_EXCHANGE_ROUTES,

@@ -135,6 +135,26 @@ export const GRANT_VIEW = object({
 export const GRANT_LIST = listOf(GRANT_VIEW);
 export const CONSENT_DENIED = object({ consent: CONSENT_VIEW });
 
+const tierOf = { type: ['object', 'null'], required: ['name', 'access_manifest'] } as const;
+const listOfLists = { type: 'array', items: { type: 'array', items: str } } as const;
+const BOUNDS = object({ allowed: listOfLists, denied: { type: 'array', items: str } });
+/** Each `allowed` holds one list per restricting tier: a value must be in every one (decision 139). */
+export const ACCESS_MANIFEST = object({
+  agent_id: str,
+  organization: tierOf,
+  workspace: tierOf,
+  effective: object({
+    account: { type: ['object', 'null'] },
+    tools: BOUNDS,
+    network: BOUNDS,
+    data: BOUNDS,
+    actions: object({
+      approval_required: { type: 'array', items: str },
+      denied: { type: 'array', items: str },
+    }),
+  }),
+});
+
 const API_KEY_PROPS = {
   id: str,
   subject: str,
@@ -321,6 +341,7 @@ export const CATALOG_APP = object(
     version: strOrNull,
     auditor_id: strOrNull,
     required_permissions: { type: 'array', items: str },
+    data_classes: { type: 'array', items: str },
     auditor_requirements: { type: 'array', items: str },
     server_url: strOrNull,
     mcp_metadata: { type: ['object', 'null'] },

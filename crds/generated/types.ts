@@ -646,7 +646,8 @@ export interface ConsentRequest {
 
 export type ApprovalRequestSpec = {
   agent: string;
-  action: "write" | "merge" | "send" | "delete";
+  /** write, merge, send, delete, or an action the Access Manifest names (decision 153). */
+  action: string;
   target: string;
   description?: string;
   onBehalfOf?: string;
@@ -799,6 +800,8 @@ export type AppCatalogEntrySpec = {
   serverUrl?: string;
   auditorId?: string;
   requiredPermissions?: string[];
+  /** Data classes the app gives the agent access to (e.g. pii, financial, source-code); an agent whose Access Manifest does not permit one cannot install it. */
+  dataClasses?: string[];
   auditorRequirements?: string[];
   mcpMetadata?: {
     authorizationServers?: string[];

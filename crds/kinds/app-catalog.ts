@@ -49,6 +49,11 @@ export const appCatalogEntry: KindDefinition = {
       serverUrl: str({ maxLength: 2048, format: 'uri' }),
       auditorId: id(),
       requiredPermissions: stringSet(str({ maxLength: 253 }), 64),
+      dataClasses: {
+        ...stringSet(id(), 32),
+        description:
+          'Data classes the app gives the agent access to (e.g. pii, financial, source-code); an agent whose Access Manifest does not permit one cannot install it.',
+      },
       auditorRequirements: stringSet(id(), 32),
       mcpMetadata: obj({
         authorizationServers: arr(str({ maxLength: 2048, format: 'uri' }), 16),

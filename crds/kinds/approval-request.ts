@@ -1,8 +1,9 @@
-// ApprovalRequest: a high-risk action (write, merge, send, delete) waiting for
+// ApprovalRequest: a high-risk action (write, merge, send, delete, or one the
+// agent's Access Manifest names under actions.approvalRequired) waiting for
 // an Owner. Once approved or denied the decision does not change.
 import { conditionsSchema, type KindDefinition } from '../kit.ts';
-import { APPROVAL_PHASES, HIGH_RISK_ACTIONS } from '../schema/enums.ts';
-import { baseStatus, freeForm, obj, oneOf, str, stringSet, text, time } from '../schema/parts.ts';
+import { APPROVAL_PHASES } from '../schema/enums.ts';
+import { ID_PATTERN, baseStatus, freeForm, obj, oneOf, str, stringSet, text, time } from '../schema/parts.ts';
 import { PLURAL } from '../../contract/kube.ts';
 
 const status = baseStatus(conditionsSchema, {
@@ -32,7 +33,10 @@ export const approvalRequest: KindDefinition = {
   spec: obj(
     {
       agent: str({ maxLength: 253, minLength: 1 }),
-      action: oneOf(HIGH_RISK_ACTIONS),
+      action: {
+        ...str({ minLength: 1, maxLength: 63, pattern: ID_PATTERN }),
+        description: 'write, merge, send, delete, or an action the Access Manifest names (decision 153).',
+      },
       target: str({ maxLength: 2048, minLength: 1 }),
       description: text({ maxLength: 4096 }),
       onBehalfOf: str({ maxLength: 256 }),

@@ -3,6 +3,7 @@
 // domain an `allowed…` list, when present, is the whole of what is allowed
 // (empty: nothing); absent, that tier does not restrict; `denied…` always wins.
 import type { JSONSchema } from '../kit.ts';
+import { HIGH_RISK_ACTIONS } from './enums.ts';
 import { HOST_PATTERN, ID_PATTERN, bool, duration, listMap, obj, str, stringSet } from './parts.ts';
 
 const name = (): JSONSchema => str({ minLength: 1, maxLength: 253 });
@@ -20,8 +21,6 @@ const serviceTerms = obj(
   },
   ['service'],
 );
-
-export const HIGH_RISK_ACTIONS = ['write', 'merge', 'send', 'delete'] as const;
 
 export const accessManifest = (): JSONSchema =>
   obj(

@@ -88,6 +88,7 @@ const EXPECTED: Record<string, Who[]> = {
   'GET /v1/agents/{agent_id}/delegations': SHARED,
   'POST /v1/agents/{agent_id}/delegations': ['owner', 'editor', 'viewer'],
   'DELETE /v1/agents/{agent_id}/delegations/{grant_id}': ['owner', 'editor', 'viewer'],
+  'GET /v1/agents/{agent_id}/access-manifest': [...SHARED, 'gateway'],
   'GET /v1/trust-bundle': [...ANY, 'gateway', 'anonymous'],
   'GET /.well-known/oauth-authorization-server': [...ANY, 'gateway', 'anonymous'],
   'GET /oauth/jwks': [...ANY, 'gateway', 'anonymous'],

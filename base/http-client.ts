@@ -1,6 +1,7 @@
 // Outbound JSON over node:http(s) with keep-alive agents, a deadline and a
-// response size cap. mTLS auditors get an https agent with the gateway's
-// client certificate; API-key auditors a bearer header.
+// response size cap, for the pod's sidecars calling the Verifier and the
+// auditors. mTLS auditors get an https agent with the gateway's client
+// certificate; API-key auditors a bearer header.
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import { request as httpsRequest } from 'node:https';
