@@ -294,6 +294,18 @@ describe('scoped tools', () => {
     expect([uninstall.status, uninstall.body.code]).toEqual([409, 'app_required']);
   });
 
+  it("hides blocked tools from the agent's catalog view, for those who may see the agent", async () => {
+    const ids = (r: Reply): unknown[] => (r.body.items ?? []).map((i) => i.app_id);
+    const all = await call('viewer', 'GET', '/v1/app-catalog?type=mcp_server');
+    expect(ids(all)).toEqual(expect.arrayContaining([names.banned, names.wiki, names.jira]));
+    const view = await call('viewer', 'GET', `/v1/app-catalog?type=mcp_server&agent_id=${names.agent}`);
+    expect(view.status).toBe(200);
+    expect(ids(view)).toContain(names.jira);
+    expect(ids(view)).not.toContain(names.banned);
+    expect(ids(view)).not.toContain(names.wiki);
+    expect((await call('stranger', 'GET', `/v1/app-catalog?agent_id=${names.agent}`)).status).toBe(403);
+  });
+
   it('changes an install on a second POST and removes it on DELETE', async () => {
     const again = await tool('workspace_admin', 'workspace', names.wiki, 'available');
     expect([again.status, again.body.id, again.body.enforcement]).toEqual([200, wikiId, 'available']);
