@@ -250,16 +250,22 @@ describe('scoped tools', () => {
     persona: Persona,
     scope: 'org' | 'workspace',
     name: string,
-    enforcement: string,
-    extra = {},
+    enforcement: string | { enforcement: string; service: string },
   ) =>
     call(persona, 'POST', '/v1/scoped-tools', {
-      body: { scope, scope_id: scope === 'org' ? names.org : names.ws, tool: name, enforcement, ...extra },
+      body: {
+        scope,
+        scope_id: scope === 'org' ? names.org : names.ws,
+        tool: name,
+        ...(typeof enforcement === 'string' ? { enforcement } : enforcement),
+      },
     });
   let wikiId = '';
 
   it('installs tools at the org tier and lets a workspace refine, never loosen, them', async () => {
-    expect((await tool('org_admin', 'org', names.jira, 'required', { service: 'jira' })).status).toBe(201);
+    expect(
+      (await tool('org_admin', 'org', names.jira, { enforcement: 'required', service: 'jira' })).status,
+    ).toBe(201);
     expect((await tool('org_admin', 'org', names.banned, 'blocked')).status).toBe(201);
     const block = await tool('workspace_admin', 'workspace', names.jira, 'blocked');
     expect([block.status, block.body.code]).toEqual([409, 'tool_required']);
