@@ -18,9 +18,10 @@ function cred(
   name: string,
   scope: 'org' | 'workspace',
   service: string,
-  sharingMode: SharingMode,
-  created = '2024-01-01T00:00:00Z',
+  sharing: SharingMode | { mode: SharingMode; created: string },
 ): ScopedCredential {
+  const { mode: sharingMode, created } =
+    typeof sharing === 'string' ? { mode: sharing, created: '2024-01-01T00:00:00Z' } : sharing;
   return {
     apiVersion: 'platform.io/v1alpha1',
     kind: 'ScopedCredential',
@@ -109,9 +110,9 @@ describe('the credential cascade', () => {
 
   it('chooses one credential per tier and service deterministically: enforce, then the oldest', () => {
     const creds = [
-      cred('b', 'workspace', 'github', 'inherit', '2024-01-01T00:00:00Z'),
-      cred('a', 'workspace', 'github', 'inherit', '2024-02-01T00:00:00Z'),
-      cred('c', 'workspace', 'github', 'enforce', '2024-03-01T00:00:00Z'),
+      cred('b', 'workspace', 'github', { mode: 'inherit', created: '2024-01-01T00:00:00Z' }),
+      cred('a', 'workspace', 'github', { mode: 'inherit', created: '2024-02-01T00:00:00Z' }),
+      cred('c', 'workspace', 'github', { mode: 'enforce', created: '2024-03-01T00:00:00Z' }),
     ];
     const r = resolveCredentials(creds, TIERS);
     expect(effectiveName(creds, 'github')).toBe('c');
