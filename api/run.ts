@@ -39,6 +39,7 @@ import { AgentIndex } from './store/cache.ts';
 import { clusterWriter, type ClusterWriter } from './store/cluster.ts';
 import { kubeWorkflows } from './store/workflows.ts';
 import { apiInformers, type ApiInformers } from './store/informers.ts';
+import { lazyKeyring } from './scoped/keyring.ts';
 import { trustBundleSource, trustKeyPolicy, type TrustBundleSource } from './identity/trust-bundle.ts';
 
 export interface RunningApi {
@@ -74,9 +75,10 @@ interface VerifierParts {
 function verifierDeps(
   o: StartApiOptions,
   { store, writer, informers, agents, keys }: VerifierParts,
-): Pick<ApiDeps, 'evidence' | 'policy' | 'registryCredentials'> {
+): Pick<ApiDeps, 'evidence' | 'policy' | 'registryCredentials' | 'keyring'> {
   const client = clientCertificateFiles(o.settings.registryClientCert, o.settings.registryClientKey);
   return {
+    keyring: lazyKeyring(o.kc, o.settings, o.log),
     registryCredentials: kubeRegistryCredentials(
       o.kc.makeApiClient(k8s.CoreV1Api),
       o.settings.namespace,

@@ -243,6 +243,21 @@ export const API_SETTINGS = {
     description:
       'age at which the trust-domain signing key is replaced (the old one stays in the bundle 24h more)',
   },
+  keyringFile: {
+    env: 'PLATFORM_KEYRING_FILE',
+    flag: 'keyring-file',
+    type: 'string',
+    description:
+      'JSON keyring of key-encryption keys (the operator’s setting of the same name); when unset, the keyring Secret is used',
+  },
+  keyringSecret: {
+    env: 'PLATFORM_KEYRING_SECRET',
+    flag: 'keyring-secret',
+    type: 'string',
+    default: 'platform-system/platform-keyring',
+    description:
+      '<namespace>/<name> of the keyring Secret that encrypts scoped-credential material (the operator’s; created with one key when missing)',
+  },
   oauthIssuer: {
     env: 'PLATFORM_OAUTH_ISSUER',
     flag: 'oauth-issuer',
@@ -288,6 +303,10 @@ const API_SETTING_RULES: readonly { broken: (s: ApiSettings) => boolean; problem
   {
     broken: (s) => s.oauthIssuer !== undefined && !isOrigin(s.oauthIssuer),
     problem: 'PLATFORM_OAUTH_ISSUER: expected an http(s) origin without path, query or fragment',
+  },
+  {
+    broken: (s) => !/^[a-z0-9-]+\/[a-z0-9.-]+$/.test(s.keyringSecret),
+    problem: 'PLATFORM_KEYRING_SECRET: expected <namespace>/<name>',
   },
   {
     broken: (s) => s.mcpMaxConcurrentCalls < 1,

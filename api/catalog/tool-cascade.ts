@@ -22,7 +22,14 @@ export interface ToolRuling {
 
 const RANK: Record<ToolEnforcement, number> = { available: 0, required: 1, blocked: 2 };
 
-function tierOf(t: ScopedToolInstall, tiers: ToolTiers): ToolTiers['org'] {
+/** What the tiers need of a scoped object (a ScopedToolInstall or a ScopedCredential). */
+export interface TierPlaced {
+  metadata: { namespace?: string };
+  spec: { scope: string; scopeId: string };
+}
+
+/** The tier above the agent that `t` belongs to; undefined for another org's, workspace's or namespace's. */
+export function tierOf(t: TierPlaced, tiers: ToolTiers): ToolTiers['org'] {
   const tier =
     t.spec.scope === 'org' ? tiers.org : t.spec.scope === 'workspace' ? tiers.workspace : undefined;
   return tier && tier.name === t.spec.scopeId && tier.namespace === t.metadata.namespace ? tier : undefined;

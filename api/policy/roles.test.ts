@@ -80,3 +80,17 @@ describe('the gateway role', () => {
     expect(can(user('o'), 'evidence.submit', agent)).toBe(false);
   });
 });
+
+describe('scoped credentials and tools', () => {
+  it('keep the org tier to org admins and a workspace tier to admins of its namespace', () => {
+    const admin = user('a', { orgAdmin: true });
+    const wanda = user('w', { workspaceAdminOf: ['team-a'] });
+    expect(can(admin, 'scoped.write_org')).toBe(true);
+    expect(can(wanda, 'scoped.write_org')).toBe(false);
+    expect(can(wanda, 'scoped.write_workspace', { namespace: 'team-a' })).toBe(true);
+    expect(can(wanda, 'scoped.write_workspace', { namespace: 'team-b' })).toBe(false);
+    expect(can(admin, 'scoped.write_workspace', { namespace: 'team-b' })).toBe(true);
+    expect(can(user('o'), 'scoped.write')).toBe(false);
+    expect(can(user('o'), 'scoped.list')).toBe(false);
+  });
+});

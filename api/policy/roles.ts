@@ -80,6 +80,15 @@ export const POLICY = {
   'auditor.settings.write_org': { scope: 'global', roles: ['org_admin'] },
   'auditor.settings.write_workspace': { scope: 'global', roles: ADMINS },
   'auditor.settings.write_agent': { scope: 'agent', roles: CHANGERS },
+  // Scoped credentials and tools: administrators reach the routes; the handler checks the tier (decision 151):
+  // the org tier's writes need an org admin, a workspace's an admin of its namespace; `effective` an agent's sharers.
+  'scoped.list': { scope: 'global', roles: ADMINS },
+  'scoped.write': { scope: 'global', roles: ADMINS },
+  'scoped.read_org': { scope: 'global', roles: ADMINS },
+  'scoped.write_org': { scope: 'global', roles: ['org_admin'] },
+  'scoped.read_workspace': { scope: 'global', roles: ADMINS },
+  'scoped.write_workspace': { scope: 'global', roles: ADMINS },
+  'scoped.effective.read': { scope: 'global', roles: ['authenticated'] },
   // Workflows: administrators; the handler re-checks the workflow's namespace (decision 118).
   'workflow.list': { scope: 'global', roles: ['authenticated'] },
   'workflow.read': { scope: 'global', roles: ADMINS },

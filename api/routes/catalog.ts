@@ -8,10 +8,12 @@
 // An install is an AgentInstalledApp beside the agent, owned by it; the
 // agent controller puts the auditors it brings into the agent's chain and its
 // MCP tools and A2A connections into its status. A tool its org or workspace
-// blocks is not installed (403 tool_blocked), one they require not
-// uninstalled (409 app_required); secrets in the overrides are refused (422).
+// blocks is not installed (403 tool_blocked) nor shown in that agent's view
+// (?agent_id=), one they require not uninstalled (409 app_required); secrets
+// in the overrides are refused (422).
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../../base/http-error.ts';
 import { agentToolRulings } from '../catalog/agent-tiers.ts';
+import { agentForQuery } from '../scoped/access.ts';
 import { agentAccessManifest } from '../delegations/agent-manifest.ts';
 import {
   dataPermitted,
@@ -45,7 +47,15 @@ import { CATALOG_APP, CATALOG_LIST, INSTALLED_APP, INSTALLED_LIST, UNINSTALLED }
 
 const agentOf = (rc: RouteCtx): PlatformAgent => rc.agent as PlatformAgent;
 
-function listApps(rc: RouteCtx): Promise<unknown> {
+/** With `?agent_id=`, the tools the agent's org or workspace blocks: hidden from its view (decision 150). */
+async function blockedFor(rc: RouteCtx): Promise<Set<string>> {
+  if (rc.query.agent_id === undefined) return new Set();
+  const { agent } = await agentForQuery(rc);
+  const rulings = await agentToolRulings(rc.deps.writer, agent);
+  return new Set([...rulings.values()].filter((r) => r.enforcement === 'blocked').map((r) => r.tool));
+}
+
+async function listApps(rc: RouteCtx): Promise<unknown> {
   rc.audit = { resource: 'app-catalog' };
   const filter = {
     category: stringQuery(rc.query, 'category', 40),
@@ -54,8 +64,9 @@ function listApps(rc: RouteCtx): Promise<unknown> {
   };
   const problem = filterProblem(filter);
   if (problem) throw badRequest(problem, 'invalid_query');
-  const apps = catalogApps(entriesOf(rc), rc.deps.installedApps.list());
-  return Promise.resolve({ items: filterApps(apps, filter) });
+  const blocked = await blockedFor(rc);
+  const apps = catalogApps(entriesOf(rc), rc.deps.installedApps.list()).filter((a) => !blocked.has(a.app_id));
+  return { items: filterApps(apps, filter) };
 }
 
 /** The catalog's entries: the stored ones and the registered auditors (the built-ins are added by `catalogApps`). */
@@ -219,6 +230,8 @@ export const CATALOG_ROUTES: RouteSpec[] = [
       category: 'MCP Servers | Auditors | A2A Agents | Skills | Runtimes',
       type: 'mcp_server | auditor | a2a_agent | skill | runtime',
       search: 'substring of the id, name or description (case-insensitive)',
+      agent_id:
+        'the agent whose view this is: tools its org or workspace blocks are left out (needs a share)',
     },
     handle: listApps,
   },

@@ -13,6 +13,8 @@ import { EVIDENCE_ROUTES } from './evidence.ts';
 import { POLICY_ROUTES } from './policies.ts';
 import { REGISTRY_ROUTES } from './registry.ts';
 import type { RouteSpec } from './route.ts';
+import { SCOPED_CREDENTIAL_ROUTES } from './scoped-credentials.ts';
+import { SCOPED_TOOL_ROUTES } from './scoped-tools.ts';
 import { SHARE_ROUTES } from './shares.ts';
 import { TRUST_BUNDLE_ROUTES } from './trust-bundle.ts';
 import { OAUTH_ROUTES } from './oauth.ts';
@@ -38,4 +40,6 @@ export const ROUTES: readonly RouteSpec[] = [
   ...TRUST_BUNDLE_ROUTES,
   ...OAUTH_ROUTES,
   ...TOKEN_EXCHANGE_ROUTES,
+  ...SCOPED_CREDENTIAL_ROUTES,
+  ...SCOPED_TOOL_ROUTES,
 ];

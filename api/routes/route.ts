@@ -26,6 +26,7 @@ import type { ClusterWriter } from '../store/cluster.ts';
 import type { WorkflowStore } from '../store/workflows.ts';
 import type { RegistryCredentials } from '../../base/registry-credentials.ts';
 import type { SigningKey, TrustBundle } from '../../base/identity/trust-keys.ts';
+import type { KeyringAccess } from '../scoped/keyring.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -69,6 +70,8 @@ export interface ApiDeps {
   userTokens?: OidcVerifier;
   /** Which agent exchanged each user token: another agent's use of it is a replay (decision 142). */
   exchangedSubjects: SubjectTokenLedger;
+  /** The keyring that envelope-encrypts scoped-credential material (the operator's); 503 while unavailable. */
+  keyring: KeyringAccess;
 }
 
 export interface AuditNote {

@@ -17,6 +17,7 @@ import type {
 } from '../../crds/generated/types.ts';
 import { orUndefinedOn404 } from '../../base/kube.ts';
 import { PLURAL, resourceOf } from '../../contract/kube.ts';
+import { scopedStore, type ScopedStore } from './scoped.ts';
 
 const AGENTS = resourceOf(PLURAL.agent);
 const APPROVALS = resourceOf(PLURAL.approval);
@@ -33,7 +34,8 @@ const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)
 
 export type RegistrationPlural = typeof PLURAL.auditor | typeof PLURAL.model;
 
-export interface ClusterWriter {
+/** Also scoped credentials, tool installs and their Secrets (./scoped.ts). */
+export interface ClusterWriter extends ScopedStore {
   createAgent(agent: PlatformAgent): Promise<PlatformAgent>;
   readAgent(namespace: string, name: string): Promise<PlatformAgent | undefined>;
   replaceAgent(agent: PlatformAgent): Promise<PlatformAgent>;
@@ -170,6 +172,7 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
     ...installWriter(api),
     ...tierWriter(api),
     ...delegationWriter(api),
+    ...scopedStore(kc),
   };
 }
 

@@ -85,7 +85,16 @@ export async function readBootstrapKey(namespace: string, name = 'platform-api-b
   return Buffer.from(secret.data?.['api-key'] ?? '', 'base64').toString('utf8');
 }
 
-export function useApi(ns: TestNamespace, env: () => Record<string, string> = () => ({})): ApiFixture {
+export interface UseApiOptions {
+  /** Where the API logs, at level debug (every line it writes); else stdout at warn. */
+  logTo?: NodeJS.WritableStream;
+}
+
+export function useApi(
+  ns: TestNamespace,
+  env: () => Record<string, string> = () => ({}),
+  options: UseApiOptions = {},
+): ApiFixture {
   const fx = { keys: {} } as ApiFixture;
   beforeAll(async () => {
     const settings = loadApiSettings(
@@ -101,7 +110,10 @@ export function useApi(ns: TestNamespace, env: () => Record<string, string> = ()
       },
       {},
     );
-    fx.api = await startApi({ kc: kubeConfig(), settings, log: createLogger('api', { level: 'warn' }) });
+    const log = options.logTo
+      ? createLogger('api', { level: 'debug', destination: options.logTo })
+      : createLogger('api', { level: 'warn' });
+    fx.api = await startApi({ kc: kubeConfig(), settings, log });
     fx.call = (method, path, o) => send(fx.api.url, method, path, o);
     await Promise.all(fx.api.informers.all.map((i) => i.waitForSync(30_000)));
     fx.keys.org_admin = await readBootstrapKey(ns.name);

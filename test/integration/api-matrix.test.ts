@@ -96,11 +96,21 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /oauth/token': [...ANY, 'gateway', 'anonymous'],
   // Public: the user's OIDC token and the agent's SVID are the credentials.
   'POST /v1/token-exchange': [...ANY, 'gateway', 'anonymous'],
+  // Scoped credentials and tools at the workspace tier (decision 151; the org tier: api-scoped.test.ts).
+  'GET /v1/scoped-credentials': ADMINS,
+  'POST /v1/scoped-credentials': ADMINS,
+  'POST /v1/scoped-credentials/{id}/rotate': ADMINS,
+  'DELETE /v1/scoped-credentials/{id}': ADMINS,
+  'GET /v1/scoped-credentials/effective': SHARED,
+  'GET /v1/scoped-tools': ADMINS,
+  'POST /v1/scoped-tools': ADMINS,
+  'DELETE /v1/scoped-tools/{id}': ADMINS,
+  'GET /v1/scoped-tools/effective': SHARED,
 };
 
 const idp = useOidcIssuer();
 const ns = useNamespace('api-matrix');
-const fx = useApi(ns, () => idp.env());
+const fx = useApi(ns, () => ({ ...idp.env(), PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring` }));
 const state = { agent: '', approval: '', digest: '', policy: '', gatewayKey: '', workflow: '', grant: false };
 const keyOf = (who: Who): string | undefined =>
   who === 'anonymous' ? undefined : who === 'gateway' ? state.gatewayKey : fx.keys[who];
@@ -185,6 +195,7 @@ function familyRequestFor(route: string, who: Who, n: number): Promise<Call> | u
   if (route.includes('/delegations')) return delegationRequestFor(route, who);
   if (route === 'POST /oauth/token') return tokenRequest();
   if (route === 'POST /v1/token-exchange') return exchangeRequest();
+  if (route.includes('/v1/scoped-')) return scopedRequestFor(route, n);
   return undefined;
 }
 
@@ -405,6 +416,40 @@ function registrationRequestFor(route: string): Call | undefined {
   }
 }
 
+/** Scoped credentials and tools in the matrix workspace; each change on an object of its own. */
+async function scopedRequestFor(route: string, n: number): Promise<Call> {
+  const tier = { scope: 'workspace', scope_id: `${ns.name}.ws` };
+  const admin = { key: fx.keys.org_admin };
+  const credential = async (service: string): Promise<string> => {
+    const body = { ...tier, service, material: `m-${n}` };
+    return String((await fx.call('POST', '/v1/scoped-credentials', { ...admin, body })).body.id);
+  };
+  const tool = { ...tier, tool: 'builtin-toxicity', enforcement: 'available' };
+  const toolId = async (): Promise<string> =>
+    String((await fx.call('POST', '/v1/scoped-tools', { ...admin, body: tool })).body.id);
+  const query = `?scope=workspace&scope_id=${tier.scope_id}`;
+  switch (route) {
+    case 'POST /v1/scoped-credentials':
+      return { path: '/v1/scoped-credentials', body: { ...tier, service: `new-${n}`, material: 'm' } };
+    case 'POST /v1/scoped-credentials/{id}/rotate':
+      return {
+        path: `/v1/scoped-credentials/${await credential(`rot-${n}`)}/rotate`,
+        body: { material: 'r' },
+      };
+    case 'DELETE /v1/scoped-credentials/{id}':
+      return { path: `/v1/scoped-credentials/${await credential(`del-${n}`)}` };
+    case 'POST /v1/scoped-tools':
+      await fx.call('DELETE', `/v1/scoped-tools/${await toolId()}`, admin);
+      return { path: '/v1/scoped-tools', body: tool };
+    case 'DELETE /v1/scoped-tools/{id}':
+      return { path: `/v1/scoped-tools/${await toolId()}` };
+    default:
+      return route.endsWith('/effective')
+        ? { path: `${route.slice(route.indexOf(' ') + 1)}?agent_id=${state.agent}` }
+        : { path: `${route.slice(route.indexOf(' ') + 1)}${query}` };
+  }
+}
+
 /** The app catalog's routes: each install a create, each uninstall of an installed app. */
 async function catalogRequestFor(route: string): Promise<Call | undefined> {
   const apps = `/v1/app-catalog/agents/${state.agent}`;
@@ -432,6 +477,20 @@ beforeAll(async () => {
     { subject: 'oscar@matrix', role: 'Owner' },
   ]);
   state.policy = `${ns.name}.matrix`;
+  await kubeConfig()
+    .makeApiClient(k8s.CustomObjectsApi)
+    .createNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'platformworkspaces',
+      namespace: ns.name,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'PlatformWorkspace',
+        metadata: { name: 'ws' },
+        spec: {},
+      },
+    });
   const p = await fx.call('POST', '/v1/policies', {
     key: fx.keys.org_admin,
     body: { id: state.policy, spec: wsPolicy },
