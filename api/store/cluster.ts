@@ -13,6 +13,7 @@ import type {
   Organization,
   PlatformAgent,
   PlatformWorkspace,
+  ScopedCredential,
   ScopedToolInstall,
 } from '../../crds/generated/types.ts';
 import { orUndefinedOn404 } from '../../base/kube.ts';
@@ -27,6 +28,7 @@ const INSTALLS = resourceOf(PLURAL.installedApp);
 const ORGANIZATIONS = resourceOf(PLURAL.organization);
 const WORKSPACES = resourceOf(PLURAL.workspace);
 const TOOL_INSTALLS = resourceOf(PLURAL.toolInstall);
+const CREDENTIALS = resourceOf(PLURAL.credential);
 const CONSENTS = resourceOf(PLURAL.consent);
 const GRANTS = resourceOf(PLURAL.grant);
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
@@ -65,6 +67,8 @@ export interface ClusterWriter {
   mergeCatalogStatus(name: string, status: Record<string, unknown>): Promise<void>;
   /** The ScopedToolInstalls of a namespace (an org home or a workspace namespace), read fresh. */
   listToolInstalls(namespace: string): Promise<ScopedToolInstall[]>;
+  /** The ScopedCredentials of a namespace (an org home or a workspace namespace), read fresh. */
+  listScopedCredentials(namespace: string): Promise<ScopedCredential[]>;
   readOrganization(name: string): Promise<Organization | undefined>;
   /** Replaces with the object's resourceVersion: a concurrent change answers 409. */
   replaceOrganization(org: Organization): Promise<Organization>;
@@ -226,7 +230,12 @@ function modelWriter(
 
 type InstallWriter = Pick<
   ClusterWriter,
-  'readInstalledApp' | 'applyInstalledApp' | 'deleteInstalledApp' | 'mergeCatalogStatus' | 'listToolInstalls'
+  | 'readInstalledApp'
+  | 'applyInstalledApp'
+  | 'deleteInstalledApp'
+  | 'mergeCatalogStatus'
+  | 'listToolInstalls'
+  | 'listScopedCredentials'
 >;
 
 function installWriter(api: k8s.CustomObjectsApi): InstallWriter {
@@ -249,6 +258,12 @@ function installWriter(api: k8s.CustomObjectsApi): InstallWriter {
       (
         (await api.listNamespacedCustomObject({ ...TOOL_INSTALLS, namespace })) as {
           items: ScopedToolInstall[];
+        }
+      ).items,
+    listScopedCredentials: async (namespace) =>
+      (
+        (await api.listNamespacedCustomObject({ ...CREDENTIALS, namespace })) as {
+          items: ScopedCredential[];
         }
       ).items,
   };
