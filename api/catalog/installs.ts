@@ -4,7 +4,8 @@
 import type { AgentInstalledApp, PlatformAgent } from '../../crds/generated/types.ts';
 import { formatAgentId } from '../../contract/agent-id.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
-import { installName, type CatalogApp } from './entries.ts';
+import { installName, type CatalogApp, type McpMetadata } from './entries.ts';
+import type { InstallAuth } from './install-flow.ts';
 import { redactSecrets } from './secret-config.ts';
 
 /** The install body: which app, and the agent's configuration overrides. */
@@ -46,6 +47,7 @@ export function installObject(
   agent: PlatformAgent,
   body: InstallBody,
   existing: AgentInstalledApp | undefined,
+  auth?: InstallAuth,
 ): AgentInstalledApp {
   const name = agent.metadata.name ?? '';
   return {
@@ -69,7 +71,17 @@ export function installObject(
       app: body.app_id,
       ...(body.version ? { version: body.version } : {}),
       configuration: body.configuration ?? {},
+      ...(auth ? authSpec(auth) : {}),
     },
+  };
+}
+
+/** The install flow's outcome as spec fields (decision 155); the client secret is never among them. */
+function authSpec(a: InstallAuth): Partial<AgentInstalledApp['spec']> {
+  return {
+    auth: a.auth,
+    ...(a.credentialRouting.length > 0 ? { credentialRouting: a.credentialRouting } : {}),
+    ...(a.mcpMetadata ? { mcpMetadata: a.mcpMetadata } : {}),
   };
 }
 
@@ -84,6 +96,67 @@ export interface InstallRecord {
   version: string | null;
   configuration: Record<string, unknown>;
   installed_at: string | null;
+  /** How the MCP tool authenticates (install flow steps 2–4); null for other apps. */
+  auth: InstallAuthView | null;
+  credential_routing: RoutingRuleView[];
+  mcp_metadata: McpMetadata | null;
+}
+
+export interface InstallAuthView {
+  method: 'enforced_credential' | 'client_credentials' | 'connect_required';
+  /** `connected` once a credential or client is in place; `connect_required` until a user connects one. */
+  status: 'connected' | 'connect_required';
+  credential_ref?: string;
+  credential_scope?: string;
+  client_id?: string;
+  token_endpoint?: string;
+  registered_at?: string;
+  connect_options?: string[];
+}
+
+export interface RoutingRuleView {
+  destination: string;
+  credential_ref?: string;
+  injection_method: string;
+  ttl?: string;
+  approval?: string;
+}
+
+type Spec = AgentInstalledApp['spec'];
+
+function authView(auth: Spec['auth']): InstallAuthView | null {
+  if (!auth) return null;
+  const optional: [keyof InstallAuthView, unknown][] = [
+    ['credential_ref', auth.credentialRef],
+    ['credential_scope', auth.credentialScope],
+    ['client_id', auth.clientId],
+    ['token_endpoint', auth.tokenEndpoint],
+    ['registered_at', auth.registeredTime],
+    ['connect_options', auth.connectOptions],
+  ];
+  return {
+    method: auth.method,
+    status: auth.method === 'connect_required' ? 'connect_required' : 'connected',
+    ...Object.fromEntries(optional.filter(([, v]) => v !== undefined)),
+  };
+}
+
+const ruleView = (r: NonNullable<Spec['credentialRouting']>[number]): RoutingRuleView => ({
+  destination: r.destination,
+  ...(r.credentialRef ? { credential_ref: r.credentialRef } : {}),
+  injection_method: r.injectionMethod ?? 'sidecar',
+  ...(r.ttl ? { ttl: r.ttl } : {}),
+  ...(r.approval ? { approval: r.approval } : {}),
+});
+
+function metadataView(m: Spec['mcpMetadata']): McpMetadata | null {
+  if (!m) return null;
+  return {
+    authorization_servers: m.authorizationServers ?? [],
+    scopes: m.scopes ?? [],
+    resource_indicators: m.resourceIndicators ?? [],
+    token_endpoint: m.tokenEndpoint ?? null,
+  };
 }
 
 /** What the record says of the app itself; nulls when the app left the catalog. */
@@ -104,5 +177,8 @@ export function installRecord(install: AgentInstalledApp, app: CatalogApp | unde
     // Secrets are refused on install; one written past the API is still never shown.
     configuration: redactSecrets(spec.configuration ?? {}) as Record<string, unknown>,
     installed_at: meta.creationTimestamp ? String(meta.creationTimestamp) : null,
+    auth: authView(spec.auth),
+    credential_routing: (spec.credentialRouting ?? []).map(ruleView),
+    mcp_metadata: metadataView(spec.mcpMetadata),
   };
 }

@@ -12,7 +12,9 @@
 // (?agent_id=), one they require not uninstalled (409 app_required); secrets
 // in the overrides are refused (422).
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../../base/http-error.ts';
-import { agentToolRulings } from '../catalog/agent-tiers.ts';
+import { agentTiers, agentToolRulings } from '../catalog/agent-tiers.ts';
+import { installAuth, type InstallAuth } from '../catalog/install-flow.ts';
+import { requestJson } from '../catalog/outbound.ts';
 import { agentForQuery } from '../scoped/access.ts';
 import { agentAccessManifest } from '../delegations/agent-manifest.ts';
 import {
@@ -176,6 +178,37 @@ async function refuseRequired(rc: RouteCtx, agent: PlatformAgent, appId: string)
   );
 }
 
+/**
+ * Steps 2–4 of the MCP tool install flow for an MCP server app with a server
+ * URL (other apps have no authorization to set up); throws before anything
+ * is written when a step fails.
+ */
+async function authOf(rc: RouteCtx, agent: PlatformAgent, appId: string): Promise<InstallAuth | undefined> {
+  const spec = rc.deps.catalog.get(appId)?.spec;
+  if (spec?.type !== 'mcp_server' || !spec.serverUrl) return undefined;
+  const auth = await installAuth(
+    {
+      tiers: await agentTiers(rc.deps.writer, agent),
+      listCredentials: (ns) => rc.deps.writer.listCredentials(ns),
+      signingKey: rc.deps.signingKey,
+      platformIssuer: rc.deps.oauthIssuer,
+      requestJson: (url, body) => requestJson(url, body),
+      now: rc.deps.now,
+    },
+    agent,
+    { serverUrl: spec.serverUrl, ...(spec.service ? { service: spec.service } : {}) },
+  );
+  // The API holds no keyring to encrypt it with (decision 137): a server that issues a secret is refused.
+  if (auth.clientSecret !== undefined) {
+    throw new HttpError(
+      502,
+      'the authorization server issued a client secret although private_key_jwt was registered; agents authenticate with their SVID only',
+      'client_secret_unsupported',
+    );
+  }
+  return auth;
+}
+
 async function install(rc: RouteCtx): Promise<unknown> {
   const body = rc.body as InstallBody;
   const agent = agentOf(rc);
@@ -184,12 +217,14 @@ async function install(rc: RouteCtx): Promise<unknown> {
   if (!app) throw unprocessable(`app ${body.app_id} is not in the catalog`, 'unknown_app');
   await refuseBlocked(rc, agent, body.app_id);
   await refuseOutsideManifest(rc, agent, app);
+  rc.audit.details = { app: body.app_id };
+  const auth = await authOf(rc, agent, body.app_id);
   const name = installNameOf(rc, agent, body.app_id);
   const namespace = agent.metadata.namespace ?? '';
   const existing = await rc.deps.writer.readInstalledApp(namespace, name);
-  const saved = await rc.deps.writer.applyInstalledApp(installObject(agent, body, existing));
+  const saved = await rc.deps.writer.applyInstalledApp(installObject(agent, body, existing, auth));
   if (existing) rc.status = 200;
-  rc.audit.details = { app: body.app_id, install: name, created: !existing };
+  rc.audit.details = { app: body.app_id, install: name, created: !existing, auth: auth?.auth.method };
   await mirrorInstallCount(rc, body.app_id, name, true);
   return installRecord(saved, app);
 }

@@ -361,8 +361,34 @@ export const INSTALLED_APP = object(
     version: strOrNull,
     configuration: obj,
     installed_at: strOrNull,
+    auth: {
+      oneOf: [
+        object(
+          {
+            method: { enum: ['enforced_credential', 'client_credentials', 'connect_required'] },
+            status: { enum: ['connected', 'connect_required'] },
+            credential_ref: str,
+            credential_scope: { enum: ['org', 'workspace'] },
+            client_id: str,
+            token_endpoint: str,
+            registered_at: str,
+            connect_options: { type: 'array', items: { enum: ['oauth_pkce', 'api_key'] } },
+          },
+          ['method', 'status'],
+        ),
+        { type: 'null' },
+      ],
+    },
+    credential_routing: {
+      type: 'array',
+      items: object(
+        { destination: str, credential_ref: str, injection_method: str, ttl: str, approval: str },
+        ['destination', 'injection_method'],
+      ),
+    },
+    mcp_metadata: { type: ['object', 'null'] },
   },
-  ['agent_id', 'app_id', 'install_name', 'configuration'],
+  ['agent_id', 'app_id', 'install_name', 'configuration', 'auth', 'credential_routing', 'mcp_metadata'],
 );
 export const INSTALLED_LIST = listOf(INSTALLED_APP);
 export const UNINSTALLED = object({ agent_id: str, app_id: str, uninstalled: bool });

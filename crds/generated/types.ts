@@ -803,11 +803,16 @@ export type AppCatalogEntrySpec = {
   /** Data classes the app gives the agent access to (e.g. pii, financial, source-code); an agent whose Access Manifest does not permit one cannot install it. */
   dataClasses?: string[];
   auditorRequirements?: string[];
+  /** The service whose ScopedCredentials serve this app (the install flow, decision 154); the host of serverUrl by default. */
+  service?: string;
   mcpMetadata?: {
+    resource?: string;
     authorizationServers?: string[];
     scopes?: string[];
     resourceIndicators?: string[];
+    issuer?: string;
     tokenEndpoint?: string;
+    registrationEndpoint?: string;
   };
 };
 export type AppCatalogEntryStatus = {
@@ -837,6 +842,37 @@ export type AgentInstalledAppSpec = {
   version?: string;
   configuration?: {
     [key: string]: unknown;
+  };
+  credentialRouting?: Array<{
+    destination: string;
+    credentialRef?: string;
+    injectionMethod?: "sidecar" | "client_credentials" | "token_exchange";
+    ttl?: string;
+    approval?: "auto" | "owner";
+  }>;
+  mcpMetadata?: {
+    resource?: string;
+    authorizationServers?: string[];
+    scopes?: string[];
+    resourceIndicators?: string[];
+    issuer?: string;
+    tokenEndpoint?: string;
+    registrationEndpoint?: string;
+  };
+  auth?: {
+    method: "enforced_credential" | "client_credentials" | "connect_required";
+    /** The enforced ScopedCredential. */
+    credentialRef?: string;
+    credentialScope?: "org" | "workspace";
+    /** The client id the AS registered. */
+    clientId?: string;
+    clientSecretRef?: {
+      name: string;
+      key: string;
+    };
+    tokenEndpoint?: string;
+    registeredTime?: string;
+    connectOptions?: Array<"oauth_pkce" | "api_key">;
   };
 };
 export type AgentInstalledAppStatus = {

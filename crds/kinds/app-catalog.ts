@@ -1,9 +1,17 @@
 // AppCatalogEntry (the platform-wide catalog) and AgentInstalledApp (one
 // install of an entry on one agent, with its configuration overrides).
-import { conditionsSchema, type KindDefinition } from '../kit.ts';
-import { APP_CATEGORIES, APP_TYPES, TRUST_TIERS } from '../schema/enums.ts';
+import { conditionsSchema, type JSONSchema, type KindDefinition } from '../kit.ts';
+import {
+  APP_CATEGORIES,
+  APP_TYPES,
+  CONNECT_OPTIONS,
+  INSTALL_AUTH_METHODS,
+  TRUST_TIERS,
+} from '../schema/enums.ts';
 import {
   arr,
+  credentialRouting,
+  secretKeyRef,
   baseStatus,
   digest,
   freeForm,
@@ -25,6 +33,36 @@ const CATEGORY_OF_TYPE: Record<(typeof APP_TYPES)[number], (typeof APP_CATEGORIE
   skill: 'Skills',
   runtime: 'Runtimes',
 };
+const uri = (): JSONSchema => str({ maxLength: 2048, format: 'uri' });
+
+/** RFC 9728 / RFC 8414 facts about an MCP server's authorization (the spec's `mcp_metadata`). */
+const mcpMetadata = (): JSONSchema =>
+  obj({
+    resource: uri(),
+    authorizationServers: arr(uri(), 16),
+    scopes: stringSet(str({ maxLength: 253 }), 64),
+    resourceIndicators: arr(uri(), 16),
+    issuer: uri(),
+    tokenEndpoint: uri(),
+    registrationEndpoint: uri(),
+  });
+
+/** How an install authenticates to its MCP server: the outcome of the install flow (decision 155). */
+const installAuth = (): JSONSchema =>
+  obj(
+    {
+      method: oneOf(INSTALL_AUTH_METHODS),
+      credentialRef: str({ maxLength: 253, minLength: 1, description: 'The enforced ScopedCredential.' }),
+      credentialScope: oneOf(['org', 'workspace']),
+      clientId: str({ maxLength: 1024, minLength: 1, description: 'The client id the AS registered.' }),
+      clientSecretRef: secretKeyRef(),
+      tokenEndpoint: uri(),
+      registeredTime: time(),
+      connectOptions: stringSet(oneOf(CONNECT_OPTIONS), 4),
+    },
+    ['method'],
+  );
+
 const categoryRule = Object.entries(CATEGORY_OF_TYPE)
   .map(([type, category]) => `(self.type == '${type}' && self.category == '${category}')`)
   .join(' || ');
@@ -55,12 +93,13 @@ export const appCatalogEntry: KindDefinition = {
           'Data classes the app gives the agent access to (e.g. pii, financial, source-code); an agent whose Access Manifest does not permit one cannot install it.',
       },
       auditorRequirements: stringSet(id(), 32),
-      mcpMetadata: obj({
-        authorizationServers: arr(str({ maxLength: 2048, format: 'uri' }), 16),
-        scopes: stringSet(str({ maxLength: 253 }), 64),
-        resourceIndicators: arr(str({ maxLength: 2048, format: 'uri' }), 16),
-        tokenEndpoint: str({ maxLength: 2048, format: 'uri' }),
+      service: str({
+        maxLength: 253,
+        minLength: 1,
+        description:
+          'The service whose ScopedCredentials serve this app (the install flow, decision 154); the host of serverUrl by default.',
       }),
+      mcpMetadata: mcpMetadata(),
     },
     ['displayName', 'category', 'type'],
     {
@@ -98,6 +137,9 @@ export const agentInstalledApp: KindDefinition = {
       app: str({ maxLength: 253, minLength: 1, description: 'Name of the AppCatalogEntry.' }),
       version: str({ maxLength: 63 }),
       configuration: freeForm(),
+      credentialRouting: credentialRouting(),
+      mcpMetadata: mcpMetadata(),
+      auth: installAuth(),
     },
     ['agent', 'app'],
   ),

@@ -14,6 +14,14 @@ export const TRUST_TIERS = ['tee_attested', 'mtls_verified', 'key_authenticated'
 export const CASCADE_SCOPES = ['org', 'workspace'] as const;
 export const ENFORCEMENT_MODES = ['unlocked', 'exact', 'floor', 'ceiling', 'superset'] as const;
 export const APP_TYPES = ['mcp_server', 'auditor', 'a2a_agent', 'skill', 'runtime'] as const;
+/** How an MCP tool install authenticates: the install flow's steps 2, 3 and 4 (decision 155). */
+export const INSTALL_AUTH_METHODS = [
+  'enforced_credential',
+  'client_credentials',
+  'connect_required',
+] as const;
+/** The connect step's choices (spec: an OAuth popup, here authorization code with PKCE, or an API key). */
+export const CONNECT_OPTIONS = ['oauth_pkce', 'api_key'] as const;
 export const APP_CATEGORIES = ['MCP Servers', 'Auditors', 'A2A Agents', 'Skills', 'Runtimes'] as const;
 export const DEPLOYMENT_TYPES = ['model'] as const;
 export const AUDIT_MODES = ['enforce', 'observe'] as const;

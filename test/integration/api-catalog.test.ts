@@ -14,6 +14,7 @@ import { defaultOwners, useApi, type Reply } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator } from './operator-process.ts';
 import { issueCa } from '../../webhooks/tls/certs.ts';
+import { startResourceServer, type ResourceServerFixture } from './oauth-servers.ts';
 
 const ns = useNamespace('api-catalog');
 const fx = useApi(ns);
@@ -314,6 +315,12 @@ describe('the tool cascade, secrets and connections of an agent in a workspace',
       },
     });
   type Status = { tools?: Record<string, unknown>[]; a2aConnections?: Record<string, unknown>[] };
+  // Jira's MCP server: on loopback, without RFC 9728 metadata (its install asks for a connect step).
+  let jiraServer: ResourceServerFixture | undefined;
+  const jiraUrl = (): string => jiraServer?.serverUrl ?? '';
+  afterAll(async () => {
+    await jiraServer?.close();
+  });
   const statusOf = (r: Reply): Status => (r.body.status as Status | undefined) ?? {};
 
   beforeAll(async () => {
@@ -321,9 +328,10 @@ describe('the tool cascade, secrets and connections of an agent in a workspace',
     names.jira = `${ns.name}-jira`;
     names.banned = `${ns.name}-banned`;
     names.planner = `${ns.name}-planner`;
+    jiraServer = await startResourceServer(undefined);
     const mcp = { category: 'MCP Servers', type: 'mcp_server' } as const;
     for (const [name, spec] of [
-      [names.jira, { displayName: 'Jira', ...mcp, serverUrl: 'https://mcp.jira.example/' }],
+      [names.jira, { displayName: 'Jira', ...mcp, serverUrl: jiraUrl() }],
       [names.banned, { displayName: 'Banned', ...mcp }],
       [
         names.planner,
@@ -403,7 +411,7 @@ describe('the tool cascade, secrets and connections of an agent in a workspace',
     );
     expect(statusOf(agent).tools).toEqual([
       { name: names.github, source: 'app', app: names.github },
-      { name: names.jira, serverUrl: 'https://mcp.jira.example/', source: 'org', app: names.jira },
+      { name: names.jira, serverUrl: jiraUrl(), source: 'org', app: names.jira },
     ]);
     expect(statusOf(agent).a2aConnections).toEqual([
       { name: names.planner, app: names.planner, url: 'https://a2a.example/' },
