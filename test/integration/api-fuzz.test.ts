@@ -104,9 +104,11 @@ describe('bad input on every endpoint', () => {
       'x'.repeat(300),
       '.leading',
     ];
-    // Policy, preset and workflow routes are for administrators; the rest are reachable with an Owner's key.
+    // Policy, preset, workflow and scoped-tier routes are for administrators; the rest are reachable with an Owner's key.
     const keyFor = (path: string): string =>
-      /^\/(v1\/policies|api\/v1\/workspaces|api\/v1\/workflows)\//.test(path) ? fx.keys.org_admin : key();
+      /^\/(v1\/policies|v1\/scoped-|api\/v1\/workspaces|api\/v1\/workflows)/.test(path)
+        ? fx.keys.org_admin
+        : key();
     for (const r of idRoutes) {
       const unknown = await fx.call(
         r.method,
