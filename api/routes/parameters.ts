@@ -65,6 +65,18 @@ const settingsTargetQuery = (): Record<string, JSONSchema> =>
     ]),
   );
 
+const SCOPED = ['/v1/scoped-credentials', '/v1/scoped-tools'];
+
+/** The tier a scoped-credential or scoped-tool listing names, and the agent of an `effective` view. */
+const scopedTierQuery = (): Record<string, JSONSchema> =>
+  Object.fromEntries(
+    SCOPED.flatMap((p) => [
+      [`GET ${p} scope`, { enum: ['org', 'workspace'] }],
+      [`GET ${p} scope_id`, { type: 'string', minLength: 1, maxLength: 317 }],
+      [`GET ${p}/effective agent_id`, agentId],
+    ]),
+  );
+
 /** Per-route exceptions to QUERY. */
 const QUERY_BY_ROUTE: Record<string, JSONSchema> = {
   'GET /v1/agents/{agent_id}/evidence limit': integer(1, 500),
@@ -75,6 +87,7 @@ const QUERY_BY_ROUTE: Record<string, JSONSchema> = {
   ...settingsTargetQuery(),
   [`DELETE ${SETTINGS} auditor_id`]: { type: 'string', pattern: AUDITOR_ID_RE.source },
   [`DELETE ${SETTINGS} setting`]: { type: 'string', maxLength: 63, pattern: SETTING_RE.source },
+  ...scopedTierQuery(),
 };
 
 /** Query parameters a route cannot do without. */
@@ -84,6 +97,7 @@ const REQUIRED_QUERY = new Set([
   ...SETTINGS_METHODS.map((m) => `${m} ${SETTINGS} scope`),
   `DELETE ${SETTINGS} auditor_id`,
   `DELETE ${SETTINGS} setting`,
+  ...SCOPED.flatMap((p) => [`GET ${p} scope`, `GET ${p} scope_id`, `GET ${p}/effective agent_id`]),
 ]);
 
 export function queryParamSchema(

@@ -48,7 +48,7 @@ const CREATE_BODY: JSONSchema = {
   additionalProperties: false,
   required: ['scope', 'scope_id', 'service'],
   properties: {
-    scope: { type: 'string', maxLength: 40 },
+    scope: { type: 'string', enum: ['org', 'workspace'] },
     scope_id: { type: 'string', minLength: 1, maxLength: 317 },
     service: SERVICE,
     type: { type: 'string', enum: ['oauth_token', 'api_key', 'oauth_flow'] },

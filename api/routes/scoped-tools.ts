@@ -34,7 +34,7 @@ const CREATE_BODY: JSONSchema = {
   additionalProperties: false,
   required: ['scope', 'scope_id', 'tool'],
   properties: {
-    scope: { type: 'string', maxLength: 40 },
+    scope: { type: 'string', enum: ['org', 'workspace'] },
     scope_id: { type: 'string', minLength: 1, maxLength: 317 },
     tool: APP_ID,
     enforcement: { type: 'string', enum: ['available', 'required', 'blocked'] },

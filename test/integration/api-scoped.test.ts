@@ -214,7 +214,8 @@ describe('scoped credentials', () => {
       ...credential('org', 'x', { material: CANARIES[0] }),
       scope: 'galaxy',
     });
-    expect([unknownScope.status, unknownScope.body.code]).toEqual([422, 'unknown_scope']);
+    expect([unknownScope.status, unknownScope.body.code]).toEqual([400, 'invalid_body']);
+    expect(unknownScope.body.detail).toContain('scope');
     const badId = await post({
       ...credential('workspace', 'x', { material: CANARIES[0] }),
       scope_id: 'no-dot',
@@ -326,7 +327,7 @@ describe('scoped tools', () => {
     const scope = await call('org_admin', 'POST', '/v1/scoped-tools', {
       body: { scope: 'team', scope_id: names.org, tool: names.jira },
     });
-    expect([scope.status, scope.body.code]).toEqual([422, 'unknown_scope']);
+    expect([scope.status, scope.body.code]).toEqual([400, 'invalid_body']);
   });
 });
 

@@ -21,10 +21,35 @@ const ns = useNamespace('crds');
 
 type Obj = { kind: string; metadata: { name: string }; spec?: unknown; status?: unknown };
 
-function kubectl(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+type Run = { status: number | null; stdout: string; stderr: string };
+
+/** kubectl with `input` on its standard input. */
+function kubectlWith(input: string | undefined, ...args: string[]): Run {
   const bin = findBinary('kubectl');
   if (!bin) throw new Error('kubectl is not built (npm run control-plane:build)');
-  return spawnSync(bin, ['--kubeconfig', inject('kubeconfigPath'), ...args], { encoding: 'utf8' });
+  return spawnSync(bin, ['--kubeconfig', inject('kubeconfigPath'), ...args], { input, encoding: 'utf8' });
+}
+const kubectl = (...args: string[]): Run => kubectlWith(undefined, ...args);
+
+/**
+ * Every sample, with the test's namespace where a namespaced sample names
+ * none (as `kubectl apply -f config/samples` puts it in the current one); a
+ * sample that names its namespace (the org tier's, in the org's home
+ * namespace) keeps it, which `kubectl -n` would refuse.
+ */
+function samplesInTestNamespace(): string {
+  const namespaced = new Set(ALL_KINDS.filter((k) => k.scope === 'Namespaced').map((k) => k.kind));
+  return readdirSync(SAMPLES)
+    .sort()
+    .flatMap((f) => parseAllDocuments(readFileSync(join(SAMPLES, f), 'utf8')))
+    .map((d) => d.toJS() as Obj & { metadata: { namespace?: string } })
+    .map((o) =>
+      namespaced.has(o.kind) && !o.metadata.namespace
+        ? { ...o, metadata: { ...o.metadata, namespace: ns.name } }
+        : o,
+    )
+    .map((o) => JSON.stringify(o))
+    .join('\n---\n');
 }
 
 function target(obj: Obj): {
@@ -75,12 +100,19 @@ async function rejection(file: string): Promise<string> {
 
 afterAll(() => {
   // Cluster-scoped samples outlive the namespace; remove them so other files start clean.
-  kubectl('delete', '--ignore-not-found', '--wait=false', '-f', SAMPLES, '-n', ns.name);
+  kubectlWith(samplesInTestNamespace(), 'delete', '--ignore-not-found', '--wait=false', '-f', '-');
 });
 
 describe('custom resource definitions on the apiserver', () => {
   it('applies every sample server-side with strict field validation', () => {
-    const out = kubectl('apply', '--server-side', '--field-manager=crds-test', '-n', ns.name, '-f', SAMPLES);
+    const out = kubectlWith(
+      samplesInTestNamespace(),
+      'apply',
+      '--server-side',
+      '--field-manager=crds-test',
+      '-f',
+      '-',
+    );
     expect(out.stderr).toBe('');
     expect(out.status).toBe(0);
     const docs = readdirSync(SAMPLES).flatMap((f) =>
