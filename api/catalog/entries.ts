@@ -57,8 +57,8 @@ function builtinApp(a: BuiltinAuditor): CatalogApp {
   };
 }
 
-function mcpMetadata(spec: AppCatalogEntry['spec']): McpMetadata | null {
-  const m = spec.mcpMetadata;
+/** The API view of MCP metadata, on a catalog entry or on an install (discovered). */
+export function mcpMetadataView(m: AppCatalogEntry['spec']['mcpMetadata']): McpMetadata | null {
   if (!m) return null;
   return {
     authorization_servers: m.authorizationServers ?? [],
@@ -84,7 +84,7 @@ export function entryApp(e: AppCatalogEntry): CatalogApp {
     data_classes: s.dataClasses ?? [],
     auditor_requirements: s.auditorRequirements ?? [],
     server_url: s.serverUrl ?? null,
-    mcp_metadata: mcpMetadata(s),
+    mcp_metadata: mcpMetadataView(s.mcpMetadata),
     install_count: 0,
   };
 }

@@ -4,7 +4,7 @@
 import type { AgentInstalledApp, PlatformAgent } from '../../crds/generated/types.ts';
 import { formatAgentId } from '../../contract/agent-id.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
-import { installName, type CatalogApp, type McpMetadata } from './entries.ts';
+import { installName, mcpMetadataView, type CatalogApp, type McpMetadata } from './entries.ts';
 import type { InstallAuth } from './install-flow.ts';
 import { redactSecrets } from './secret-config.ts';
 
@@ -149,16 +149,6 @@ const ruleView = (r: NonNullable<Spec['credentialRouting']>[number]): RoutingRul
   ...(r.approval ? { approval: r.approval } : {}),
 });
 
-function metadataView(m: Spec['mcpMetadata']): McpMetadata | null {
-  if (!m) return null;
-  return {
-    authorization_servers: m.authorizationServers ?? [],
-    scopes: m.scopes ?? [],
-    resource_indicators: m.resourceIndicators ?? [],
-    token_endpoint: m.tokenEndpoint ?? null,
-  };
-}
-
 /** What the record says of the app itself; nulls when the app left the catalog. */
 function appFacts(app: CatalogApp | undefined): Pick<InstallRecord, 'name' | 'type' | 'category'> {
   return app
@@ -179,6 +169,6 @@ export function installRecord(install: AgentInstalledApp, app: CatalogApp | unde
     installed_at: meta.creationTimestamp ? String(meta.creationTimestamp) : null,
     auth: authView(spec.auth),
     credential_routing: (spec.credentialRouting ?? []).map(ruleView),
-    mcp_metadata: metadataView(spec.mcpMetadata),
+    mcp_metadata: mcpMetadataView(spec.mcpMetadata),
   };
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentInstalledApp, AppCatalogEntry } from '../../crds/generated/types.ts';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
-import { defaultOwners, useApi, type Reply } from './api-harness.ts';
+import { createTiers, defaultOwners, useApi, type Reply } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator } from './operator-process.ts';
 import { issueCa } from '../../webhooks/tls/certs.ts';
@@ -345,27 +345,7 @@ describe('the tool cascade, secrets and connections of an agent in a workspace',
     ] as const) {
       await custom().createClusterCustomObject({ ...CATALOG, body: entry(name, spec) });
     }
-    await custom().createClusterCustomObject({
-      ...CATALOG,
-      plural: PLURAL.organization,
-      body: {
-        apiVersion: `${GROUP}/${VERSION}`,
-        kind: 'Organization',
-        metadata: { name: names.org },
-        spec: { homeNamespace: ns.name },
-      },
-    });
-    await custom().createNamespacedCustomObject({
-      ...CATALOG,
-      plural: PLURAL.workspace,
-      namespace: ns.name,
-      body: {
-        apiVersion: `${GROUP}/${VERSION}`,
-        kind: 'PlatformWorkspace',
-        metadata: { name: 'ws' },
-        spec: { organization: names.org },
-      },
-    });
+    await createTiers({ org: names.org, homeNamespace: ns.name, namespace: ns.name });
     await tool(names.jira, 'org', 'required');
     await tool(names.banned, 'workspace', 'blocked');
     await fx.createAgent('worker', defaultOwners(), { workspace: 'ws' });

@@ -10,7 +10,7 @@ import { createLogger } from '../../base/log.ts';
 import { startApi, type RunningApi } from '../../api/run.ts';
 import { loadApiSettings } from '../../api/settings.ts';
 import { eventually, kubeConfig, type TestNamespace } from './harness.ts';
-import { GROUP, VERSION } from '../../contract/kube.ts';
+import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
 
 export const PERSONAS = ['org_admin', 'workspace_admin', 'owner', 'editor', 'viewer', 'stranger'] as const;
 export type Persona = (typeof PERSONAS)[number];
@@ -159,4 +159,44 @@ export async function storedAgent(namespace: string, name: string): Promise<Plat
     namespace,
     name,
   })) as PlatformAgent;
+}
+
+/** The two tiers above an agent: an Organization (with its home namespace) and a workspace of it. */
+export interface TierSpec {
+  org: string;
+  homeNamespace: string;
+  /** The workspace's namespace (its agents' namespace). */
+  namespace: string;
+  workspace?: string;
+  orgSpec?: Record<string, unknown>;
+  workspaceSpec?: Record<string, unknown>;
+}
+
+/** Creates the Organization (cluster-scoped: the caller deletes it) and its PlatformWorkspace. */
+export async function createTiers(t: TierSpec): Promise<void> {
+  const api = kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+  const apiVersion = `${GROUP}/${VERSION}`;
+  await api.createClusterCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: PLURAL.organization,
+    body: {
+      apiVersion,
+      kind: 'Organization',
+      metadata: { name: t.org },
+      spec: { homeNamespace: t.homeNamespace, ...t.orgSpec },
+    },
+  });
+  await api.createNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: PLURAL.workspace,
+    namespace: t.namespace,
+    body: {
+      apiVersion,
+      kind: 'PlatformWorkspace',
+      metadata: { name: t.workspace ?? 'ws' },
+      spec: { organization: t.org, ...t.workspaceSpec },
+    },
+  });
 }

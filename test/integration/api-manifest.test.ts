@@ -9,7 +9,7 @@ import type { MintRequest } from '../../api/auth/key-store.ts';
 import type { AppCatalogEntry, ConsentRequest } from '../../crds/generated/types.ts';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
-import { SUBJECTS, defaultOwners, useApi } from './api-harness.ts';
+import { SUBJECTS, createTiers, defaultOwners, useApi } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 
 const ns = useNamespace('api-manifest');
@@ -57,49 +57,33 @@ beforeAll(async () => {
       plural: PLURAL.appCatalogEntry,
       body: app(name, specs[name]),
     });
-  await custom().createClusterCustomObject({
-    ...REF,
-    plural: PLURAL.organization,
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'Organization',
-      metadata: { name: names.org },
-      spec: {
-        homeNamespace: ns.name,
-        accessManifest: {
-          account: {
-            services: [
-              {
-                service: 'slack',
-                allowedScopes: ['chat:read', 'chat:write'],
-                deniedScopes: ['chat:write'],
-                maxDelegationTtl: '8h',
-              },
-            ],
-          },
-          tools: { denied: [names.deniedApp] },
-          data: { deniedClasses: ['pii'] },
-          network: { deniedHosts: ['*.evil.example'] },
-          actions: { approvalRequired: ['publish'], denied: ['merge'] },
+  await createTiers({
+    org: names.org,
+    homeNamespace: ns.name,
+    namespace: ns.name,
+    orgSpec: {
+      accessManifest: {
+        account: {
+          services: [
+            {
+              service: 'slack',
+              allowedScopes: ['chat:read', 'chat:write'],
+              deniedScopes: ['chat:write'],
+              maxDelegationTtl: '8h',
+            },
+          ],
         },
+        tools: { denied: [names.deniedApp] },
+        data: { deniedClasses: ['pii'] },
+        network: { deniedHosts: ['*.evil.example'] },
+        actions: { approvalRequired: ['publish'], denied: ['merge'] },
       },
     },
-  });
-  await custom().createNamespacedCustomObject({
-    ...REF,
-    plural: PLURAL.workspace,
-    namespace: ns.name,
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'PlatformWorkspace',
-      metadata: { name: 'ws' },
-      spec: {
-        organization: names.org,
-        // Narrowing only: a shorter TTL holds; the denied app stays denied.
-        accessManifest: {
-          account: { services: [{ service: 'slack', maxDelegationTtl: '30m' }] },
-          tools: { allowed: appNames() },
-        },
+    // Narrowing only: a shorter TTL holds; the denied app stays denied.
+    workspaceSpec: {
+      accessManifest: {
+        account: { services: [{ service: 'slack', maxDelegationTtl: '30m' }] },
+        tools: { allowed: appNames() },
       },
     },
   });

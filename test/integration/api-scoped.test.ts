@@ -14,7 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k8s } from '../../base/kube.ts';
 import { decrypt, keyringFromData } from '../../base/crypto/envelope.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
-import { defaultOwners, useApi, type CallOptions, type Persona, type Reply } from './api-harness.ts';
+import {
+  createTiers,
+  defaultOwners,
+  useApi,
+  type CallOptions,
+  type Persona,
+  type Reply,
+} from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 
 const ns = useNamespace('api-scoped');
@@ -68,27 +75,7 @@ beforeAll(async () => {
       },
     });
   }
-  await custom().createClusterCustomObject({
-    ...RES,
-    plural: PLURAL.organization,
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'Organization',
-      metadata: { name: names.org },
-      spec: { homeNamespace: home.name },
-    },
-  });
-  await custom().createNamespacedCustomObject({
-    ...RES,
-    plural: PLURAL.workspace,
-    namespace: ns.name,
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'PlatformWorkspace',
-      metadata: { name: 'ws' },
-      spec: { organization: names.org },
-    },
-  });
+  await createTiers({ org: names.org, homeNamespace: home.name, namespace: ns.name });
   names.agent = await fx.createAgent('worker', defaultOwners(), { workspace: 'ws' });
   await fx.until(`/v1/app-catalog/${names.banned}`, (r) => r.status === 200);
 });

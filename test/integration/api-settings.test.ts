@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization, PlatformAgent, PlatformWorkspace } from '../../crds/generated/types.ts';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
-import { defaultOwners, useApi, type Persona, type Reply } from './api-harness.ts';
+import { createTiers, defaultOwners, useApi, type Persona, type Reply } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 
 const ns = useNamespace('api-settings');
@@ -81,25 +81,7 @@ const ok = (r: Reply, status = 200) => expect(r.status, JSON.stringify(r.body)).
 beforeAll(async () => {
   names.org = `org-${ns.name}`;
   names.agentId = `${ns.name}.bot`;
-  await custom().createClusterCustomObject({
-    ...ref(PLURAL.organization),
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'Organization',
-      metadata: { name: names.org },
-      spec: { homeNamespace: ns.name },
-    },
-  });
-  await custom().createNamespacedCustomObject({
-    ...ref(PLURAL.workspace),
-    namespace: ns.name,
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'PlatformWorkspace',
-      metadata: { name: 'ws' },
-      spec: { organization: names.org },
-    },
-  });
+  await createTiers({ org: names.org, homeNamespace: ns.name, namespace: ns.name });
   await custom().createNamespacedCustomObject({
     ...ref(PLURAL.agent),
     namespace: ns.name,
