@@ -16,6 +16,7 @@ import { agentTiers, agentToolRulings } from '../catalog/agent-tiers.ts';
 import { installAuth, type InstallAuth } from '../catalog/install-flow.ts';
 import { requestJson } from '../catalog/outbound.ts';
 import { agentForQuery } from '../scoped/access.ts';
+import { encryptedSecret, MATERIAL_KEY } from '../scoped/objects.ts';
 import { agentAccessManifest } from '../delegations/agent-manifest.ts';
 import {
   dataPermitted,
@@ -198,15 +199,23 @@ async function authOf(rc: RouteCtx, agent: PlatformAgent, appId: string): Promis
     agent,
     { serverUrl: spec.serverUrl, ...(spec.service ? { service: spec.service } : {}) },
   );
-  // The API holds no keyring to encrypt it with (decision 137): a server that issues a secret is refused.
-  if (auth.clientSecret !== undefined) {
-    throw new HttpError(
-      502,
-      'the authorization server issued a client secret although private_key_jwt was registered; agents authenticate with their SVID only',
-      'client_secret_unsupported',
-    );
-  }
   return auth;
+}
+
+/**
+ * A client secret the authorization server issued despite `private_key_jwt`
+ * (decision 156): envelope-encrypted into a Secret beside the agent, owned
+ * by it, written before the install so the install never names a Secret that
+ * is not there. The keyring is asked first: without it, nothing is written.
+ */
+async function storeClientSecret(rc: RouteCtx, agent: PlatformAgent, installName: string, auth: InstallAuth) {
+  if (auth.clientSecret === undefined) return auth;
+  const keyring = await rc.deps.keyring();
+  const at = { namespace: agent.metadata.namespace ?? '', name: `${installName}-oauth-client` };
+  const owner = { kind: 'PlatformAgent', name: agent.metadata.name ?? '', uid: agent.metadata.uid ?? '' };
+  await rc.deps.writer.putSecret(encryptedSecret(at, owner, keyring, auth.clientSecret));
+  const { clientSecret: _, ...rest } = auth;
+  return { ...rest, auth: { ...rest.auth, clientSecretRef: { name: at.name, key: MATERIAL_KEY } } };
 }
 
 async function install(rc: RouteCtx): Promise<unknown> {
@@ -218,11 +227,19 @@ async function install(rc: RouteCtx): Promise<unknown> {
   await refuseBlocked(rc, agent, body.app_id);
   await refuseOutsideManifest(rc, agent, app);
   rc.audit.details = { app: body.app_id };
-  const auth = await authOf(rc, agent, body.app_id);
   const name = installNameOf(rc, agent, body.app_id);
+  const found = await authOf(rc, agent, body.app_id);
+  const auth = found && (await storeClientSecret(rc, agent, name, found));
   const namespace = agent.metadata.namespace ?? '';
   const existing = await rc.deps.writer.readInstalledApp(namespace, name);
-  const saved = await rc.deps.writer.applyInstalledApp(installObject(agent, body, existing, auth));
+  let saved: AgentInstalledApp;
+  try {
+    saved = await rc.deps.writer.applyInstalledApp(installObject(agent, body, existing, auth));
+  } catch (err) {
+    const secretRef = auth?.auth.clientSecretRef;
+    if (secretRef) await rc.deps.writer.deleteSecret(namespace, secretRef.name).catch(() => false);
+    throw err;
+  }
   if (existing) rc.status = 200;
   rc.audit.details = { app: body.app_id, install: name, created: !existing, auth: auth?.auth.method };
   await mirrorInstallCount(rc, body.app_id, name, true);
@@ -241,6 +258,8 @@ async function uninstall(rc: RouteCtx): Promise<unknown> {
   if (!(await rc.deps.writer.deleteInstalledApp(agent.metadata.namespace ?? '', name))) {
     throw notFound(`app ${appId} is not installed on agent ${rc.params.agent_id}`);
   }
+  // The client secret of its registration, if the authorization server issued one, goes with it.
+  await rc.deps.writer.deleteSecret(agent.metadata.namespace ?? '', `${name}-oauth-client`);
   await mirrorInstallCount(rc, appId, name, false);
   return { agent_id: rc.params.agent_id, app_id: appId, uninstalled: true };
 }

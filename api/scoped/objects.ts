@@ -92,29 +92,39 @@ export function credentialObject(place: ScopePlace, input: CredentialInput): Sco
   };
 }
 
-/** The Secret holding `material` for `cred`, encrypted, owned by the credential (it needs the credential's uid). */
-export function materialSecret(cred: ScopedCredential, keyring: Keyring, material: string): k8s.V1Secret {
-  const namespace = cred.metadata.namespace ?? '';
-  const name = cred.spec.secretRef?.name ?? cred.metadata.name ?? '';
+/** The object an encrypted Secret belongs to: deleting it deletes the Secret. */
+export interface SecretOwner {
+  kind: string;
+  name: string;
+  uid: string;
+}
+
+/** A Secret holding `material` envelope-encrypted, bound to where it lives (the context), owned by `owner`. */
+export function encryptedSecret(
+  at: { namespace: string; name: string },
+  owner: SecretOwner,
+  keyring: Keyring,
+  material: string,
+): k8s.V1Secret {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     type: 'Opaque',
     metadata: {
-      name,
-      namespace,
+      ...at,
       labels: { 'app.kubernetes.io/part-of': 'platform' },
-      ownerReferences: [
-        {
-          apiVersion: `${GROUP}/${VERSION}`,
-          kind: 'ScopedCredential',
-          name: cred.metadata.name ?? '',
-          uid: cred.metadata.uid ?? '',
-        },
-      ],
+      ownerReferences: [{ apiVersion: `${GROUP}/${VERSION}`, ...owner }],
     },
-    stringData: { [MATERIAL_KEY]: encrypt(keyring, material, materialContext(namespace, name)) },
+    stringData: { [MATERIAL_KEY]: encrypt(keyring, material, materialContext(at.namespace, at.name)) },
   };
+}
+
+/** The Secret holding `material` for `cred`, encrypted, owned by the credential (it needs the credential's uid). */
+export function materialSecret(cred: ScopedCredential, keyring: Keyring, material: string): k8s.V1Secret {
+  const namespace = cred.metadata.namespace ?? '';
+  const name = cred.spec.secretRef?.name ?? cred.metadata.name ?? '';
+  const owner = { kind: 'ScopedCredential', name: cred.metadata.name ?? '', uid: cred.metadata.uid ?? '' };
+  return encryptedSecret({ namespace, name }, owner, keyring, material);
 }
 
 export interface CredentialView {

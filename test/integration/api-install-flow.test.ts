@@ -5,9 +5,11 @@
 // registration with the agent's SVID and a client_credentials rule, the
 // registered client then obtaining a token with its SVID (step 3); no metadata
 // asks for a connect step (step 4). Metadata that lies, registration errors,
-// floods and client secrets are a clear 5xx with nothing written.
+// and floods are a clear 5xx with nothing written; a client secret the AS
+// issues anyway is kept encrypted beside the agent, never shown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentInstalledApp } from '../../crds/generated/types.ts';
+import { decrypt, keyringFromData } from '../../base/crypto/envelope.ts';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
 import { defaultOwners, useApi, type Reply } from './api-harness.ts';
@@ -23,7 +25,10 @@ import {
 
 const TD = 'install.test';
 const ns = useNamespace('api-install-flow');
-const fx = useApi(ns, () => ({ PLATFORM_TRUST_DOMAIN: TD }));
+const fx = useApi(ns, () => ({
+  PLATFORM_TRUST_DOMAIN: TD,
+  PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
+}));
 const custom = (): k8s.CustomObjectsApi => kubeConfig().makeApiClient(k8s.CustomObjectsApi);
 const ref = (plural: string) => ({ group: GROUP, version: VERSION, plural });
 const AGENT = 'tooled';
@@ -274,13 +279,39 @@ describe('metadata that lies and authorization servers that fail: a clear 5xx, n
     }
   });
 
-  it('refuses a client secret it cannot keep, never echoing it', async () => {
+  it('keeps a client secret the AS issues anyway encrypted beside the agent, never showing it', async () => {
     const app = await mcpApp('secret', servers.mcp!.serverUrl);
     const canary = 'canary-5e6f7a8b9c0d1e2f';
     servers.as!.override.register = { status: 201, body: { client_id: 'c-secret', client_secret: canary } };
     try {
-      const r = await expectRefusedAndNothingWritten(app, 502, 'client_secret_unsupported');
+      const r = await install(app);
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
       expect(JSON.stringify(r.body)).not.toContain(canary);
+      const stored = await storedInstall(app);
+      const ref = stored?.spec.auth?.clientSecretRef;
+      expect(ref?.name).toMatch(/-oauth-client$/);
+      const core = kubeConfig().makeApiClient(k8s.CoreV1Api);
+      const secret = await core.readNamespacedSecret({ namespace: ns.name, name: ref!.name });
+      const record = Buffer.from(secret.data?.[ref!.key] ?? '', 'base64').toString('utf8');
+      expect(record).toMatch(/^v1\./);
+      expect(record).not.toContain(canary);
+      expect(secret.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'PlatformAgent', name: AGENT });
+      const ring = await core.readNamespacedSecret({ namespace: ns.name, name: 'platform-keyring' });
+      const data = Object.fromEntries(
+        Object.entries(ring.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+      );
+      expect(decrypt(keyringFromData(data), record, `${ns.name}/${ref!.name}/material`).toString()).toBe(
+        canary,
+      );
+      const listed = await fx.call('GET', `/v1/app-catalog/agents/${agentId()}/installed`, {
+        key: fx.keys.viewer,
+      });
+      expect(JSON.stringify(listed.body)).not.toContain(canary);
+      const gone = await fx.call('DELETE', `/v1/app-catalog/agents/${agentId()}/uninstall?app_id=${app}`, {
+        key: fx.keys.editor,
+      });
+      expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+      await expect(core.readNamespacedSecret({ namespace: ns.name, name: ref!.name })).rejects.toThrow();
     } finally {
       servers.as!.override.register = undefined;
     }
