@@ -15,6 +15,7 @@ import { reuseConnections } from '../base/controller/connection-reuse.ts';
 import { countApiRequests } from '../base/controller/request-counter.ts';
 import type { ControllerContext } from './common/toolkit.ts';
 import { createConsentController, createGrantController } from './delegation/controller.ts';
+import { createCredentialController } from './credential/controller.ts';
 import { createEnvironmentController } from './environment/controller.ts';
 import { holdKeyring, type KeyringHolder } from './keyring.ts';
 import { createOrganizationController } from './organization/controller.ts';
@@ -82,6 +83,7 @@ function buildManager(
     }),
     createGrantController(ctx),
     createConsentController(ctx, settings.consentTtlMs),
+    createCredentialController(ctx),
     ...registryHealthControllers(ctx, kc, settings),
     createWorkflowController(ctx),
     createIdentityController(ctx, {

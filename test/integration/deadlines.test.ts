@@ -1,6 +1,7 @@
 // Deadlines handled by requeue-after, not polling: DelegationGrant expiry and
-// immediate revocation, ConsentRequest TTL, the Stale condition; and a
-// PlatformEnvironment with deploymentType model → Deployment + headless Service.
+// immediate revocation, ConsentRequest TTL, the Stale condition, a
+// ScopedCredential waiting for its Secret; and a PlatformEnvironment with
+// deploymentType model → Deployment + headless Service.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually, useNamespace } from './harness.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
@@ -153,5 +154,52 @@ describe('PlatformEnvironment deploymentType model', () => {
       return e?.status?.endpoint ? e : undefined;
     }, 'the endpoint');
     expect(env.status?.endpoint).toBe(`http://model-llm.${ns.name}.svc:8080`);
+  });
+});
+
+describe('ScopedCredential auth status', () => {
+  const credential = (secret: string) => ({
+    scope: 'workspace',
+    scopeId: 'ws',
+    service: 'jira',
+    type: 'api_key',
+    secretRef: { name: secret, key: 'token' },
+  });
+  const withMaterial = async (name: string) =>
+    eventually(async () => {
+      const c = await p.get('ScopedCredential', name);
+      return condition(c, 'MaterialReady')?.status === 'True' ? c : undefined;
+    }, `${name} connected`);
+
+  it('is pending while the Secret it names does not exist, and connected once it holds the key', async () => {
+    await p.create('ScopedCredential', 'jira-kubectl', credential('jira-token'));
+    const waiting = await eventually(async () => {
+      const c = await p.get('ScopedCredential', 'jira-kubectl');
+      return condition(c, 'MaterialReady') ? c : undefined;
+    }, 'a MaterialReady condition');
+    expect(waiting.status?.authStatus).toBe('pending');
+    expect(condition(waiting, 'MaterialReady')).toMatchObject({ status: 'False', reason: 'SecretNotFound' });
+    await p.core.createNamespacedSecret({
+      namespace: ns.name,
+      body: { metadata: { name: 'jira-token' }, stringData: { token: 'not-a-real-token' } },
+    });
+    // A user's Secret is outside the operator's cache: a change of the credential looks again at once.
+    await p.patch('ScopedCredential', 'jira-kubectl', { metadata: { annotations: { touched: 'yes' } } });
+    const connected = await withMaterial('jira-kubectl');
+    expect(connected.status?.authStatus).toBe('connected');
+  });
+
+  it('says error when the Secret lacks the key, naming it', async () => {
+    await p.core.createNamespacedSecret({
+      namespace: ns.name,
+      body: { metadata: { name: 'wrong-key' }, stringData: { password: 'x' } },
+    });
+    await p.create('ScopedCredential', 'jira-wrong-key', credential('wrong-key'));
+    const c = await eventually(async () => {
+      const got = await p.get('ScopedCredential', 'jira-wrong-key');
+      return got?.status?.authStatus === 'error' ? got : undefined;
+    }, 'error');
+    expect(condition(c, 'MaterialReady')).toMatchObject({ status: 'False', reason: 'KeyNotFound' });
+    expect(condition(c, 'MaterialReady')?.message).toContain('token');
   });
 });

@@ -1,5 +1,6 @@
 // Small helpers for the controller integration tests: create, read and patch
 // platform resources and core objects of one namespace on the test control plane.
+import { ALL_KINDS } from '../../crds/index.ts';
 import { k8s } from '../../base/kube.ts';
 import { kubeConfig } from './harness.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
@@ -23,20 +24,9 @@ export interface Obj {
   status?: Record<string, unknown> & { phase?: string; conditions?: Cond[] };
 }
 
-const plural = (kind: string): string =>
-  ({
-    PlatformAgent: 'platformagents',
-    PlatformWorkspace: 'platformworkspaces',
-    Organization: 'organizations',
-    PlatformEnvironment: 'platformenvironments',
-    DelegationGrant: 'delegationgrants',
-    ConsentRequest: 'consentrequests',
-    AuditorRegistration: 'auditorregistrations',
-    AuditorPolicy: 'auditorpolicies',
-    ModelRegistration: 'modelregistrations',
-  })[kind] ?? kind;
+const plural = (kind: string): string => ALL_KINDS.find((k) => k.kind === kind)?.plural ?? kind;
 
-const CLUSTER_SCOPED = new Set(['Organization', 'AuditorRegistration', 'ModelRegistration']);
+const CLUSTER_SCOPED = new Set(ALL_KINDS.filter((k) => k.scope === 'Cluster').map((k) => k.kind));
 
 const ref = (kind: string) => ({ group: GROUP, version: VERSION, plural: plural(kind) });
 
