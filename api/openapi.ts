@@ -97,7 +97,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  * or well-formed and refused (422), as can any value in path or query.
  */
 /** Query parameters that name an object (so the object may not exist). */
-const NAMING_QUERY = new Set(['organization', 'workspace', 'agent_id', 'app_id']);
+const NAMING_QUERY = new Set(['organization', 'workspace', 'agent_id', 'app_id', 'scope_id']);
 
 /** Whether a name the route is given (in its path, body or a naming query parameter) may not exist. */
 function namesSomething(r: RouteSpec): boolean {
