@@ -107,6 +107,15 @@ const FORMAT_RES = {
   encoded_blob: /(?<![\w/])(?=[a-z+/]{0,64}\d)[a-z0-9+/]{24,512}={0,2}(?![\w/=])/gu,
   email_header: /(^|\n)(from|to|subject|re|fwd|date|cc):\s/gu,
   spelled: /\b(?:[a-z][-.](?=[a-z])){4,}[a-z]\b/gu,
+  // Planted output instructions (BIPIA-style): content supplied by the document, to be put
+  // into what the assistant produces ("integrate the following snippet into your answer").
+  supplied_content:
+    /\b(following|subsequent|below|attached|enclosed)\s+(code|snippet|script|block|excerpt|section|text|link|url|lines?|message|paragraph|sentence|function|command|payload)s?\b/gu,
+  your_output:
+    /\byour\s+(responses?|answers?|reply|replies|output|solution|code|codebase|implementation|summary|explanation|elucidation|program|script|result)\b/gu,
+  // Code that reaches the network or the system (what a planted snippet is for).
+  code_reach:
+    /\brequests\.(get|post|put)\b|\bhttp\.client\b|\burllib\b|\bsocket\.|\bsubprocess\b|\bos\.(system|environ|rename|remove)\b|\b(smtplib|ftplib|paramiko|psutil|httpx|aiohttp|wget)\b/gu,
   code: /(^|\n)\s*(const|let|var|def|assert|import|from|class|function|return|grep|select|#|\/\/|it\(|test\(|describe\(|expect\()|=>|===|\)\s*;\s*($|\n)/gu,
 } as const;
 type FormatSlot = keyof typeof FORMAT_RES;
@@ -207,6 +216,7 @@ const ATTACK_SLOTS = [
   ...['override', 'reveal', 'exfil', 'exfil_data', 'tool_abuse', 'assembled', 'fiction_unrestricted'],
   ...['secrecy', 'memory', 'unrestricted', 'role_hijack', 'tool_unconfirmed', 'obey_me', 'shell_cmd'],
   ...['vocative_attack', 'embedded_manipulation', 'quoted_exec', 'encoded_exec', 'no_limits_form'],
+  ...['planted_output'],
   ...WEAK_ATTACKS,
 ];
 
@@ -290,6 +300,8 @@ const CONJUNCTIONS: readonly (readonly [string, readonly (readonly string[])[]])
   ['memory_claim', [['memory'], ['authority', 'sink', 'unrestricted', 'secrecy']]],
   ['vocative_attack', [['ai_vocative', 'ai_vocative_form'], HARMFUL]],
   ['embedded_manipulation', [['manipulate'], ['embedded', 'ai_vocative', 'html_hidden', 'json_field']]],
+  ['planted_output', [['supplied_content'], ['your_output']]],
+  ['planted_code', [['supplied_content', 'your_output'], ['code_reach']]],
   ...WEAK_CONJUNCTIONS,
 ];
 
