@@ -53,7 +53,7 @@ export function localContext(def: AuditorDefinition): AuditContext {
   };
 }
 
-async function loadAuditor(kind: string): Promise<AuditorDefinition> {
+export async function loadAuditor(kind: string): Promise<AuditorDefinition> {
   if (kind === 'injection') return (await import('../auditors/injection/index.ts')).injectionAuditor;
   if (kind === 'toxicity') return (await import('../auditors/toxicity/index.ts')).toxicityAuditor;
   throw new Error(`unknown --kind ${kind}`);
@@ -159,7 +159,7 @@ async function printLayers(rows: LabelledRow[]): Promise<void> {
 }
 
 /** The BIPIA and davidson sets, split by their own grouping (hack/train/bipia.ts, offensive.ts). */
-async function loadSet(set: string, split: string | undefined): Promise<LabelledRow[]> {
+export async function loadSet(set: string, split: string | undefined): Promise<LabelledRow[]> {
   const [rows, heldOut] =
     set === 'bipia'
       ? await import('./train/bipia.ts').then((m) => [m.loadBipia(), m.bipiaHeldOut] as const)
@@ -168,7 +168,7 @@ async function loadSet(set: string, split: string | undefined): Promise<Labelled
   return rows.filter((r) => heldOut(r) === (split === 'heldout'));
 }
 
-function loadRows(kind: string, file: string | undefined, split: string | undefined): LabelledRow[] {
+export function loadRows(kind: string, file: string | undefined, split: string | undefined): LabelledRow[] {
   const all = kind === 'injection' ? loadInjection(file) : hateCheckFamilies(loadHateCheck(file));
   if (!split) return all;
   const s = loadSplit()[kind as 'injection' | 'toxicity'];
