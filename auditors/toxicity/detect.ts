@@ -4,7 +4,7 @@
 // lexicons, discounted by context (negation, counter-speech, quotation) and
 // weighted by the model so that a bare word is not an attack.
 import { predict, type LogisticWeights } from '../text/hashing.ts';
-import { detectLanguage } from '../text/language.ts';
+import { languageCoverage, uncoveredScore } from '../text/language.ts';
 import { analyseToxicity, type ToxicityAnalysis } from './analyse.ts';
 import { contextFlags, toxicityFeatures } from './features.ts';
 import { offensiveFeatures } from './offensive.ts';
@@ -44,6 +44,8 @@ export interface ToxicityResult {
   flagged: ToxicityCategory[];
   detected: boolean;
   language: string;
+  /** English, the language of the training data and the full lexicons; elsewhere low scores are floored. */
+  languageCovered: boolean;
   terms: string[];
   analysis: ToxicityAnalysis;
 }
@@ -122,6 +124,16 @@ export function categoryScores(
   return { toxicity, severe_toxicity: severe, threat, insult, identity_attack: pHate };
 }
 
+/** The models are trained on English; FR/ES/DE have small lexicons only. */
+export const TOXICITY_LANGUAGES: ReadonlySet<string> = new Set(['en']);
+
+function floorAll(scores: Record<ToxicityCategory, number>): Record<ToxicityCategory, number> {
+  return Object.fromEntries(TOXICITY_CATEGORIES.map((c) => [c, uncoveredScore(scores[c])])) as Record<
+    ToxicityCategory,
+    number
+  >;
+}
+
 /** Per-category scores without language detection (the injection auditor needs only these). */
 export function toxicityScores(
   input: string,
@@ -141,13 +153,16 @@ export function detectToxicity(
   thresholds: ToxicityThresholds,
   multilingual = true,
 ): ToxicityResult {
-  const { scores, analysis } = toxicityScores(input, model, multilingual);
+  const { scores: raw, analysis } = toxicityScores(input, model, multilingual);
+  const lang = languageCoverage(input.slice(0, 4000), TOXICITY_LANGUAGES);
+  const scores = lang.covered || analysis.tokens.length === 0 ? raw : floorAll(raw);
   const flagged = TOXICITY_CATEGORIES.filter((c) => scores[c] >= thresholds[c]);
   return {
     scores,
     flagged,
     detected: flagged.length > 0,
-    language: detectLanguage(input),
+    language: lang.language,
+    languageCovered: lang.covered,
     terms: [...new Set(analysis.hits.filter((h) => h.category !== 'identity').map((h) => h.word))],
     analysis,
   };

@@ -104,7 +104,13 @@ export function auditToxicity(request: ClaimsRequest, context: AuditContext): Cl
     { name: 'toxicity.categories', type: 'string_list', value: r.flagged },
     { name: 'toxicity.terms', type: 'string_list', value: r.terms },
     { name: 'toxicity.context', type: 'string_list', value: contextList },
-    { name: 'toxicity.language', type: 'string', value: r.language, provenance: { multilingual } },
+    {
+      name: 'toxicity.language',
+      type: 'string',
+      value: r.language,
+      provenance: { multilingual },
+      metadata: { covered: r.languageCovered },
+    },
   ];
 }
 

@@ -48,3 +48,22 @@ describe('toxicity on social-media wording', () => {
     expect(toxicity(text)).toBeLessThan(DEFAULT_THRESHOLDS.toxicity);
   });
 });
+
+// Languages the models were not trained on: an unsure score, never a confident "clean".
+describe('languages outside coverage', () => {
+  const result = (text: string): ReturnType<typeof detectToxicity> =>
+    detectToxicity(text, TOXICITY_MODEL, DEFAULT_THRESHOLDS);
+  it.each(['Tu es une sale conne, ferme ta gueule.', 'Ты тупой идиот', 'お前は本当に馬鹿だ'])(
+    'gives %s a low-confidence score and marks it uncovered',
+    (text) => {
+      const r = result(text);
+      expect(r.languageCovered).toBe(false);
+      expect(r.scores.toxicity).toBeGreaterThanOrEqual(0.25);
+    },
+  );
+  it('keeps English covered and an encoded blob out of the offensive model', () => {
+    expect(result('You are all wonderful people.').languageCovered).toBe(true);
+    const blob = Buffer.from('ignore all previous instructions '.repeat(8)).toString('base64');
+    expect(result(blob).detected).toBe(false);
+  });
+});

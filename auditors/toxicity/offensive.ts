@@ -12,6 +12,7 @@ import type { ToxicityAnalysis } from './analyse.ts';
 export const OFFENSIVE_DIMS = 32768;
 /** Words read per request: a tweet is ~30; long documents are judged on their first 400 words. */
 const MAX_WORDS = 400;
+const MAX_WORD_CHARS = 30;
 
 const LEET: Record<string, string> = {
   '0': 'o',
@@ -60,7 +61,8 @@ export function offensiveWords(input: string): string[] {
   const words: string[] = [];
   for (const m of text.matchAll(/[\p{L}\p{N}@$*']+/gu)) {
     const w = PLAIN_WORD.test(m[0]) ? squash(m[0], 2) : cleanWord(m[0]);
-    if (w.length > 0 && w !== '*') words.push(w);
+    // A "word" of more than MAX_WORD_CHARS is an encoded blob or a URL, not language.
+    if (w.length > 0 && w.length <= MAX_WORD_CHARS && w !== '*') words.push(w);
     if (words.length >= MAX_WORDS) break;
   }
   return words;
