@@ -3,6 +3,7 @@
 // thresholds marked, and a reliability table (is a score of 0.8 right 80% of
 // the time, with the classes weighted equally as in the Platt fit?).
 //   npx tsx hack/detection-curves.ts [--before before.json] [--json out.json] [--svg-dir docs/detection]
+//   npx tsx hack/detection-curves.ts --from out.json [--before before.json] --svg-dir docs/detection   (redraw only)
 // The score of a row is the auditor's own decision variable: injection_score /
 // INJECTION_THRESHOLD, and for toxicity the largest ratio of a category score
 // to its threshold, so "score >= 1" is exactly `<kind>_detected`. `--json`
@@ -124,6 +125,17 @@ interface Curves {
   [set: string]: { points: Point[]; op: Point };
 }
 
+/** Drops points within 0.002 of the last kept one (a curve over thousands of rows), keeping the last. */
+function thin(points: readonly Point[]): Point[] {
+  const kept: Point[] = [];
+  points.forEach((p, i) => {
+    const last = kept[kept.length - 1];
+    if (!last || i === points.length - 1 || Math.abs(p[0] - last[0]) + Math.abs(p[1] - last[1]) > 0.002)
+      kept.push(p);
+  });
+  return kept;
+}
+
 const COLOURS = ['#1f77b4', '#d62728', '#2ca02c'];
 
 function svg(kind: string, after: Curves, before: Curves | undefined): string {
@@ -131,7 +143,9 @@ function svg(kind: string, after: Curves, before: Curves | undefined): string {
   const x = (f: number): number => M + f * (W - M - 15);
   const y = (r: number): number => H - M - r * (H - M - 15);
   const line = (pts: Point[]): string =>
-    pts.map(([f, r]) => `${x(f).toFixed(1)},${y(r).toFixed(1)}`).join(' ');
+    thin(pts)
+      .map(([f, r]) => `${x(f).toFixed(1)},${y(r).toFixed(1)}`)
+      .join(' ');
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + 20 * Object.keys(after).length}" font-family="sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="white"/>`,
@@ -182,8 +196,10 @@ async function main(): Promise<void> {
   const before = arg('before')
     ? (JSON.parse(readFileSync(arg('before')!, 'utf8')) as Record<string, Curves>)
     : undefined;
-  const all: Record<string, Curves> = { injection: {}, toxicity: {} };
-  for (const set of SETS) {
+  const all: Record<string, Curves> = arg('from')
+    ? (JSON.parse(readFileSync(arg('from')!, 'utf8')) as Record<string, Curves>)
+    : { injection: {}, toxicity: {} };
+  for (const set of arg('from') ? [] : SETS) {
     const def = await loadAuditor(set.kind);
     const scored = await scoreSet(def, set);
     all[set.kind]![set.name] = { points: curve(scored), op: operatingPoint(scored) };

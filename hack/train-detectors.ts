@@ -54,7 +54,7 @@ function trainInjection(): void {
   const { model } = fitDetector(examples, INJECTION_TRAIN_OPTIONS);
   writeWeights(path.join(REPO_ROOT, 'auditors/injection/weights.json'), model, {
     method: 'hashed logistic regression',
-    trained_on: 'injection train split + injection-train-aug.jsonl',
+    trained_on: 'injection train split + BIPIA training groups + injection-train-aug.jsonl',
     rows: rows.length,
   });
 }
