@@ -1,5 +1,6 @@
 // Evaluates an auditor over a labelled file in the formats of ../shared/data.
 //   npm run eval:auditors -- --kind injection|toxicity --file PATH [--url URL] [--split heldout|train]
+//   npm run eval:auditors -- --set bipia|davidson [--split heldout|train]   (their own grouped splits)
 //     [--errors] [--layers]   (--layers: each injection layer on its own, in process)
 // With --url it POSTs each row to a started auditor's /claims; without, it
 // runs the auditor in process through audit(). Detection is read from
@@ -52,7 +53,7 @@ export function localContext(def: AuditorDefinition): AuditContext {
   };
 }
 
-async function loadAuditor(kind: string): Promise<AuditorDefinition> {
+export async function loadAuditor(kind: string): Promise<AuditorDefinition> {
   if (kind === 'injection') return (await import('../auditors/injection/index.ts')).injectionAuditor;
   if (kind === 'toxicity') return (await import('../auditors/toxicity/index.ts')).toxicityAuditor;
   throw new Error(`unknown --kind ${kind}`);
@@ -157,16 +158,32 @@ async function printLayers(rows: LabelledRow[]): Promise<void> {
   }
 }
 
-function loadRows(kind: string, file: string | undefined, split: string | undefined): LabelledRow[] {
+/** The BIPIA and davidson sets, split by their own grouping (hack/train/bipia.ts, offensive.ts). */
+export async function loadSet(set: string, split: string | undefined): Promise<LabelledRow[]> {
+  const [rows, heldOut] =
+    set === 'bipia'
+      ? await import('./train/bipia.ts').then((m) => [m.loadBipia(), m.bipiaHeldOut] as const)
+      : await import('./train/offensive.ts').then((m) => [m.loadDavidson(), m.davidsonHeldOut] as const);
+  if (!split) return rows;
+  return rows.filter((r) => heldOut(r) === (split === 'heldout'));
+}
+
+export function loadRows(kind: string, file: string | undefined, split: string | undefined): LabelledRow[] {
   const all = kind === 'injection' ? loadInjection(file) : hateCheckFamilies(loadHateCheck(file));
   if (!split) return all;
   const s = loadSplit()[kind as 'injection' | 'toxicity'];
   return selectRows(all, split === 'heldout' ? s.heldout_ids : s.train_ids);
 }
 
+function printErrors(outcomes: Outcome[]): void {
+  for (const o of outcomes.filter((x) => x.detected !== x.row.positive))
+    console.log(o.row.positive ? 'FN' : 'FP', o.row.family, o.row.text.slice(0, 140));
+}
+
 async function main(): Promise<void> {
-  const kind = arg('kind') ?? 'injection';
-  const rows = loadRows(kind, arg('file'), arg('split'));
+  const set = arg('set');
+  const kind = arg('kind') ?? (set === 'davidson' ? 'toxicity' : 'injection');
+  const rows = await (set ? loadSet(set, arg('split')) : loadRows(kind, arg('file'), arg('split')));
   if (process.argv.includes('--layers')) {
     if (kind !== 'injection' || arg('url')) throw new Error('--layers: injection, in process only');
     return printLayers(rows);
@@ -176,9 +193,7 @@ async function main(): Promise<void> {
     `${kind}: ${rows.length} rows${arg('split') ? ` (${arg('split')} split)` : ''}, ${arg('url') ? `via ${arg('url')}/claims` : 'in process'}\n`,
   );
   printTable(outcomes);
-  if (process.argv.includes('--errors'))
-    for (const o of outcomes.filter((x) => x.detected !== x.row.positive))
-      console.log(o.row.positive ? 'FN' : 'FP', o.row.family, o.row.text.slice(0, 140));
+  if (process.argv.includes('--errors')) printErrors(outcomes);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

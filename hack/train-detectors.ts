@@ -2,13 +2,15 @@
 // the TRAINING split of ../shared/data and writes their weights as small
 // JSON files beside the auditors. Usage:
 //   npx tsx hack/train-detectors.ts [--write-split] [--no-write] [--verbose] [--errors]
-//     [--injection-only | --toxicity-only] [--no-aug (toxicity: without the augmentation set)]
+//     [--injection-only | --toxicity-only | --offensive-only] [--no-aug (toxicity: without the augmentation set)]
+//     [--heldout (offensive model: report the davidson held-out part once)]
 // --write-split (re)creates auditors/data-split.json from the family split.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { INJECTION_TRAIN_OPTIONS } from './train/layers.ts';
 import { crossValidate, injectionExamples, injectionTrainingRows } from './train/injection.ts';
 import { trainToxicityModel } from './train/toxicity.ts';
+import { trainOffensiveModel } from './train/offensive.ts';
 import { type LogisticWeights } from '../auditors/text/hashing.ts';
 import {
   REPO_ROOT,
@@ -52,7 +54,7 @@ function trainInjection(): void {
   const { model } = fitDetector(examples, INJECTION_TRAIN_OPTIONS);
   writeWeights(path.join(REPO_ROOT, 'auditors/injection/weights.json'), model, {
     method: 'hashed logistic regression',
-    trained_on: 'injection train split + injection-train-aug.jsonl',
+    trained_on: 'injection train split + BIPIA training groups + injection-train-aug.jsonl',
     rows: rows.length,
   });
 }
@@ -67,7 +69,20 @@ function trainToxicity(split: SplitFile): void {
   });
 }
 
+function trainOffensive(split: SplitFile): void {
+  const model = trainOffensiveModel(split.toxicity.train_ids, process.argv);
+  if (process.argv.includes('--no-write')) return;
+  writeWeights(path.join(REPO_ROOT, 'auditors/toxicity/weights-offensive.json'), model, {
+    method: 'hashed logistic regression (AdaGrad), word/char n-grams + lexicon and context features',
+    trained_on:
+      'davidson tweets outside the held-out source groups + hatecheck train split + toxicity-train-aug.csv',
+  });
+}
+
 const split = ensureSplit(process.argv.includes('--write-split'));
-if (!process.argv.includes('--toxicity-only')) trainInjection();
-if (process.argv.includes('--injection-only')) process.exit(0);
-trainToxicity(split);
+const only = ['--injection-only', '--toxicity-only', '--offensive-only'].find((a) =>
+  process.argv.includes(a),
+);
+if (!only || only === '--injection-only') trainInjection();
+if (!only || only === '--toxicity-only') trainToxicity(split);
+if (!only || only === '--offensive-only') trainOffensive(split);

@@ -3,7 +3,7 @@
 // statistical model. Each layer's result is kept for its own claims.
 import { predict, type LogisticWeights } from '../text/hashing.ts';
 import { scanInvisible, type InvisibleReport } from '../text/invisible.ts';
-import { detectLanguage } from '../text/language.ts';
+import { languageCoverage, uncoveredScore } from '../text/language.ts';
 import { normalizeText, primaryView, textViews, compact, type TextView } from '../text/normalize.ts';
 import { injectionFeatures } from './features.ts';
 import { isQuoted, scorePatterns, type PatternResult } from './patterns.ts';
@@ -37,7 +37,25 @@ export interface InjectionAnalysis {
   invisibleSuspicious: boolean;
   decodings: string[];
   language: string;
+  /** Whether the language is one the cue lexicons and training data cover (else the score is floored, see below). */
+  languageCovered: boolean;
 }
+
+/** Languages of the cue lexicons and the augmentation set that language detection can tell apart. */
+export const INJECTION_LANGUAGES: ReadonlySet<string> = new Set([
+  'en',
+  'es',
+  'fr',
+  'de',
+  'pt',
+  'it',
+  'nl',
+  'ru',
+  'zh',
+  'ja',
+  'ar',
+  'hi',
+]);
 
 /** Normalised and compacted forms of configured phrases (the list rarely changes; bounded). */
 const NEEDLES = new Map<string, { needle: string; packed: string }>();
@@ -107,6 +125,9 @@ export function analyseInjection(
   let score = Math.max(statisticalScore, patterns.score);
   if (banned.unquoted) score = Math.max(score, BANNED_FLOOR);
   if (invisibleSuspicious) score = Math.max(score, INVISIBLE_FLOOR);
+  // A language the detector was not built for gets an unsure answer, never a confident "clean".
+  const lang = languageCoverage(primary.text.slice(0, 4000), INJECTION_LANGUAGES);
+  if (!lang.covered) score = uncoveredScore(score);
   return {
     score,
     detected: score >= settings.threshold,
@@ -116,6 +137,7 @@ export function analyseInjection(
     invisible,
     invisibleSuspicious,
     decodings: [...new Set(views.map((v) => v.label))].filter((l) => l !== 'raw'),
-    language: detectLanguage(primary.text),
+    language: lang.language,
+    languageCovered: lang.covered,
   };
 }

@@ -124,7 +124,7 @@ export function auditInjection(request: ClaimsRequest, context: AuditContext): C
     claim('injection.model_available', 'boolean', false, {
       metadata: { note: 'no ONNX model configured; onnxruntime-node is not installed in this build' },
     }),
-    claim('injection.language', 'string', a.language),
+    claim('injection.language', 'string', a.language, { metadata: { covered: a.languageCovered } }),
   ];
 }
 

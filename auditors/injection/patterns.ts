@@ -175,7 +175,9 @@ const RULES: readonly Rule[] = [
     id: 'en.role_marker',
     category: 'role_hijack',
     weight: 0.45,
-    source: '(^|\\n|\\]|>|-- ?) ?(system|assistant|developer|admin|systeme|sistema) ?:',
+    // No spaces in the source (each would become an unbounded gap): bounded gaps keep a
+    // flood of newlines linear.
+    source: '(^|\\n|\\]|>|--)\\W{0,3}(system|assistant|developer|admin|systeme|sistema)\\W{0,3}:',
     compact: false,
   },
   {

@@ -70,7 +70,7 @@ const FORMAT_RES = {
   sink_email: /[\w.+-]{1,64}@[\w-]{1,63}(\.[\w-]{1,63})+/gu,
   sink_service: /\b(webhook|ngrok|pastebin|requestbin|collector|tracker|exfil)\b/gu,
   delimiter:
-    /<\|?(im_start|im_end|system|endoftext)\|?>|<\/?(system|user_input|instructions?)>|\[\/?inst\]|"role"\s*:\s*"system"|#{2,}\s*(system|end of)|(^|\n)\s*(system|assistant|developer)\s*:|-{3,}\s*end of/gu,
+    /<\|?(im_start|im_end|system|endoftext)\|?>|<\/?(system|user_input|instructions?)>|\[\/?inst\]|"role"\s*:\s*"system"|#{2,}\s*(system|end of)|(^|\n)[^\S\n]*(system|assistant|developer)[^\S\n]*:|-{3,}\s*end of/gu,
   html_hidden: /<!--|display\s*:\s*none|white text|font-size\s*:\s*0/gu,
   json_field: /\{\s*"[\w-]{1,30}"\s*:/gu,
   // Tool abuse and payload splitting by form: a destructive command, a function call, "x + y".
@@ -83,11 +83,11 @@ const FORMAT_RES = {
   ai_vocative_form: new RegExp(
     [
       // "Assistant, …" / "Hey bot: …" / "Also, vision model, …" at a sentence or quote start.
-      `(^|[\\n.!?:,[(>"'/-]\\s*)(dear |hey |hi |attention |note to (the |any )?)?([\\w-]{1,20} )?${AI}s?(?!\\p{L})[\\w -]{0,50}[,:]`,
-      `(^|[\\n.!?:,[(>"'-]\\s*)${AI}s?\\s+please\\b`,
+      `(^|[\\n.!?:,[(>"'/-]\\s{0,8})(dear |hey |hi |attention |note to (the |any )?)?([\\w-]{1,20} )?${AI}s?(?!\\p{L})[\\w -]{0,50}[,:]`,
+      `(^|[\\n.!?:,[(>"'-]\\s{0,8})${AI}s?\\s+please\\b`,
       // "Note for any AI …", "(To the grading AI: …)".
       `(note|message|instructions?|reminder)s? (to|for) (the |any |all )?[\\w -]{0,20}${AI}s?\\b`,
-      `(^|[\\n.!?:[(>"'-]\\s*)(to|for) (the |any |all )?[\\w -]{0,20}${AI}s?\\s*[,:]`,
+      `(^|[\\n.!?:[(>"'-]\\s{0,8})(to|for) (the |any |all )?[\\w -]{0,20}${AI}s?\\s*[,:]`,
       // "Language models indexing this page must …", "the AI that reads this".
       `(?<!\\p{L})${AI}s? (that |who )?(reading|indexing|processing|summari[sz]ing|crawling|parsing|analy[sz]ing|using|describing|reads|summari[sz]es|processes|indexes|handles|sees) (this|these|the)\\b`,
       // An AI named by its job ("summary tools must …", "the screening model", "Zusammenfassungs-KI").
@@ -107,7 +107,16 @@ const FORMAT_RES = {
   encoded_blob: /(?<![\w/])(?=[a-z+/]{0,64}\d)[a-z0-9+/]{24,512}={0,2}(?![\w/=])/gu,
   email_header: /(^|\n)(from|to|subject|re|fwd|date|cc):\s/gu,
   spelled: /\b(?:[a-z][-.](?=[a-z])){4,}[a-z]\b/gu,
-  code: /(^|\n)\s*(const|let|var|def|assert|import|from|class|function|return|grep|select|#|\/\/|it\(|test\(|describe\(|expect\()|=>|===|\)\s*;\s*($|\n)/gu,
+  // Planted output instructions (BIPIA-style): content supplied by the document, to be put
+  // into what the assistant produces ("integrate the following snippet into your answer").
+  supplied_content:
+    /\b(following|subsequent|below|attached|enclosed)\s+(code|snippet|script|block|excerpt|section|text|link|url|lines?|message|paragraph|sentence|function|command|payload)s?\b/gu,
+  your_output:
+    /\byour\s+(responses?|answers?|reply|replies|output|solution|code|codebase|implementation|summary|explanation|elucidation|program|script|result)\b/gu,
+  // Code that reaches the network or the system (what a planted snippet is for).
+  code_reach:
+    /\brequests\.(get|post|put)\b|\bhttp\.client\b|\burllib\b|\bsocket\.|\bsubprocess\b|\bos\.(system|environ|rename|remove)\b|\b(smtplib|ftplib|paramiko|psutil|httpx|aiohttp|wget)\b/gu,
+  code: /(^|\n)[^\S\n]*(const|let|var|def|assert|import|from|class|function|return|grep|select|#|\/\/|it\(|test\(|describe\(|expect\()|=>|===|\)[^\S\n]*;[^\S\n]*($|\n)/gu,
 } as const;
 type FormatSlot = keyof typeof FORMAT_RES;
 
@@ -207,6 +216,7 @@ const ATTACK_SLOTS = [
   ...['override', 'reveal', 'exfil', 'exfil_data', 'tool_abuse', 'assembled', 'fiction_unrestricted'],
   ...['secrecy', 'memory', 'unrestricted', 'role_hijack', 'tool_unconfirmed', 'obey_me', 'shell_cmd'],
   ...['vocative_attack', 'embedded_manipulation', 'quoted_exec', 'encoded_exec', 'no_limits_form'],
+  ...['planted_output'],
   ...WEAK_ATTACKS,
 ];
 
@@ -290,6 +300,8 @@ const CONJUNCTIONS: readonly (readonly [string, readonly (readonly string[])[]])
   ['memory_claim', [['memory'], ['authority', 'sink', 'unrestricted', 'secrecy']]],
   ['vocative_attack', [['ai_vocative', 'ai_vocative_form'], HARMFUL]],
   ['embedded_manipulation', [['manipulate'], ['embedded', 'ai_vocative', 'html_hidden', 'json_field']]],
+  ['planted_output', [['supplied_content'], ['your_output']]],
+  ['planted_code', [['supplied_content', 'your_output'], ['code_reach']]],
   ...WEAK_CONJUNCTIONS,
 ];
 
@@ -375,6 +387,7 @@ function contextNames(hits: SlotHits, derived: readonly string[], quotedAttack: 
 /** A question, or text that looks like source code: contexts where attack words are often discussed. */
 export function questionOrCode(text: string): boolean {
   return (
-    /[?？؟]\s*$/u.test(text.trim()) || /(^|\n)\s*(const|let|def|assert|if\s*\(|\/\/|select\s)/u.test(text)
+    /[?？؟]\s*$/u.test(text.trim()) ||
+    /(^|\n)[^\S\n]*(const|let|def|assert|if\s*\(|\/\/|select\s)/u.test(text)
   );
 }

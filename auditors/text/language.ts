@@ -229,10 +229,15 @@ function dominantScript(text: string): string | undefined {
   return undefined;
 }
 
-/** ISO 639-1 code of the most likely language, or `und` when unsure. */
-export function detectLanguage(text: string): string {
+/**
+ * The most likely language and whether anything supports it: a dominant
+ * non-Latin script or at least one stopword. Latin-script text with no
+ * stopword of a known language (Indonesian, Polish, code, base64) is `en`
+ * without evidence.
+ */
+export function languageWithEvidence(text: string): { language: string; evidence: boolean } {
   const script = dominantScript(text);
-  if (script) return script;
+  if (script) return { language: script, evidence: true };
   const ws = words(NON_ASCII.test(text) ? text.normalize('NFD').replace(/\p{Mn}+/gu, '') : text);
   let best = 'und';
   let bestVotes = 0;
@@ -244,5 +249,34 @@ export function detectLanguage(text: string): string {
       bestVotes = votes;
     }
   }
-  return bestVotes >= 1 ? best : ws.length > 0 ? 'en' : 'und';
+  if (bestVotes >= 1) return { language: best, evidence: true };
+  return { language: ws.length > 0 ? 'en' : 'und', evidence: false };
+}
+
+/** ISO 639-1 code of the most likely language, or `und` when unsure. */
+export function detectLanguage(text: string): string {
+  return languageWithEvidence(text).language;
+}
+
+/** Text without a stopword or script to go by and fewer letters than this is judged as it is ("idiot!"). */
+const MIN_LETTERS_FOR_LANGUAGE = 12;
+
+/** Language of the text, and whether the detectors were built for it. */
+export function languageCoverage(
+  text: string,
+  covered: ReadonlySet<string>,
+): { language: string; covered: boolean } {
+  const { language, evidence } = languageWithEvidence(text);
+  const short = (text.match(/\p{L}/gu) ?? []).length < MIN_LETTERS_FOR_LANGUAGE;
+  return { language, covered: evidence ? covered.has(language) : short };
+}
+
+/**
+ * A detector's answer on text in a language it does not cover: a score below
+ * 0.5 is pulled halfway to 0.5, so the claim says "unsure" rather than a
+ * confident "clean"; a score above 0.5 came from evidence found (a lexicon or
+ * rule hit) and stays.
+ */
+export function uncoveredScore(score: number): number {
+  return score < 0.5 ? 0.5 - (0.5 - score) / 2 : score;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scanInvisible, stripInvisible } from './invisible.ts';
 import { detectLanguage, stopwordCount, stopwordCounts } from './language.ts';
 import { decodeBase64Spans, despace, normalizeText, rot13, skeleton, textViews } from './normalize.ts';
+import { countTokens } from 'gpt-tokenizer';
 import { countTokensUpTo } from './tokens.ts';
 
 describe('normalisation', () => {
@@ -53,6 +54,19 @@ describe('language and tokens', () => {
     expect(countTokensUpTo('hello world', 10)).toEqual({ count: 2, exceeded: false });
     expect(countTokensUpTo('word '.repeat(100), 10)).toEqual({ count: 11, exceeded: true });
     expect(countTokensUpTo('<|endoftext|>', 100).exceeded).toBe(false);
+  });
+  it('counts ordinary text exactly across its chunks', () => {
+    const prose = 'The quarterly report, attached below, lists three risks.\n\n  Budget: $4,200.  '.repeat(
+      200,
+    );
+    expect(countTokensUpTo(prose, 1_000_000)).toEqual({ count: countTokens(prose), exceeded: false });
+  });
+  // One BPE pre-token of a megabyte used to take minutes (merges are quadratic in its length).
+  it.each([
+    ['one megabyte-long word', 'a'.repeat(1 << 20)],
+    ['a megabyte of newlines', '\n'.repeat(1 << 20)],
+  ])('answers for %s', (_name, text) => {
+    expect(countTokensUpTo(text, 4096)).toEqual({ count: 4097, exceeded: true });
   });
 });
 

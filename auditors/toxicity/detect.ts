@@ -4,9 +4,14 @@
 // lexicons, discounted by context (negation, counter-speech, quotation) and
 // weighted by the model so that a bare word is not an attack.
 import { predict, type LogisticWeights } from '../text/hashing.ts';
-import { detectLanguage } from '../text/language.ts';
+import { languageCoverage, uncoveredScore } from '../text/language.ts';
 import { analyseToxicity, type ToxicityAnalysis } from './analyse.ts';
 import { contextFlags, toxicityFeatures } from './features.ts';
+import { offensiveFeatures } from './offensive.ts';
+import offensiveWeights from './weights-offensive.json' with { type: 'json' };
+
+/** The offensive-language model (offensive.ts, trained on labelled tweets and HateCheck). */
+export const OFFENSIVE_MODEL = offensiveWeights as LogisticWeights;
 
 export const TOXICITY_CATEGORIES = [
   'toxicity',
@@ -39,6 +44,8 @@ export interface ToxicityResult {
   flagged: ToxicityCategory[];
   detected: boolean;
   language: string;
+  /** English, the language of the training data and the full lexicons; elsewhere low scores are floored. */
+  languageCovered: boolean;
   terms: string[];
   analysis: ToxicityAnalysis;
 }
@@ -76,7 +83,28 @@ function identityAttack(a: ToxicityAnalysis, f: Record<string, number>, pModel: 
   return pModel * evidence * (softSlurOnly ? SOFT_SLUR_FACTOR : 1) * (a.counterSpeech ? COUNTER_FACTOR : 1);
 }
 
-export function categoryScores(a: ToxicityAnalysis, pModel: number): Record<ToxicityCategory, number> {
+/**
+ * The offensive-language probability, discounted for counter-speech, which
+ * quotes the abuse it rejects (the n-gram model sees that frame only as a weak
+ * feature). Reclaimed and homonym context are features of the model itself:
+ * in real tweets "my bitches" is still offensive, so no fixed discount.
+ */
+function offensiveScore(a: ToxicityAnalysis, pOffensive: number): number {
+  const evidence = a.hits.some((h) => h.category !== 'identity' && !h.negated) ? 1 : NO_EVIDENCE_FACTOR;
+  return pOffensive * evidence * (a.counterSpeech ? COUNTER_FACTOR : 1);
+}
+
+/** Unmitigated slurs, and threats against a named group, weighted by the identity-attack probability. */
+function severeScore(f: Record<string, number>, d: number, pHate: number): number {
+  const slur = f.slur! >= 0.9 && !f.homonym && !f.reclaim ? f.slur! * d : 0;
+  return clamp(Math.max(slur, f.id ? f.threat! * d : 0) * pHate);
+}
+
+export function categoryScores(
+  a: ToxicityAnalysis,
+  pModel: number,
+  pOffensive = 0,
+): Record<ToxicityCategory, number> {
   const f = contextFlags(a);
   const pHate = identityAttack(a, f, pModel);
   const d = discount(f);
@@ -89,11 +117,21 @@ export function categoryScores(a: ToxicityAnalysis, pModel: number): Record<Toxi
   // reclaimed-use context still discount it.
   const slurInsult = f.slur! * (f.homonym || f.reclaim ? 0.4 : 1) * d;
   const insult = clamp(Math.max(Math.max(f.insult!, f.dehum!) * targeted * d * gate, slurInsult));
-  const severe = clamp(
-    Math.max(f.slur! >= 0.9 && !f.homonym && !f.reclaim ? f.slur! * d : 0, f.id ? f.threat! * d : 0) * pHate,
+  const severe = severeScore(f, d, pHate);
+  const toxicity = clamp(
+    Math.max(pHate, 0.85 * insult, 0.85 * threat, 0.6 * f.prof!, offensiveScore(a, pOffensive)),
   );
-  const toxicity = clamp(Math.max(pHate, 0.85 * insult, 0.85 * threat, 0.6 * f.prof!));
   return { toxicity, severe_toxicity: severe, threat, insult, identity_attack: pHate };
+}
+
+/** The models are trained on English; FR/ES/DE have small lexicons only. */
+export const TOXICITY_LANGUAGES: ReadonlySet<string> = new Set(['en']);
+
+function floorAll(scores: Record<ToxicityCategory, number>): Record<ToxicityCategory, number> {
+  return Object.fromEntries(TOXICITY_CATEGORIES.map((c) => [c, uncoveredScore(scores[c])])) as Record<
+    ToxicityCategory,
+    number
+  >;
 }
 
 /** Per-category scores without language detection (the injection auditor needs only these). */
@@ -103,8 +141,10 @@ export function toxicityScores(
   multilingual = true,
 ): { scores: Record<ToxicityCategory, number>; analysis: ToxicityAnalysis } {
   const analysis = analyseToxicity(input, multilingual);
-  const pHate = analysis.tokens.length === 0 ? 0 : predict(model, toxicityFeatures(analysis));
-  return { scores: categoryScores(analysis, pHate), analysis };
+  if (analysis.tokens.length === 0) return { scores: categoryScores(analysis, 0), analysis };
+  const pHate = predict(model, toxicityFeatures(analysis));
+  const pOffensive = predict(OFFENSIVE_MODEL, offensiveFeatures(input, analysis));
+  return { scores: categoryScores(analysis, pHate, pOffensive), analysis };
 }
 
 export function detectToxicity(
@@ -113,13 +153,16 @@ export function detectToxicity(
   thresholds: ToxicityThresholds,
   multilingual = true,
 ): ToxicityResult {
-  const { scores, analysis } = toxicityScores(input, model, multilingual);
+  const { scores: raw, analysis } = toxicityScores(input, model, multilingual);
+  const lang = languageCoverage(input.slice(0, 4000), TOXICITY_LANGUAGES);
+  const scores = lang.covered || analysis.tokens.length === 0 ? raw : floorAll(raw);
   const flagged = TOXICITY_CATEGORIES.filter((c) => scores[c] >= thresholds[c]);
   return {
     scores,
     flagged,
     detected: flagged.length > 0,
-    language: detectLanguage(input),
+    language: lang.language,
+    languageCovered: lang.covered,
     terms: [...new Set(analysis.hits.filter((h) => h.category !== 'identity').map((h) => h.word))],
     analysis,
   };

@@ -10,7 +10,7 @@ import weights from './weights.json' with { type: 'json' };
 
 export const TOXICITY_MODEL = weights as LogisticWeights;
 export const METHOD =
-  'graded lexicons + context frames (negation, reported speech, counter-speech) + hashed logistic regression trained on HateCheck train families and own augmentation';
+  'graded lexicons + context frames (negation, reported speech, counter-speech) + hashed logistic regression trained on HateCheck train families and own augmentation (identity attack) + offensive-language logistic regression over word/char n-grams trained on davidson tweets and HateCheck (toxicity)';
 
 function requestText(request: ClaimsRequest): string {
   return request.phase === 'response'
@@ -104,7 +104,13 @@ export function auditToxicity(request: ClaimsRequest, context: AuditContext): Cl
     { name: 'toxicity.categories', type: 'string_list', value: r.flagged },
     { name: 'toxicity.terms', type: 'string_list', value: r.terms },
     { name: 'toxicity.context', type: 'string_list', value: contextList },
-    { name: 'toxicity.language', type: 'string', value: r.language, provenance: { multilingual } },
+    {
+      name: 'toxicity.language',
+      type: 'string',
+      value: r.language,
+      provenance: { multilingual },
+      metadata: { covered: r.languageCovered },
+    },
   ];
 }
 

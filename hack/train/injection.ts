@@ -1,6 +1,7 @@
 // Training data and grouped cross-validation of the injection model: the
-// corpus TRAINING split plus our own augmentation set
-// (test/fixtures/detection/injection-train-aug.jsonl), never the held-out
+// corpus TRAINING split, the BIPIA rows outside its held-out groups
+// (bipia.ts) and our own augmentation set
+// (test/fixtures/detection/injection-train-aug.jsonl), never a held-out
 // split or the own evaluation set. Folds are by template family (corpus) or
 // group_id (augmentation), so paraphrases of one attack sit in one fold.
 import path from 'node:path';
@@ -18,6 +19,7 @@ import {
 } from './data.ts';
 import { count, emptyTally, fitDetector, rate, type Example, type Tally } from './fit.ts';
 import { auc } from './layers.ts';
+import { bipiaHeldOut, loadBipia } from './bipia.ts';
 
 export const AUG_FILE = path.join(REPO_ROOT, 'test/fixtures/detection/injection-train-aug.jsonl');
 
@@ -26,15 +28,18 @@ export interface TrainingRow extends LabelledRow {
   corpus: boolean;
 }
 
-/** Corpus training split + augmentation rows (group ids prefixed so they never collide). */
+/** Corpus training split + BIPIA training groups + augmentation rows (group ids prefixed so they never collide). */
 export function injectionTrainingRows(withAug = true): TrainingRow[] {
   const corpus = selectRows(loadInjection(), loadSplit().injection.train_ids).map((r) => ({
     ...r,
     corpus: true,
   }));
-  if (!withAug) return corpus;
+  const bipia = loadBipia()
+    .filter((r) => !bipiaHeldOut(r))
+    .map((r) => ({ ...r, family: `bipia:${r.family}`, corpus: false }));
+  if (!withAug) return [...corpus, ...bipia];
   const aug = loadInjection(AUG_FILE).map((r) => ({ ...r, group: `aug:${r.group}`, corpus: false }));
-  return [...corpus, ...aug];
+  return [...corpus, ...bipia, ...aug];
 }
 
 export function injectionExamples(
@@ -92,7 +97,7 @@ export function crossValidate(
   const tallies = new Map<string, Tally>();
   const total = emptyTally();
   rows.forEach((r, i) => {
-    const key = `${r.corpus ? 'corpus' : 'aug'}:${r.family}`;
+    const key = r.corpus || r.family.startsWith('bipia:') ? `corpus:${r.family}` : `aug:${r.family}`;
     const t = tallies.get(key) ?? emptyTally();
     const hit = p[i]! >= threshold;
     count(r.positive, hit, t, total);

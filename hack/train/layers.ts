@@ -14,7 +14,7 @@ import { primaryView, textViews } from '../../auditors/text/normalize.ts';
 import { fitDetector } from './fit.ts';
 
 /** Training options of the injection model (shared with hack/train-detectors.ts). */
-export const INJECTION_TRAIN_OPTIONS = { dims: INJECTION_DIMS, epochs: 400, learningRate: 1, l2: 1e-3 };
+export const INJECTION_TRAIN_OPTIONS = { dims: INJECTION_DIMS, epochs: 400, learningRate: 1, l2: 3e-4 };
 
 export const LAYERS = [
   'statistical_text_only',
