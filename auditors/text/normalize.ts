@@ -59,17 +59,22 @@ const CONFUSABLES: Record<string, string> = {
   œ: 'oe',
 };
 
-const LEET: Record<string, string> = {
+/** Leetspeak a word-level reader undoes: digits and symbols that stand for one letter. */
+export const WORD_LEET: Readonly<Record<string, string>> = {
   '0': 'o',
   '1': 'i',
   '3': 'e',
   '4': 'a',
   '5': 's',
   '7': 't',
-  '8': 'b',
-  '9': 'g',
   '@': 'a',
   $: 's',
+};
+
+const LEET: Record<string, string> = {
+  ...WORD_LEET,
+  '8': 'b',
+  '9': 'g',
   '!': 'i',
   '|': 'i',
 };

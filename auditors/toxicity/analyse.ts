@@ -4,7 +4,7 @@
 // changes their meaning: negation (negation.ts), reported speech and
 // counter-speech (frames.ts, counter.ts), the writer's own emotion and intent
 // (writer.ts), reclaimed in-group use, harmless homonyms, who is targeted.
-import { normalizeText } from '../text/normalize.ts';
+import { normalizeText, WORD_LEET } from '../text/normalize.ts';
 import { ADVERBS, CONDEMN, NEGATORS, POSITIVE, SECOND_PERSON, THIRD_INDIVIDUAL } from './cues.ts';
 import { counterContext, type CounterContext } from './counter.ts';
 import { writerAttitude, type WriterAttitude } from './writer.ts';
@@ -54,16 +54,6 @@ export interface ToxicityAnalysis {
   implicit: ImplicitHate;
 }
 
-const LEET: Record<string, string> = {
-  '0': 'o',
-  '1': 'i',
-  '3': 'e',
-  '4': 'a',
-  '5': 's',
-  '7': 't',
-  '@': 'a',
-  $: 's',
-};
 const DENIAL_VERBS = new Set([
   'said',
   'say',
@@ -176,7 +166,7 @@ export function resolveWord(
 ): { word: string; entry: LexEntry } | undefined {
   const candidates = [token];
   if (/[0-9@$]/.test(token) && /\p{L}/u.test(token))
-    candidates.push([...token].map((c) => LEET[c] ?? c).join(''));
+    candidates.push([...token].map((c) => WORD_LEET[c] ?? c).join(''));
   for (const c of candidates) {
     const entry = LEXICON.get(c) ?? (multilingual ? MULTILINGUAL_LEXICON.get(c) : undefined);
     if (entry) return { word: c, entry };

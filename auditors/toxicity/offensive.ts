@@ -6,24 +6,13 @@
 // context frames of the analysis, so the model can learn that a quoted,
 // negated or condemned slur is not the writer's own abuse.
 import { addFeature, fnv1a, l2normalize, mergeInto, type SparseVector } from '../text/hashing.ts';
-import { normalizeText } from '../text/normalize.ts';
+import { normalizeText, WORD_LEET } from '../text/normalize.ts';
 import type { ToxicityAnalysis } from './analyse.ts';
 
 export const OFFENSIVE_DIMS = 32768;
 /** Words read per request: a tweet is ~30; long documents are judged on their first 400 words. */
 const MAX_WORDS = 400;
 const MAX_WORD_CHARS = 30;
-
-const LEET: Record<string, string> = {
-  '0': 'o',
-  '1': 'i',
-  '3': 'e',
-  '4': 'a',
-  '5': 's',
-  '7': 't',
-  '@': 'a',
-  $: 's',
-};
 
 /** Twitter artefacts that carry no meaning of their own: links, handles, "RT", HTML entities. */
 function stripTweetArtefacts(text: string): string {
@@ -37,7 +26,7 @@ function stripTweetArtefacts(text: string): string {
 /** Leet digits/symbols inside a word become letters ("b1tch", "$hit"); plain numbers stay numbers. */
 function foldLeet(word: string): string {
   if (!/\p{L}/u.test(word)) return word;
-  return word.replace(/[013457@$]/g, (c) => LEET[c] ?? c);
+  return word.replace(/[013457@$]/g, (c) => WORD_LEET[c] ?? c);
 }
 
 /** Most words: lower-case ASCII letters with no run of a repeated letter; nothing to clean. */
