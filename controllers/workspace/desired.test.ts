@@ -151,6 +151,33 @@ describe('workspaceConditions', () => {
   });
 });
 
+describe('agentPatch: the entry’s model, abilities and environment replace the agent’s', () => {
+  it('removes keys the entry dropped, deep inside the object too', () => {
+    const current = {
+      metadata: { name: 'planner', namespace: 'team' },
+      spec: {
+        model: { id: 'gpt-4o', temperature: 0.2 },
+        abilities: { soul: { personality: 'terse', guidelines: ['a'] } },
+        environment: { tools: [{ name: 'github' }], credentialRouting: [{ destination: 'api.github.com' }] },
+      },
+    } as unknown as PlatformAgent;
+    const team = ws({
+      agents: [
+        {
+          name: 'planner',
+          model: { id: 'gpt-4o' },
+          abilities: { soul: { guidelines: ['b'] } },
+          environment: { tools: [{ name: 'github' }] },
+        },
+      ],
+    });
+    const spec = agentPatch(desiredAgents(team)[0]!, current).spec as Record<string, unknown>;
+    expect(spec.model).toEqual({ id: 'gpt-4o', temperature: null });
+    expect(spec.abilities).toEqual({ soul: { personality: null, guidelines: ['b'] } });
+    expect(spec.environment).toEqual({ tools: [{ name: 'github' }], credentialRouting: null });
+  });
+});
+
 describe('agentPatch: the entry’s auditorSettings replace the agent’s', () => {
   const current = {
     metadata: { name: 'planner', namespace: 'team' },

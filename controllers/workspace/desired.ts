@@ -83,15 +83,20 @@ export function replacing(current: unknown, desired: unknown): unknown {
   return out;
 }
 
+/** The spec fields the workspace owns as whole objects: a key its entry dropped must leave the agent. */
+const REPLACED_FIELDS = ['model', 'auditorSettings', 'abilities', 'environment'] as const;
+
 /**
- * The update patch of a generated agent. `auditorSettings` is replaced, not
- * merged: the entry holds the agent tier (settings saved through the API go
- * there, decision 124), so a setting reset there must leave the agent too.
+ * The update patch of a generated agent. The workspace entry is the whole
+ * truth of the fields it manages (a definition file applied by GitOps, and
+ * the agent tier of settings saved through the API, decision 124), so each is
+ * replaced, not merged: a key removed from the entry is removed from the agent.
  */
 export function agentPatch(d: DesiredAgent, current: PlatformAgent): Record<string, unknown> {
-  const spec = d.patch.spec as Record<string, unknown>;
-  const auditorSettings = replacing(current.spec.auditorSettings, spec.auditorSettings);
-  return { ...d.patch, spec: { ...spec, auditorSettings } };
+  const spec = { ...(d.patch.spec as Record<string, unknown>) };
+  const stored = current.spec as Record<string, unknown>;
+  for (const field of REPLACED_FIELDS) spec[field] = replacing(stored[field], spec[field]);
+  return { ...d.patch, spec };
 }
 
 /**

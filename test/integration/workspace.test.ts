@@ -158,6 +158,31 @@ describe('PlatformWorkspace → namespace, chain ConfigMap and agents', () => {
     expect(planner.spec?.owners).toEqual([owner('alice@example.com')]);
   });
 
+  it('removes from the agent what its entry no longer says, deep in an object too', async () => {
+    const routed = { destination: 'api.github.com', injectionMethod: 'sidecar' };
+    const entry = (environment: Record<string, unknown>) => ({
+      spec: { agents: [{ name: 'planner', model: { id: 'gpt-5' }, environment }] },
+    });
+    await p.patch(
+      'PlatformWorkspace',
+      'team',
+      entry({ tools: [{ name: 'github' }], credentialRouting: [routed] }),
+    );
+    await eventually(async () => {
+      const a = await p.get('PlatformAgent', 'planner');
+      return (a?.spec?.environment as { credentialRouting?: unknown[] } | undefined)?.credentialRouting
+        ? a
+        : undefined;
+    }, 'the routing rule on the agent');
+    await p.patch('PlatformWorkspace', 'team', entry({ tools: [{ name: 'github' }] }));
+    const planner = await eventually(async () => {
+      const a = await p.get('PlatformAgent', 'planner');
+      const env = a?.spec?.environment as Record<string, unknown> | undefined;
+      return env && !('credentialRouting' in env) ? a : undefined;
+    }, 'the routing rule gone from the agent');
+    expect(planner.spec?.environment).toEqual({ tools: [{ name: 'github' }] });
+  });
+
   it('suspends a workspace agent whose owners are all removed', async () => {
     await p.patch('PlatformWorkspace', 'team', {
       spec: { defaults: { owners: [owner('alice@example.com', 'Viewer')] } },
