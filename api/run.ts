@@ -96,6 +96,8 @@ function verifierDeps(
     policy: {
       policies: kubePolicies(o.kc, o.settings.watchNamespace),
       vocabularies: () => vocabulariesOf(informers.auditors.list()),
+      organizationOf: async (namespace, name) =>
+        (await writer.readWorkspace(namespace, name))?.spec.organization,
     },
   };
 }

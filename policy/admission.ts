@@ -19,9 +19,20 @@ export function policyRecordOf(p: PolicyObject): PolicyRecord {
   };
 }
 
-/** The parents a policy sits under: org-scope policies constrain workspace ones; org ones have none. */
-export function applicableParents<T extends { spec: { scope: string } }>(policy: T, candidates: T[]): T[] {
-  return policy.spec.scope === 'workspace' ? candidates.filter((c) => c.spec.scope === 'org') : [];
+/**
+ * The parents a policy sits under: the org-scope policies of the workspace's
+ * organization constrain a workspace policy; org ones have none.
+ */
+export function applicableParents<T extends { spec: { scope: string; scopeId?: string } }>(
+  policy: T,
+  candidates: T[],
+  organization?: string,
+): T[] {
+  if (policy.spec.scope !== 'workspace') return [];
+  // The workspace's own organization's policies; all org policies when it cannot be told (stricter, never looser).
+  return candidates.filter(
+    (c) => c.spec.scope === 'org' && (organization === undefined || c.spec.scopeId === organization),
+  );
 }
 
 /**
@@ -34,11 +45,12 @@ export function validateAuditorPolicyChange(
   oldPolicy: PolicyObject | undefined,
   newPolicy: PolicyObject,
   parentPolicies: PolicyObject[],
+  organization?: string,
 ): AdmissionVerdict {
   if (oldPolicy && JSON.stringify(oldPolicy.spec.detection) === JSON.stringify(newPolicy.spec.detection)) {
     return { allowed: true };
   }
-  const parents = applicableParents(newPolicy, parentPolicies).map(policyRecordOf);
+  const parents = applicableParents(newPolicy, parentPolicies, organization).map(policyRecordOf);
   const violations = enforcementViolations(newPolicy.spec.detection, parents);
   return violations.length === 0
     ? { allowed: true }

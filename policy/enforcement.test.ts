@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateAuditorPolicyChange } from './admission.ts';
 import { enforcementViolations, violationDetail } from './enforcement.ts';
 import { resolveDetection } from './resolve.ts';
+import { policyChain } from './save.ts';
 import type { PolicyRecord } from './types.ts';
 
 const org: PolicyRecord = {
@@ -75,6 +76,25 @@ describe('enforcement modes', () => {
     expect(validateAuditorPolicyChange(ws, { ...ws, metadata: { ...ws.metadata } }, [parent])).toEqual({
       allowed: true,
     });
+  });
+
+  it("holds a workspace policy to its own organization's policies only", () => {
+    const ws = {
+      metadata: { name: 'p', namespace: 'ws1' },
+      spec: {
+        scope: 'workspace' as const,
+        scopeId: 'ws1',
+        detection: { injection_detected: { threshold: { value: 0.9 } } },
+      },
+    };
+    const acme = { metadata: { name: 'org', namespace: 'acme' }, spec: org.spec };
+    expect(validateAuditorPolicyChange(undefined, ws, [acme], 'acme').allowed).toBe(false);
+    expect(validateAuditorPolicyChange(undefined, ws, [acme], 'globex')).toEqual({ allowed: true });
+    // A workspace whose organization cannot be told is held to every org policy (stricter, never looser).
+    expect(validateAuditorPolicyChange(undefined, ws, [acme]).allowed).toBe(false);
+    expect(
+      policyChain({ id: 'ws1.p', version: '1', spec: ws.spec }, [org], 'globex').map((p) => p.id),
+    ).toEqual(['ws1.p']);
   });
 
   it('resolves org then workspace, keeping locked org values', () => {

@@ -14,12 +14,16 @@ import type { AuditorPolicySpec, PolicyRecord } from './types.ts';
 export type SaveCheck =
   { ok: true } | { ok: false; detail: string; code: 'enforcement_violation' | 'invalid_policy' };
 
-export function checkPolicySave(
-  id: string,
-  spec: AuditorPolicySpec,
-  all: PolicyRecord[],
-  vocabularies: Vocabulary[],
-): SaveCheck {
+/** What a save is checked against: every policy, the vocabularies, and a workspace policy's organization. */
+export interface SaveContext {
+  all: PolicyRecord[];
+  vocabularies: Vocabulary[];
+  /** The organization of the workspace a workspace policy belongs to (its org policies are the parents). */
+  organization?: string;
+}
+
+export function checkPolicySave(id: string, spec: AuditorPolicySpec, ctx: SaveContext): SaveCheck {
+  const { all, vocabularies } = ctx;
   const [namespace, ...rest] = id.split('.');
   const resource = {
     apiVersion: 'platform.io/v1alpha1',
@@ -38,6 +42,7 @@ export function checkPolicySave(
   const parents = applicableParents(
     me,
     all.filter((p) => p.id !== id),
+    ctx.organization,
   );
   const violations = enforcementViolations(spec.detection, parents);
   if (violations.length > 0)
@@ -48,12 +53,17 @@ export function checkPolicySave(
   return problems.length ? { ok: false, detail: problems.join('; '), code: 'invalid_policy' } : { ok: true };
 }
 
-/** The chain a policy is evaluated with: its org parents, then itself. */
-export function policyChain(target: PolicyRecord, all: PolicyRecord[]): PolicyRecord[] {
+/** The chain a policy is evaluated with: its organization's policies, then itself. */
+export function policyChain(
+  target: PolicyRecord,
+  all: PolicyRecord[],
+  organization?: string,
+): PolicyRecord[] {
   return [
     ...applicableParents(
       target,
       all.filter((p) => p.id !== target.id),
+      organization,
     ),
     target,
   ];

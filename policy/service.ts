@@ -15,6 +15,18 @@ export interface PolicyServiceDeps {
   policies: PolicyRepository;
   /** The registered auditors' vocabularies (the Cedar schema is generated from them). */
   vocabularies: () => Vocabulary[] | Promise<Vocabulary[]>;
+  /** The Organization of workspace `name` in `namespace`; undefined when unknown (then every org policy is a parent). */
+  organizationOf?: (namespace: string, name: string) => Promise<string | undefined>;
+}
+
+/** The organization above a workspace policy `id` (`<namespace>.<name>`), when the workspace names one. */
+async function organizationAbove(
+  deps: PolicyServiceDeps,
+  id: string,
+  spec: AuditorPolicySpec,
+): Promise<string | undefined> {
+  if (spec.scope !== 'workspace' || !deps.organizationOf) return undefined;
+  return deps.organizationOf(id.split('.')[0] ?? '', spec.scopeId);
 }
 
 export const POLICY_ID = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
@@ -40,7 +52,11 @@ export async function savePolicy(
   spec: AuditorPolicySpec,
   previous?: PolicyRecord,
 ): Promise<PolicyRecord> {
-  const check = checkPolicySave(id, spec, await deps.policies.list(), await deps.vocabularies());
+  const check = checkPolicySave(id, spec, {
+    all: await deps.policies.list(),
+    vocabularies: await deps.vocabularies(),
+    organization: await organizationAbove(deps, id, spec),
+  });
   if (!check.ok) throw new HttpError(422, check.detail, check.code);
   const version = String(Number(previous?.version ?? 0) + 1);
   return deps.policies.put({ id, version, spec: { ...spec, version } });
@@ -87,7 +103,8 @@ export async function effectivePolicy(
   id: string,
 ): Promise<{ policy_id: string; policy_version: string; chain: PolicyRecord[] }> {
   const target = await existingPolicy(deps, id);
-  const chain = policyChain(target, await deps.policies.list());
+  const organization = await organizationAbove(deps, target.id, target.spec);
+  const chain = policyChain(target, await deps.policies.list(), organization);
   return { policy_id: target.id, policy_version: chainVersion(chain), chain };
 }
 

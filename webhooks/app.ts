@@ -27,6 +27,9 @@ import { httpNotary, type HttpNotaryOptions } from './validate/notary.ts';
 import { handleValidatePolicy, type PolicyValidateDeps } from './validate/policy.ts';
 import { listAuditorPolicies } from '../policy/kube-repository.ts';
 import type { ResilientInformer } from '../base/controller/informer.ts';
+import { orUndefinedOn404 } from '../base/kube.ts';
+import { GROUP, PLURAL, VERSION } from '../contract/kube.ts';
+import type { PlatformWorkspace } from '../crds/generated/types.ts';
 
 type CacheLifecycle = Pick<
   ResilientInformer<k8s.KubernetesObject>,
@@ -86,6 +89,22 @@ function policySource(o: WebhookAppOptions, caches: AdmissionCaches): PolicyVali
     caches.policies.isSynced() ? caches.policies.list() : listAuditorPolicies(customObjects);
 }
 
+/** A workspace's Organization: from the cache once synced, read live before that. */
+function workspaceOrganization(
+  o: WebhookAppOptions,
+  caches: AdmissionCaches,
+): NonNullable<PolicyValidateDeps['organizationOf']> {
+  const customObjects = o.kc.makeApiClient(k8s.CustomObjectsApi);
+  const ref = { group: GROUP, version: VERSION, plural: PLURAL.workspace };
+  return async (namespace, name) => {
+    const ws = caches.workspaces.isSynced()
+      ? caches.workspaces.get(`${namespace}/${name}`)
+      : ((await orUndefinedOn404(customObjects.getNamespacedCustomObject({ ...ref, namespace, name }))) as
+          PlatformWorkspace | undefined);
+    return ws?.spec.organization;
+  };
+}
+
 /** What each admission handler reads and reports through. */
 function handlerDeps(
   o: WebhookAppOptions,
@@ -105,7 +124,12 @@ function handlerDeps(
       log: o.log,
       metrics: o.metrics,
     },
-    policyDeps: { policies: policySource(o, caches), log: o.log, metrics: o.metrics },
+    policyDeps: {
+      policies: policySource(o, caches),
+      organizationOf: workspaceOrganization(o, caches),
+      log: o.log,
+      metrics: o.metrics,
+    },
   };
 }
 

@@ -4,7 +4,7 @@
 // name). Built on the operator's resilient informer, so they relist and
 // restart the same way.
 import * as k8s from '@kubernetes/client-node';
-import type { AuditorPolicy } from '../crds/generated/types.ts';
+import type { AuditorPolicy, PlatformWorkspace } from '../crds/generated/types.ts';
 import { informerFactory, ResilientInformer } from '../base/controller/informer.ts';
 import type { Logger } from '../base/log.ts';
 import type { RegistrationObject } from './cluster.ts';
@@ -22,6 +22,8 @@ export interface AdmissionCaches {
   policies: ResilientInformer<AuditorPolicy & k8s.KubernetesObject>;
   /** AuditorRegistrations: which registered auditors a chain may name, and how each is reached. */
   registrations: ResilientInformer<RegistrationObject>;
+  /** PlatformWorkspaces: the Organization above a workspace AuditorPolicy. */
+  workspaces: ResilientInformer<PlatformWorkspace & k8s.KubernetesObject>;
 }
 
 export interface CertificateWatches {
@@ -67,6 +69,7 @@ export function admissionCaches(kc: k8s.KubeConfig, log: Logger): AdmissionCache
   const chain = byName(CONFIGMAP.auditorChain);
   const policies = resourceOf(PLURAL.policy);
   const registrations = resourceOf(PLURAL.auditor);
+  const workspaces = resourceOf(PLURAL.workspace);
   return {
     namespaces: informer(kc, log, {
       resource: 'namespaces',
@@ -88,6 +91,11 @@ export function admissionCaches(kc: k8s.KubeConfig, log: Logger): AdmissionCache
       resource: `${PLURAL.auditor}.${GROUP}`,
       watchPath: `/apis/${GROUP}/${VERSION}/${PLURAL.auditor}`,
       list: () => custom.listClusterCustomObject(registrations) as AnyList,
+    }),
+    workspaces: informer(kc, log, {
+      resource: `${PLURAL.workspace}.${GROUP}`,
+      watchPath: `/apis/${GROUP}/${VERSION}/${PLURAL.workspace}`,
+      list: () => custom.listClusterCustomObject(workspaces) as AnyList,
     }),
   };
 }

@@ -21,7 +21,7 @@ import {
   startPolicyWebhook,
   type PolicyWebhook,
 } from './verifier-fixtures.ts';
-import { GROUP, VERSION } from '../../contract/kube.ts';
+import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
 
 const EVIDENCE_MAX = 16 * 1024;
 const ns = useNamespace('policy-evidence');
@@ -160,6 +160,46 @@ describe('enforcement modes', () => {
     const effective = await fx.call('GET', `/v1/policies/${ns.name}.tight/effective`, { key: gatewayKey });
     expect(effective.status).toBe(200);
     expect(effective.body.policy_version).toBe(`${ns.name}.org-policy@1,${ns.name}.tight@1`);
+  });
+});
+
+describe('a workspace of another organization', () => {
+  it("is not held to acme's enforcement modes, over REST and through the cluster API", async () => {
+    await custom().createNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURAL.workspace,
+      namespace: ns.name,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'PlatformWorkspace',
+        metadata: { name: 'globex-team' },
+        spec: { organization: 'globex' },
+      },
+    });
+    const spec = { ...loosened(), scopeId: 'globex-team' };
+    const r = await fx.call('POST', '/v1/policies', {
+      key: fx.keys.workspace_admin,
+      body: { id: `${ns.name}.globex-policy`, spec },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const effective = await fx.call('GET', `/v1/policies/${ns.name}.globex-policy/effective`, {
+      key: gatewayKey,
+    });
+    expect(effective.body.policy_version).toBe(`${ns.name}.globex-policy@1`);
+    // The webhook reads the workspace from its cache: the admission may come before the cache has it.
+    await eventually(
+      () =>
+        custom()
+          .createNamespacedCustomObject({
+            ...POLICIES,
+            namespace: ns.name,
+            body: resource('globex-direct', spec),
+          })
+          .then(() => true)
+          .catch(() => undefined),
+      'the cluster API to accept the policy',
+    );
   });
 });
 

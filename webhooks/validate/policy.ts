@@ -21,6 +21,8 @@ import { GROUP, PLURAL } from '../../contract/kube.ts';
 export interface PolicyValidateDeps {
   /** Every AuditorPolicy in the cluster (the org-scope ones are the parents of a workspace policy). */
   policies(): Promise<AuditorPolicy[]>;
+  /** The Organization of workspace `name` in `namespace` (its org policies are a workspace policy's parents). */
+  organizationOf?: (namespace: string, name: string) => Promise<string | undefined>;
   log: Logger;
   metrics?: WebhookMetrics;
 }
@@ -70,7 +72,7 @@ export async function handleValidatePolicy(
   const parents = await orgParents(policy, deps);
   if (!parents)
     return refuse(request.uid, 500, 'cannot read the org AuditorPolicies to check enforcement modes');
-  const verdict = validateAuditorPolicyChange(old, policy, parents);
+  const verdict = validateAuditorPolicyChange(old, policy, parents.policies, parents.organization);
   if (verdict.allowed) {
     deps.metrics?.validations.inc({ result: 'allowed' });
     return allow(request.uid);
@@ -85,16 +87,19 @@ const policyRef = (request: AdmissionRequest, policy: AuditorPolicy): string =>
   `${request.namespace ?? ''}/${request.name ?? policy.metadata.name ?? ''}`;
 
 /**
- * The org policies above a workspace policy (none for an org policy);
- * undefined when they cannot be read, which refuses the change.
+ * The org policies that may sit above a workspace policy (none for an org
+ * policy) and the workspace's organization; undefined when they cannot be
+ * read, which refuses the change.
  */
 async function orgParents(
   policy: AuditorPolicy,
   deps: PolicyValidateDeps,
-): Promise<AuditorPolicy[] | undefined> {
-  if (policy.spec.scope !== 'workspace') return [];
+): Promise<{ policies: AuditorPolicy[]; organization?: string } | undefined> {
+  if (policy.spec.scope !== 'workspace') return { policies: [] };
   try {
-    return (await deps.policies()).filter((p) => p.spec.scope === 'org' && !sameObject(p, policy));
+    const policies = (await deps.policies()).filter((p) => p.spec.scope === 'org' && !sameObject(p, policy));
+    const organization = await deps.organizationOf?.(policy.metadata.namespace ?? '', policy.spec.scopeId);
+    return { policies, organization };
   } catch (err) {
     deps.log.warn({ err: (err as Error).message }, 'validate-policy: cannot read org policies');
     deps.metrics?.validations.inc({ result: 'error' });
