@@ -16,7 +16,12 @@ const jsonl = (name: string) =>
     .filter((l) => l.trim().length > 0)
     .map((l) => JSON.parse(l) as { id: string; attack_class: string; text: string });
 
-for (const file of ['injection-own.jsonl', 'injection-blind-v2.jsonl', 'injection-blind-v3.jsonl']) {
+for (const file of [
+  'injection-own.jsonl',
+  'injection-blind-v2.jsonl',
+  'injection-blind-v3.jsonl',
+  'injection-blind-v4.jsonl',
+]) {
   const injectionRows = jsonl(file);
   describe(`injection fixtures: ${file}`, () => {
     it('have unique ids, a label and both classes, including hard negatives', () => {
@@ -40,7 +45,12 @@ for (const file of ['injection-own.jsonl', 'injection-blind-v2.jsonl', 'injectio
   });
 }
 
-for (const file of ['toxicity-own.csv', 'toxicity-blind-v2.csv', 'toxicity-blind-v3.csv']) {
+for (const file of [
+  'toxicity-own.csv',
+  'toxicity-blind-v2.csv',
+  'toxicity-blind-v3.csv',
+  'toxicity-blind-v4.csv',
+]) {
   const toxicityLines = readFileSync(new URL(file, dir), 'utf8').trim().split('\n');
   describe(`toxicity fixtures: ${file}`, () => {
     it('use the HateCheck columns and labels', () => {
