@@ -21,6 +21,16 @@ const org: PolicyRecord = {
     },
   },
 };
+/** A workspace policy that loosens acme's ceiling on the injection threshold, and acme's policy as an object. */
+const ws = {
+  metadata: { name: 'p', namespace: 'ws1' },
+  spec: {
+    scope: 'workspace' as const,
+    scopeId: 'ws1',
+    detection: { injection_detected: { threshold: { value: 0.9 } } },
+  },
+};
+const acme = { metadata: { name: 'org', namespace: 'acme' }, spec: org.spec };
 const detail = (d: NonNullable<PolicyRecord['spec']['detection']>): string =>
   violationDetail(enforcementViolations(d, [org]));
 
@@ -59,35 +69,17 @@ describe('enforcement modes', () => {
   });
 
   it('refuses the same change at admission with the same message, and lets unrelated edits pass', () => {
-    const ws = {
-      metadata: { name: 'p', namespace: 'ws1' },
-      spec: {
-        scope: 'workspace' as const,
-        scopeId: 'ws1',
-        detection: { injection_detected: { threshold: { value: 0.9 } } },
-      },
-    };
-    const parent = { metadata: { name: 'org', namespace: 'acme' }, spec: org.spec };
-    const verdict = validateAuditorPolicyChange(undefined, ws, [parent]);
+    const verdict = validateAuditorPolicyChange(undefined, ws, [acme]);
     expect(verdict).toEqual({
       allowed: false,
       message: detail({ injection_detected: { threshold: { value: 0.9 } } }),
     });
-    expect(validateAuditorPolicyChange(ws, { ...ws, metadata: { ...ws.metadata } }, [parent])).toEqual({
+    expect(validateAuditorPolicyChange(ws, { ...ws, metadata: { ...ws.metadata } }, [acme])).toEqual({
       allowed: true,
     });
   });
 
   it("holds a workspace policy to its own organization's policies only", () => {
-    const ws = {
-      metadata: { name: 'p', namespace: 'ws1' },
-      spec: {
-        scope: 'workspace' as const,
-        scopeId: 'ws1',
-        detection: { injection_detected: { threshold: { value: 0.9 } } },
-      },
-    };
-    const acme = { metadata: { name: 'org', namespace: 'acme' }, spec: org.spec };
     expect(validateAuditorPolicyChange(undefined, ws, [acme], 'acme').allowed).toBe(false);
     expect(validateAuditorPolicyChange(undefined, ws, [acme], 'globex')).toEqual({ allowed: true });
     // A workspace whose organization cannot be told is held to every org policy (stricter, never looser).
