@@ -97,6 +97,62 @@ export const PROXY_SETTINGS = {
     description: "how often the agent's Access Manifest is read again from the Verifier",
   },
   apiKey: { env: 'PLATFORM_API_KEY', type: 'string', description: 'bearer key for the Verifier' },
+  intercept: {
+    env: 'PLATFORM_PROXY_INTERCEPT',
+    type: 'string',
+    default: 'routed',
+    choices: ['routed', 'none'],
+    description: 'terminate TLS to hosts a credential routing rule names (routed), or tunnel all TLS (none)',
+  },
+  caDir: {
+    env: 'PLATFORM_PROXY_CA_DIR',
+    type: 'string',
+    default: '/var/run/platform/proxy-ca',
+    description: "where the pod-local CA's certificate and trust bundle are written for the agent container",
+  },
+  upstreamCaFile: {
+    env: 'PLATFORM_PROXY_UPSTREAM_CA_FILE',
+    type: 'string',
+    description: 'extra trusted roots (PEM file) for TLS the proxy originates, besides the system roots',
+  },
+  approvalHold: {
+    env: 'PLATFORM_PROXY_APPROVAL_HOLD',
+    type: 'duration',
+    default: '5m',
+    description:
+      'how long a high-risk call is held for an Owner before the agent gets 504 (the request stays pending)',
+  },
+  responseTimeout: {
+    env: 'PLATFORM_PROXY_RESPONSE_TIMEOUT',
+    type: 'duration',
+    default: '60s',
+    description: 'deadline from sending a request to the response head of its target',
+  },
+  maxBodyBytes: {
+    env: 'PLATFORM_PROXY_MAX_BODY_BYTES',
+    type: 'integer',
+    default: '10485760',
+    description: 'largest request body held for an approval or a retry after 401 (413 above)',
+  },
+  userClaim: {
+    env: 'PLATFORM_OIDC_SUBJECT_CLAIM',
+    type: 'string',
+    default: 'sub',
+    choices: ['sub', 'email'],
+    description:
+      "claim of the user's token (x-platform-subject-token) naming the user, as the API maps users",
+  },
+  svidDir: {
+    env: 'PLATFORM_SVID_DIR',
+    type: 'string',
+    description: "directory of the agent's SVID Secret (svid.jwt, svid.pem, svid.key, bundle.pem)",
+  },
+  tokenUrl: {
+    env: 'PLATFORM_OAUTH_TOKEN_URL',
+    type: 'url',
+    description:
+      "the platform's token endpoint for client_credentials rules (default <PLATFORM_VERIFIER_URL>/oauth/token)",
+  },
 } satisfies Record<string, SettingSpec>;
 
 type Specs = typeof PROXY_SETTINGS;
@@ -113,6 +169,9 @@ const BOUNDS: Partial<Record<keyof Specs, [number, number, string]>> = {
   drainTimeout: [0, 9_000, 'at most 9s'],
   maxConnections: [1, 1_000_000, 'between 1 and 1000000'],
   manifestRefresh: [1_000, 3_600_000, 'between 1s and 1h'],
+  approvalHold: [1_000, 3_600_000, 'between 1s and 1h'],
+  responseTimeout: [1, 3_600_000, 'between 1ms and 1h'],
+  maxBodyBytes: [0, 1_073_741_824, 'at most 1 GiB'],
   // A ClientHello with post-quantum key shares is about 2 KiB; a record holds 16 KiB.
   maxHeadBytes: [1024, 1_048_576, 'between 1024 and 1048576'],
 };

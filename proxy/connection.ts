@@ -5,6 +5,10 @@
 // or header, which may carry secrets.
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { TLSSocket } from 'node:tls';
+import type { InterceptCa } from './egress/intercept-ca.ts';
+import type { Pipeline } from './egress/http-pipeline.ts';
+import type { ConnectionFacts } from './egress/http-facts.ts';
 import type { Logger } from '../base/log.ts';
 import type { RequestHead } from './http-head.ts';
 import type { MetricKind, Outcome, ProxyMetrics } from './metrics.ts';
@@ -28,6 +32,18 @@ export interface ConnectionContext {
   maxHeadBytes: number;
   /** Aborted when the drain after SIGTERM is over: everything still open is closed. */
   signal: AbortSignal;
+  /**
+   * The HTTP request path (access, approval, injection, record). Without it
+   * plain HTTP is tunnelled by Host and no TLS is intercepted.
+   */
+  l7?: {
+    pipeline: Pipeline;
+    ca: InterceptCa;
+    /** True when TLS to this host is terminated here (a routing rule names it). */
+    intercept(host: string): boolean;
+  };
+  /** The port the agent really dialled (SO_ORIGINAL_DST), when the kernel says. */
+  originalPort?: (client: Socket) => number | undefined;
 }
 
 interface Tally {
@@ -116,8 +132,70 @@ async function tunnel(
   return relay(client, upstream, { idleTimeoutMs: ctx.idleTimeoutMs, signal: ctx.signal, onBytes });
 }
 
+/**
+ * Terminates the agent's TLS with a certificate of the pod-local CA for the
+ * host and serves the requests inside through the HTTP path. `replay`: the
+ * bytes already read (the ClientHello, or what followed a CONNECT).
+ */
+async function intercept(
+  client: Socket,
+  { replay, facts }: { replay: Buffer; facts: ConnectionFacts },
+  ctx: ConnectionContext,
+  t: Tally,
+): Promise<Outcome> {
+  const l7 = ctx.l7 as NonNullable<ConnectionContext['l7']>;
+  if (replay.length > 0) client.unshift(replay);
+  const tls = new TLSSocket(client, {
+    isServer: true,
+    secureContext: l7.ca.contextFor(facts.tlsHost as string),
+    ALPNProtocols: ['http/1.1'],
+  });
+  let failed: string | undefined;
+  tls.on('error', (err: NodeJS.ErrnoException) => {
+    failed ??= err.code ?? err.message;
+    tls.destroy();
+  });
+  await l7.pipeline.serve(tls, facts);
+  if (failed) {
+    // Most often the agent does not trust the pod CA (its bundle variables are not set).
+    t.reason = `intercepted TLS failed: ${failed}`;
+    return 'malformed';
+  }
+  return 'ok';
+}
+
 /** A complete preamble of one kind, with the bytes read so far. */
 type ReadOf<K extends Preamble['kind']> = { buf: Buffer; preamble: Extract<Preamble, { kind: K }> };
+
+/** CONNECT to a routed host is intercepted (after the 200); any other is a tunnel. */
+function handleConnect(
+  client: Socket,
+  { destination, replay }: { destination: Destination; replay: Buffer },
+  ctx: ConnectionContext,
+  t: Tally,
+): Promise<Outcome> {
+  if (!ctx.l7?.intercept(destination.host))
+    return tunnel(client, { kind: 'connect', destination, replay }, ctx, t);
+  t.destination = destination;
+  client.write(CONNECTED);
+  const facts = { scheme: 'https', tlsHost: destination.host, defaultPort: destination.port } as const;
+  return intercept(client, { replay, facts }, ctx, t);
+}
+
+/** Plain HTTP goes through the HTTP path when there is one, else it is tunnelled by Host. */
+async function handleForward(
+  client: Socket,
+  { destination, replay }: { destination: Destination; replay: Buffer },
+  ctx: ConnectionContext,
+  t: Tally,
+): Promise<Outcome> {
+  if (!ctx.l7) return tunnel(client, { kind: 'http', destination, replay }, ctx, t);
+  t.destination = destination;
+  client.unshift(replay);
+  const defaultPort = ctx.originalPort?.(client) ?? ctx.route.plainPort;
+  await ctx.l7.pipeline.serve(client, { scheme: 'http', defaultPort });
+  return 'ok';
+}
 
 async function handleHttp(
   client: Socket,
@@ -141,14 +219,14 @@ async function handleHttp(
       return 'loop';
     case 'connect':
       t.kind = 'connect';
-      return tunnel(
+      return handleConnect(
         client,
-        { kind: 'connect', destination: route.destination, replay: buf.subarray(head.length) },
+        { destination: route.destination, replay: buf.subarray(head.length) },
         ctx,
         t,
       );
     case 'forward':
-      return tunnel(client, { kind: 'http', destination: route.destination, replay: buf }, ctx, t);
+      return handleForward(client, { destination: route.destination, replay: buf }, ctx, t);
   }
 }
 
@@ -196,11 +274,16 @@ async function dispatchTls(
     closeWith(client, 0);
     return hello.kind === 'no-sni' ? 'no-sni' : 'malformed';
   }
-  const destination = { host: hello.host, port: ctx.tlsPort };
+  const destination = { host: hello.host, port: ctx.originalPort?.(client) ?? ctx.tlsPort };
   if (isSelf(destination, ctx.route)) {
     t.destination = destination;
     closeWith(client, 0);
     return 'loop';
+  }
+  if (ctx.l7?.intercept(destination.host)) {
+    t.destination = destination;
+    const facts = { scheme: 'https', tlsHost: destination.host, defaultPort: destination.port } as const;
+    return intercept(client, { replay: read.buf, facts }, ctx, t);
   }
   return tunnel(client, { kind: 'tls', destination, replay: read.buf }, ctx, t);
 }
