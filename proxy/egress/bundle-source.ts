@@ -30,14 +30,13 @@ function methodOf(r: Record<string, unknown>): InjectionMethod {
 
 function parseRule(raw: unknown): EgressRule {
   const r = (raw ?? {}) as Record<string, unknown>;
-  const method = methodOf(r);
-  if (typeof r.destination !== 'string' || r.destination === '')
-    throw new Error('a rule without destination');
+  const destination = optString(r.destination)?.toLowerCase();
+  if (!destination) throw new Error('a rule without destination');
   const rule: EgressRule = {
-    destination: r.destination.toLowerCase(),
-    injectionMethod: method,
+    destination,
+    injectionMethod: methodOf(r),
     approval: r.approval === 'owner' ? 'owner' : 'auto',
-    service: optString(r.service) ?? r.destination.replace(/^\*\./, ''),
+    service: optString(r.service) ?? destination.replace(/^\*\./, ''),
     source: optString(r.source) ?? 'agent',
   };
   for (const [wire, field] of OPTIONAL_FIELDS) {
