@@ -28,6 +28,10 @@ function methodOf(r: Record<string, unknown>): InjectionMethod {
   return method as InjectionMethod;
 }
 
+function withTtl(rule: EgressRule, ttl: unknown): EgressRule {
+  return typeof ttl === 'number' && ttl > 0 ? { ...rule, ttlSeconds: ttl } : rule;
+}
+
 function parseRule(raw: unknown): EgressRule {
   const r = (raw ?? {}) as Record<string, unknown>;
   const destination = optString(r.destination)?.toLowerCase();
@@ -43,8 +47,7 @@ function parseRule(raw: unknown): EgressRule {
     const value = optString(r[wire]);
     if (value) rule[field] = value;
   }
-  if (typeof r.ttl_seconds === 'number' && r.ttl_seconds > 0) rule.ttlSeconds = r.ttl_seconds;
-  return rule;
+  return withTtl(rule, r.ttl_seconds);
 }
 
 /** Parses the Verifier's answer; throws on anything it cannot use as a whole. */
