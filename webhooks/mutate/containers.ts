@@ -68,6 +68,42 @@ export function svidVolume(wiring: PodWiring): V1Volume[] {
   ];
 }
 
+/**
+ * The credential proxy's pod-local CA (decision 164): the proxy writes its
+ * certificate into this memory volume; the agent's containers read it and are
+ * pointed at it by the usual trust variables, so TLS to a routed host, which
+ * the proxy terminates to inject the credential, verifies.
+ */
+export const PROXY_CA_VOLUME = { name: 'platform-proxy-ca', path: '/var/run/platform/proxy-ca' } as const;
+
+export function proxyCaVolume(): V1Volume {
+  return { name: PROXY_CA_VOLUME.name, emptyDir: { medium: 'Memory', sizeLimit: '1Mi' } };
+}
+
+/** Node adds `ca.pem` to its roots; OpenSSL, Python requests and curl read a whole bundle. */
+const TRUST_VARIABLES: Record<string, string> = {
+  NODE_EXTRA_CA_CERTS: `${PROXY_CA_VOLUME.path}/ca.pem`,
+  SSL_CERT_FILE: `${PROXY_CA_VOLUME.path}/ca-bundle.pem`,
+  REQUESTS_CA_BUNDLE: `${PROXY_CA_VOLUME.path}/ca-bundle.pem`,
+  CURL_CA_BUNDLE: `${PROXY_CA_VOLUME.path}/ca-bundle.pem`,
+};
+
+/** An agent container trusting the proxy's CA; a trust variable it sets itself is kept. */
+export function trustingProxyCa(c: V1Container): V1Container {
+  const own = new Set((c.env ?? []).map((e) => e.name));
+  const added = Object.entries(TRUST_VARIABLES)
+    .filter(([name]) => !own.has(name))
+    .map(([name, value]) => ({ name, value }));
+  return {
+    ...c,
+    env: [...(c.env ?? []), ...added],
+    volumeMounts: [
+      ...(c.volumeMounts ?? []),
+      { name: PROXY_CA_VOLUME.name, mountPath: PROXY_CA_VOLUME.path, readOnly: true },
+    ],
+  };
+}
+
 /** Non-root, no privilege escalation, read-only root, no capabilities: the sidecar UID. */
 export function sidecarSecurityContext(): V1Container['securityContext'] {
   return {
@@ -235,7 +271,15 @@ export function credentialProxyContainer(config: InjectionConfig, wiring: PodWir
     env: [...vars, apiKeyEnv(config, wiring)],
   };
   const c = sidecar(spec, wiring, config.nativeSidecars);
-  return withSvid({ ...c, args: ['run', 'proxy'] }, wiring);
+  const withCa = {
+    ...c,
+    env: [...(c.env ?? []), { name: 'PLATFORM_PROXY_CA_DIR', value: PROXY_CA_VOLUME.path }],
+    volumeMounts: [
+      ...(c.volumeMounts ?? []),
+      { name: PROXY_CA_VOLUME.name, mountPath: PROXY_CA_VOLUME.path },
+    ],
+  };
+  return withSvid({ ...withCa, args: ['run', 'proxy'] }, wiring);
 }
 
 const initCache = new WeakMap<InjectionConfig, Map<string, V1Container>>();

@@ -23,6 +23,8 @@ import {
   gatewayContainer,
   initContainer,
   svidVolume,
+  proxyCaVolume,
+  trustingProxyCa,
   type InjectionConfig,
   type PodWiring,
 } from './containers.ts';
@@ -168,7 +170,8 @@ function applyWiring(pod: V1Pod, options: MutateOptions, wiring: PodWiring, stat
     credentialProxyContainer(options, wiring),
   ];
   const existingInit = spec.initContainers ?? [];
-  spec.volumes = withVolumes(spec.volumes, svidVolume(wiring));
+  spec.volumes = withVolumes(spec.volumes, [...svidVolume(wiring), proxyCaVolume()]);
+  spec.containers = (spec.containers ?? []).map(trustingProxyCa);
   if (options.nativeSidecars) spec.initContainers = [...(init ? [init] : []), ...sidecars, ...existingInit];
   else {
     if (init || existingInit.length) spec.initContainers = [...(init ? [init] : []), ...existingInit];
