@@ -309,15 +309,21 @@ class HttpPipeline implements Pipeline {
 
   private relayResponse(call: Call, from: IncomingMessage, to: ServerResponse): Promise<void> {
     to.writeHead(from.statusCode ?? 502, from.statusMessage, responseHeaders(from.rawHeaders));
-    from.on('data', (chunk: Buffer) => (call.bytesDown += chunk.length));
-    from.socket?.setTimeout(this.o.idleTimeoutMs, () => from.destroy());
+    // One timer per response, refreshed by each chunk: a target that stops sending mid-body is cut.
+    const idle = setTimeout(() => from.destroy(), this.o.idleTimeoutMs);
+    from.on('data', (chunk: Buffer) => {
+      call.bytesDown += chunk.length;
+      idle.refresh();
+    });
     return new Promise((resolve) => {
       from.pipe(to);
-      to.once('close', () => resolve());
-      from.once('error', () => {
-        to.destroy();
+      to.once('close', () => {
+        clearTimeout(idle);
+        // The agent left before the end: the rest of the answer is not wanted.
+        if (!from.complete) from.destroy();
         resolve();
       });
+      from.once('error', () => to.destroy());
     });
   }
 
