@@ -1,0 +1,247 @@
+// The credential proxy in a running agent pod (issue 19): the `summarizer`
+// agent calls a tool server that runs as its own pod on port 8443. Its
+// workspace routes that host to a workspace credential made through the API
+// (the material is a canary): the tool receives the credential, the agent
+// never sees it and its own Authorization is dropped; a request whose Host
+// names no port still reaches 8443 (the original destination, read from the
+// kernel); a DELETE is held until an Owner approves it, an Editor cannot, and
+// only then reaches the tool.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findBinary, REPO_ROOT } from '../../hack/control-plane/paths.ts';
+import { verifierUrl } from '../../hack/system/roles.ts';
+import { podName, waitAgentReady, type AgentRef } from './agents.ts';
+import { api, eventually, kubeconfigPath, kubectl, kubectlOk, topology } from './support.ts';
+
+const SUMMARIZER: AgentRef = { namespace: 'default', name: 'summarizer' };
+const CANARY = `e2e-canary-${Date.now().toString(36)}`;
+const TOOL = 'egress-tool';
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+// The tool: answers every request with what it saw, the Authorization only as a hash; `/_seen` lists them.
+const TOOL_SCRIPT = `
+const http = require('node:http'); const { createHash } = require('node:crypto');
+const seen = [];
+http.createServer((req, res) => {
+  if (req.url === '/_seen') return res.end(JSON.stringify(seen));
+  const auth = req.headers.authorization ?? '';
+  seen.push({ method: req.method, url: req.url, auth });
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify({ method: req.method, url: req.url, auth_sha256: createHash('sha256').update(auth).digest('hex') }));
+}).listen(8443, () => console.log('tool listening on 8443'));
+`;
+
+interface Seen {
+  method: string;
+  url: string;
+  auth: string;
+}
+
+function toolPod(): object {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: TOOL, namespace: 'default', labels: { app: TOOL } },
+    spec: {
+      containers: [
+        {
+          name: 'tool',
+          image: 'localhost/agent-platform/agent-runtime:dev',
+          imagePullPolicy: 'Never',
+          command: ['node', '-e', TOOL_SCRIPT],
+          ports: [{ containerPort: 8443 }],
+        },
+      ],
+    },
+  };
+}
+
+const seenByTool = (): Seen[] =>
+  JSON.parse(
+    kubectlOk([
+      '-n',
+      'default',
+      'exec',
+      TOOL,
+      '--',
+      'node',
+      '-e',
+      "fetch('http://127.0.0.1:8443/_seen').then(r=>r.text()).then(console.log)",
+    ]),
+  ) as Seen[];
+
+/** Runs `script` with node inside the agent container; resolves with its stdout (it may wait for an approval). */
+function inAgent(script: string): Promise<string> {
+  const bin = findBinary('kubectl') as string;
+  const args = [
+    '--kubeconfig',
+    kubeconfigPath(),
+    '-n',
+    'default',
+    'exec',
+    podName(SUMMARIZER),
+    '-c',
+    'agent',
+    '--',
+    'node',
+    '-e',
+    script,
+  ];
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('close', () => resolve(out.trim()));
+  });
+}
+
+const fetchScript = (url: string, init: object): string =>
+  `fetch(${JSON.stringify(url)}, ${JSON.stringify(init)}).then(async (r) => console.log(r.status, await r.text()), (e) => console.log('error', e.cause?.code ?? e.message))`;
+
+async function keyFor(subject: string): Promise<string> {
+  const minted = await api<{ key: string }>('/v1/api-keys', {
+    method: 'POST',
+    body: JSON.stringify({ subject, role: 'user' }),
+  });
+  expect(minted.status).toBe(201);
+  return minted.body.key;
+}
+
+async function as<T>(
+  key: string,
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${verifierUrl(topology())}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+let toolIp = '';
+let credentialId = '';
+let originalRules: unknown[] = [];
+
+const workspaceRules = (rules: unknown[]): void => {
+  kubectlOk([
+    '-n',
+    'default',
+    'patch',
+    'platformworkspace',
+    'research',
+    '--type',
+    'merge',
+    '-p',
+    JSON.stringify({ spec: { environment: { credentialRouting: rules } } }),
+  ]);
+};
+
+beforeAll(async () => {
+  kubectlOk(['apply', '-f', join(REPO_ROOT, 'config', 'samples')]);
+  kubectl(['-n', 'default', 'delete', 'pod', TOOL, '--ignore-not-found', '--wait=true']);
+  kubectlOk(['apply', '-f', '-'], JSON.stringify(toolPod()));
+  toolIp = await eventually(() => {
+    const ip = kubectl(['-n', 'default', 'get', 'pod', TOOL, '-o', 'jsonpath={.status.podIP}']).stdout.trim();
+    const ready = kubectl([
+      '-n',
+      'default',
+      'get',
+      'pod',
+      TOOL,
+      '-o',
+      'jsonpath={.status.containerStatuses[0].ready}',
+    ]).stdout.trim();
+    return ip && ready === 'true' ? ip : undefined;
+  }, 'the tool pod running');
+  const created = await api<{ id: string }>('/v1/scoped-credentials', {
+    method: 'POST',
+    body: JSON.stringify({
+      scope: 'workspace',
+      scope_id: 'default.research',
+      service: 'e2e-tool',
+      material: CANARY,
+    }),
+  });
+  expect(created.status).toBe(201);
+  credentialId = created.body.id;
+  const ws = JSON.parse(
+    kubectlOk(['-n', 'default', 'get', 'platformworkspace', 'research', '-o', 'json']),
+  ) as {
+    spec: { environment?: { credentialRouting?: unknown[] } };
+  };
+  originalRules = ws.spec.environment?.credentialRouting ?? [];
+  const rule = {
+    destination: toolIp,
+    credentialRef: credentialId.split('.').slice(1).join('.'),
+    injectionMethod: 'sidecar',
+  };
+  workspaceRules([...originalRules, rule]);
+}, 300_000);
+
+afterAll(async () => {
+  workspaceRules(originalRules);
+  if (credentialId) await api(`/v1/scoped-credentials/${credentialId}`, { method: 'DELETE' });
+  kubectl(['-n', 'default', 'delete', 'pod', TOOL, '--ignore-not-found', '--wait=false']);
+});
+
+describe('the credential proxy in a running agent pod', () => {
+  it("injects the workspace credential into the agent's call, drops the agent's own, and never shows it to the agent", async () => {
+    await waitAgentReady(SUMMARIZER);
+    const url = `http://${toolIp}:8443/items?page=1`;
+    // The proxy reads the new rule within its refresh (30 s).
+    const said = await eventually(
+      async () => {
+        const out = await inAgent(fetchScript(url, { headers: { authorization: 'Bearer agent-made' } }));
+        return out.includes(sha256(`Bearer ${CANARY}`)) ? out : undefined;
+      },
+      'the call carrying the injected credential',
+      180_000,
+    );
+    expect(said).toMatch(/^200 /);
+    expect(said).not.toContain(CANARY);
+    const seen = seenByTool().filter((s) => s.url === '/items?page=1');
+    expect(seen.at(-1)?.auth).toBe(`Bearer ${CANARY}`);
+    expect(seen.some((s) => s.auth === 'Bearer agent-made')).toBe(false);
+  });
+
+  it('keeps the original destination port when the Host header names none', async () => {
+    const script = `const s = require('node:net').connect(8443, ${JSON.stringify(toolIp)}, () => s.write('GET /no-port HTTP/1.1\\r\\nHost: ${toolIp}\\r\\nConnection: close\\r\\n\\r\\n')); let o=''; s.on('data', (c) => o += c); s.on('close', () => console.log(o.split('\\r\\n')[0])); s.on('error', (e) => console.log('error', e.code));`;
+    expect(await inAgent(script)).toBe('HTTP/1.1 200 OK');
+    expect(seenByTool().some((s) => s.url === '/no-port')).toBe(true);
+  });
+
+  it('holds a DELETE until an Owner approves; an Editor cannot; nothing reaches the tool before', async () => {
+    const [alice, bob] = [await keyFor('alice@example.com'), await keyFor('bob@example.com')];
+    const call = inAgent(fetchScript(`http://${toolIp}:8443/items/7`, { method: 'DELETE' }));
+    const approval = await eventually(async () => {
+      const pending = await as<{ items: { id: string; target: string; action: string }[] }>(
+        alice,
+        '/v1/approvals',
+      );
+      return pending.body.items?.find((a) => a.target.includes(`${toolIp}:8443/items/7`));
+    }, 'the approval request for the held DELETE');
+    expect(approval.action).toBe('delete');
+    expect(seenByTool().some((s) => s.method === 'DELETE')).toBe(false);
+
+    const byEditor = await as<{ code?: string }>(bob, `/v1/approvals/${approval.id}/approve`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(byEditor.status).toBe(403);
+    expect(seenByTool().some((s) => s.method === 'DELETE')).toBe(false);
+
+    const byOwner = await as(alice, `/v1/approvals/${approval.id}/approve`, { method: 'POST', body: '{}' });
+    expect(byOwner.status).toBe(200);
+    expect(await call).toMatch(/^200 /);
+    expect(
+      seenByTool()
+        .filter((s) => s.method === 'DELETE')
+        .map((s) => s.url),
+    ).toEqual(['/items/7']);
+  });
+});
