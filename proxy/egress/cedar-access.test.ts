@@ -29,7 +29,7 @@ const bundleOf = (cedar: string, version = cedar): EgressBundle => ({
 
 describe('CedarAccess', () => {
   it('refuses everything until the bundle is known, and when the policy does not parse', () => {
-    let bundle: EgressBundle | undefined;
+    let bundle: EgressBundle | undefined = undefined;
     const access = new CedarAccess({ agentId: 'ns.a', bundle: () => bundle, manifest: () => undefined });
     expect(access.decide(q())).toMatchObject({ allow: false, reason: /not been read/ });
     bundle = bundleOf('permit(principal, action, resource');
