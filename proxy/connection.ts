@@ -52,6 +52,8 @@ interface Tally {
   bytesUp: number;
   bytesDown: number;
   reason?: string;
+  /** Set when the connection went (or was refused) as an opaque tunnel; the HTTP path records its own requests. */
+  tunnel?: boolean;
 }
 
 const CONNECTED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', 'latin1');
@@ -82,7 +84,7 @@ function account(ctx: ConnectionContext, t: Tally, outcome: Outcome, started: nu
   };
   if (t.kind === 'local') ctx.log.debug(entry, 'ops request');
   else ctx.log.info(entry, 'connection');
-  if (t.destination && t.kind !== 'local' && t.kind !== 'unknown') {
+  if (t.destination && t.tunnel && t.kind !== 'local' && t.kind !== 'unknown') {
     const access = { kind: t.kind, destination: t.destination, outcome, durationMs };
     ctx.recorder.record({ ...access, bytesUp: t.bytesUp, bytesDown: t.bytesDown });
   }
@@ -104,6 +106,7 @@ async function tunnel(
 ): Promise<Outcome> {
   const speaksHttp = req.kind !== 'tls';
   t.destination = req.destination;
+  t.tunnel = true;
   const decision = await ctx.policy.decide({ kind: req.kind, destination: req.destination });
   if (!decision.allow) {
     t.reason = decision.reason;
