@@ -1,4 +1,4 @@
-// Access for one call: the Verifier's egress Cedar policy (decision 165:
+// Access for one call: the Verifier's egress Cedar policy (contract B:
 // generated from the agent's settings and its owners' grants) evaluated here,
 // in the pod, per call, so an allow costs no round trip. The policy set is
 // parsed once per bundle version. Unknown bundle → refuse; any Cedar error →

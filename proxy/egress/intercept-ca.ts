@@ -1,4 +1,4 @@
-// The pod-local CA of the credential proxy (decision 164's HTTPS choice): TLS
+// The pod-local CA of the credential proxy (decision 174): TLS
 // to a routed host is terminated here so the proxy can see the request and
 // inject the credential, then originated again to the real host, verified
 // against the system's roots. The CA is made in memory when the proxy starts

@@ -69,7 +69,7 @@ export function svidVolume(wiring: PodWiring): V1Volume[] {
 }
 
 /**
- * The credential proxy's pod-local CA (decision 164): the proxy writes its
+ * The credential proxy's pod-local CA (decision 174): the proxy writes its
  * certificate into this memory volume; the agent's containers read it and are
  * pointed at it by the usual trust variables, so TLS to a routed host, which
  * the proxy terminates to inject the credential, verifies.
