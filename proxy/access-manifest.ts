@@ -82,6 +82,11 @@ export class ManifestPolicy implements EgressPolicy {
     clearInterval(this.timer);
   }
 
+  /** The effective manifest last read (undefined before the first read). */
+  get current(): EffectiveManifest | undefined {
+    return this.manifest;
+  }
+
   get loaded(): boolean {
     return this.manifest !== undefined;
   }
