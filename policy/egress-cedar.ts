@@ -27,7 +27,7 @@ export interface GrantFacts {
   user: string;
   service: string;
   expiresAt: string;
-  phase?: 'active' | 'expired' | 'revoked';
+  phase?: string;
   revokedTime?: string;
 }
 

@@ -49,6 +49,8 @@ export const POLICY = {
   'delegation.revoke': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
   // The agent's credential proxy reads it with the agent's Gateway key (network domain).
   'agent.access_manifest.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },
+  // Its egress bundle too (rules, MCP servers, Cedar; no secret), every 30 s.
+  'agent.egress.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },
   'notification.count': { scope: 'global', roles: ['authenticated'] },
   'apikey.mint': { scope: 'global', roles: ['authenticated'] },
   'apikey.list': { scope: 'global', roles: ['authenticated'] },
