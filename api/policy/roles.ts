@@ -38,8 +38,9 @@ export const POLICY = {
   'agent.reactivate': { scope: 'agent', roles: [...ADMINS, 'owner'] },
   'agent.access_review': { scope: 'agent', roles: CHANGERS },
   'agent.passport': { scope: 'agent', roles: SHARED },
-  'agent.action.request': { scope: 'agent', roles: CHANGERS },
-  'approval.read': { scope: 'agent', roles: SHARED },
+  // The agent's credential proxy holds a high-risk call and waits for its approval (handlers: assertGatewayServes).
+  'agent.action.request': { scope: 'agent', roles: [...CHANGERS, 'gateway'] },
+  'approval.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },
   'approval.decide': { scope: 'agent', roles: ['owner'] },
   'approval.list': { scope: 'global', roles: ['authenticated'] },
   // OBO delegation: who within these roles may answer or revoke is the model's rule (api/delegations/model.ts).
@@ -49,6 +50,11 @@ export const POLICY = {
   'delegation.revoke': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
   // The agent's credential proxy reads it with the agent's Gateway key (network domain).
   'agent.access_manifest.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },
+  // Its egress bundle too (rules, MCP servers, Cedar; no secret), every 30 s.
+  'agent.egress.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },
+  // Its secrets: the handler admits only a key bound to this very agent (api/egress/secrets.ts).
+  'agent.egress.credential': { scope: 'agent', roles: ['gateway'] },
+  'agent.svid': { scope: 'agent', roles: ['gateway'] },
   'notification.count': { scope: 'global', roles: ['authenticated'] },
   'apikey.mint': { scope: 'global', roles: ['authenticated'] },
   'apikey.list': { scope: 'global', roles: ['authenticated'] },

@@ -24,6 +24,7 @@ import {
 } from '../approvals/model.ts';
 import { conflict, HttpError, unprocessable } from '../../base/http-error.ts';
 import { agentAccessManifest } from '../delegations/agent-manifest.ts';
+import { assertGatewayServes } from '../delegations/model.ts';
 import { actionRuling } from '../../policy/access-manifest.ts';
 import { enumQuery } from '../http/validate.ts';
 import { shareRoleOf } from '../policy/roles.ts';
@@ -104,8 +105,11 @@ const DECISION_BODY = {
 async function requestAction(rc: RouteCtx): Promise<unknown> {
   const body = bodyOf<Omit<ActionRequest, 'operation'>>(rc);
   const agent = rc.agent as PlatformAgent;
+  assertGatewayServes(rc.principal, `${agent.metadata.namespace}.${agent.metadata.name}`);
   const ruling = actionRuling(await agentAccessManifest(rc.deps.writer, agent), body.action);
-  if (ruling !== 'approval_required') {
+  // The credential proxy also holds calls its rule sends to an Owner (`approval: owner`), whatever the action.
+  const held = ruling === 'approval_required' || (ruling === 'allowed' && rc.principal.gateway === true);
+  if (!held) {
     rc.audit.details = { action: body.action, target: body.target, refused: ruling };
     throw ruling === 'denied'
       ? new HttpError(403, `the Access Manifest of this agent denies ${body.action}`, 'action_not_permitted')
@@ -204,6 +208,13 @@ function count(rc: RouteCtx): Promise<unknown> {
   return Promise.resolve({ count: approvals + consents, approvals, consents });
 }
 
+/** The agent's Gateway key reads its own agent's approvals (a held call waits on one). */
+function readApproval(rc: RouteCtx): Promise<unknown> {
+  const a = rc.approval as ApprovalRequest;
+  assertGatewayServes(rc.principal, `${a.metadata.namespace}.${a.spec.agent}`);
+  return Promise.resolve(approvalView(a, rc.deps.now()));
+}
+
 const APPROVAL = '/v1/approvals/{id}';
 
 export const APPROVAL_ROUTES: RouteSpec[] = [
@@ -234,7 +245,7 @@ export const APPROVAL_ROUTES: RouteSpec[] = [
     summary: 'One approval request',
     success: 200,
     response: APPROVAL_VIEW,
-    handle: (rc) => Promise.resolve(approvalView(rc.approval as ApprovalRequest, rc.deps.now())),
+    handle: readApproval,
   },
   {
     method: 'POST',

@@ -28,6 +28,8 @@ export function pathParamSchema(path: string, name: string): JSONSchema {
   if (name === 'attester_id') return { type: 'string', minLength: 1, maxLength: 253 };
   // `keyIdOf`: 16 base64url characters of a SHA-256.
   if (name === 'key_id') return { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$' };
+  // A ScopedCredential's name.
+  if (name === 'credential') return { type: 'string', pattern: NAME_PATTERN, maxLength: 253 };
   const byPrefix = ID_BY_PREFIX.find(([prefix]) => path.startsWith(prefix));
   return byPrefix?.[1] ?? { type: 'string' };
 }

@@ -25,13 +25,20 @@ export interface ScopedStore {
   /** Creates the Secret, or replaces its data when one of that name exists. */
   putSecret(secret: k8s.V1Secret): Promise<void>;
   deleteSecret(namespace: string, name: string): Promise<boolean>;
+  /** One key of a Secret, decoded (still encrypted when the API wrote it); undefined when either is missing. */
+  readSecretValue(namespace: string, name: string, key: string): Promise<string | undefined>;
 }
 
 function credentialStore(
   api: k8s.CustomObjectsApi,
 ): Omit<
   ScopedStore,
-  'readToolInstall' | 'applyToolInstall' | 'deleteToolInstall' | 'putSecret' | 'deleteSecret'
+  | 'readToolInstall'
+  | 'applyToolInstall'
+  | 'deleteToolInstall'
+  | 'putSecret'
+  | 'deleteSecret'
+  | 'readSecretValue'
 > {
   return {
     listCredentials: async (namespace) =>
@@ -80,7 +87,9 @@ function toolStore(
   };
 }
 
-function secretStore(core: k8s.CoreV1Api): Pick<ScopedStore, 'putSecret' | 'deleteSecret'> {
+function secretStore(
+  core: k8s.CoreV1Api,
+): Pick<ScopedStore, 'putSecret' | 'deleteSecret' | 'readSecretValue'> {
   return {
     putSecret: async (secret) => {
       const namespace = secret.metadata?.namespace ?? '';
@@ -99,6 +108,11 @@ function secretStore(core: k8s.CoreV1Api): Pick<ScopedStore, 'putSecret' | 'dele
     },
     deleteSecret: async (namespace, name) =>
       (await orUndefinedOn404(core.deleteNamespacedSecret({ namespace, name }))) !== undefined,
+    readSecretValue: async (namespace, name, key) => {
+      const secret = await orUndefinedOn404(core.readNamespacedSecret({ namespace, name }));
+      const data = secret?.data?.[key];
+      return data === undefined ? undefined : Buffer.from(data, 'base64').toString('utf8');
+    },
   };
 }
 

@@ -36,9 +36,10 @@ const EXPECTED: Record<string, Who[]> = {
   'GET /v1/agents/{agent_id}/shares': SHARED,
   'POST /v1/agents/{agent_id}/shares': CHANGERS,
   'DELETE /v1/agents/{agent_id}/shares/{subject}': CHANGERS,
-  'POST /v1/agents/{agent_id}/actions': CHANGERS,
+  // The agent's credential proxy holds calls for approval with its Gateway key.
+  'POST /v1/agents/{agent_id}/actions': [...CHANGERS, 'gateway'],
   'GET /v1/approvals': ANY,
-  'GET /v1/approvals/{id}': SHARED,
+  'GET /v1/approvals/{id}': [...SHARED, 'gateway'],
   'POST /v1/approvals/{id}/approve': ['owner'],
   'POST /v1/approvals/{id}/deny': ['owner'],
   'GET /v1/notifications/count': ANY,
@@ -89,6 +90,10 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /v1/agents/{agent_id}/delegations': ['owner', 'editor', 'viewer'],
   'DELETE /v1/agents/{agent_id}/delegations/{grant_id}': ['owner', 'editor', 'viewer'],
   'GET /v1/agents/{agent_id}/access-manifest': [...SHARED, 'gateway'],
+  'GET /v1/agents/{agent_id}/egress': [...SHARED, 'gateway'],
+  // Only a Gateway key bound to the agent (this matrix's key serves every agent): api-egress.test.ts.
+  'GET /v1/agents/{agent_id}/egress/credentials/{credential}': [],
+  'POST /v1/agents/{agent_id}/svid': [],
   'GET /v1/trust-bundle': [...ANY, 'gateway', 'anonymous'],
   'GET /.well-known/oauth-authorization-server': [...ANY, 'gateway', 'anonymous'],
   'GET /oauth/jwks': [...ANY, 'gateway', 'anonymous'],
@@ -311,8 +316,21 @@ async function keyRequestFor(route: string, who: Who, n: number): Promise<Call> 
       return { path: `/v1/api-keys/${String(r.body.id)}` };
     }
     default:
-      return settingsCall(route) ?? verifierRequestFor(route, who, n);
+      return settingsCall(route) ?? egressCall(route) ?? verifierRequestFor(route, who, n);
   }
+}
+
+/** The secret-bearing egress routes (refused to everyone here). */
+function egressCall(route: string): Call | undefined {
+  const agent = `/v1/agents/${state.agent}`;
+  const calls: Record<string, Call> = {
+    'GET /v1/agents/{agent_id}/egress/credentials/{credential}': { path: `${agent}/egress/credentials/none` },
+    'POST /v1/agents/{agent_id}/svid': {
+      path: `${agent}/svid`,
+      body: { audience: 'https://as.example.test' },
+    },
+  };
+  return calls[route];
 }
 
 /** The auditor-settings routes, at the agent tier. */
