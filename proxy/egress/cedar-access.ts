@@ -1,44 +1,16 @@
-// Access for one call: the Verifier's egress Cedar policy (contract B:
+// Access for one call: the Verifier's egress Cedar policy (decision 165,
 // generated from the agent's settings and its owners' grants) evaluated here,
 // in the pod, per call, so an allow costs no round trip. The policy set is
 // parsed once per bundle version. Unknown bundle → refuse; any Cedar error →
 // refuse. Approval (after an allow) follows the fixed high-risk actions, the
 // manifest's `approvalRequired` and a rule's `approval: owner`.
-import {
-  policySetTextToParts,
-  preparsePolicySet,
-  statefulIsAuthorized,
-} from '@cedar-policy/cedar-wasm/nodejs';
+import { preparsePolicySet, statefulIsAuthorized } from '@cedar-policy/cedar-wasm/nodejs';
+import { egressPolicies, egressRequest } from '../../policy/egress-cedar.ts';
 import { actionRuling, type EffectiveManifest } from '../../policy/access-manifest.ts';
 import type { AccessAnswer, AccessQuestion, EgressAccess, EgressBundle } from './contracts.ts';
 import { HIGH_RISK_ACTIONS } from './contracts.ts';
 
-export const EGRESS_NAMESPACE = 'Egress';
 const POLICY_SET_ID = 'platform-egress';
-
-/** The Cedar request for one question (contract B: entity types, attributes, context). */
-export function egressCedarRequest(agentId: string, q: AccessQuestion) {
-  const resource = { type: `${EGRESS_NAMESPACE}::Destination`, id: `${q.host}:${q.port}` };
-  return {
-    principal: { type: `${EGRESS_NAMESPACE}::Agent`, id: agentId },
-    action: { type: `${EGRESS_NAMESPACE}::Action`, id: q.action },
-    resource,
-    context: { user: q.user, method: q.method },
-    entities: [
-      { uid: { type: resource.type, id: resource.id }, attrs: destinationAttrs(q), parents: [] },
-      { uid: { type: `${EGRESS_NAMESPACE}::Agent`, id: agentId }, attrs: {}, parents: [] },
-    ],
-  };
-}
-
-function destinationAttrs(q: AccessQuestion): Record<string, string | number | boolean> {
-  return {
-    host: q.host.toLowerCase(),
-    port: q.port,
-    service: q.rule?.service ?? '',
-    routed: q.rule !== undefined,
-  };
-}
 
 export interface CedarAccessOptions {
   agentId: string;
@@ -59,7 +31,7 @@ export class CedarAccess implements EgressAccess {
     this.prepare(bundle);
     if (this.parseError)
       return { allow: false, reason: `the egress policy does not parse: ${this.parseError}` };
-    const req = egressCedarRequest(this.o.agentId, q);
+    const req = egressRequest(this.o.agentId, q);
     const answer = statefulIsAuthorized({ ...req, preparsedPolicySetId: POLICY_SET_ID });
     if (answer.type === 'failure')
       return { allow: false, reason: answer.errors.map((e) => e.message).join('; ') };
@@ -95,14 +67,11 @@ export class CedarAccess implements EgressAccess {
   }
 }
 
-/** The policies keyed by their `@id("…")` annotation (else their position), so reasons name them. */
+/** The policies keyed by their `@id` annotation, or why the text does not parse. */
 function byAnnotatedId(text: string): Record<string, string> | string {
-  const parts = policySetTextToParts(text);
-  if (parts.type === 'failure') return parts.errors.map((e) => e.message).join('; ');
-  const out: Record<string, string> = {};
-  parts.policies.forEach((policy, i) => {
-    const id = /@id\(\s*"((?:[^"\\]|\\.)*)"\s*\)/.exec(policy)?.[1] ?? `policy${i}`;
-    out[out[id] === undefined ? id : `${id}#${i}`] = policy;
-  });
-  return out;
+  try {
+    return egressPolicies(text);
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
