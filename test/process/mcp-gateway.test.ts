@@ -6,8 +6,11 @@
 // external clients without a token refused, bad JSON-RPC answered. The
 // egress seams (access, approval, record) are test doubles: the lead's.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueTrustDomainCa, issueX509Svid } from '../../base/identity/x509-svid.ts';
 import { createLogger } from '../../base/log.ts';
@@ -290,5 +293,107 @@ describe('a server the gateway may not reach', () => {
     } finally {
       servers.pop();
     }
+  });
+});
+
+describe('a server outside the agent’s trust domain', () => {
+  it('is refused: its certificate is not issued by the bundle', async () => {
+    const other = issueTrustDomainCa('elsewhere.test', now, 86_400_000);
+    const stranger = await startMcpTlsServer({
+      name: 'stranger',
+      identity: issueX509Svid({ spiffeId: 'spiffe://elsewhere.test/mcp/x', ttlSeconds: 3600, ca: other }),
+      bundlePem: ca.certPem,
+      tools: [{ name: 'lookup', annotations: { readOnlyHint: true } }],
+    });
+    servers.push({ name: 'stranger', url: stranger.url });
+    try {
+      await gateway.discovery.refresh();
+      const status = gateway.discovery.status().find((s) => s.name === 'stranger');
+      expect(status?.error).toMatch(/could not be reached/);
+      expect(status?.tools).toBe(0);
+      expect(stranger.calls).toEqual([]);
+    } finally {
+      servers.pop();
+      await stranger.close();
+    }
+  });
+});
+
+describe('an external client with a token of the OAuth issuer', () => {
+  const resourceUrl = 'https://agent.example.com/mcp';
+  let issuerServer: Server;
+  let issuer: string;
+  let external: McpGateway;
+  let sign: (claims: { aud: string }) => Promise<string>;
+
+  beforeAll(async () => {
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+    issuerServer = createServer((req, res) => {
+      const doc =
+        req.url === '/.well-known/oauth-authorization-server'
+          ? { issuer, jwks_uri: `${issuer}/jwks`, token_endpoint: `${issuer}/token` }
+          : req.url === '/jwks'
+            ? { keys: [jwk] }
+            : undefined;
+      res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(doc ?? {}));
+    });
+    await new Promise<void>((resolve) => issuerServer.listen(0, '127.0.0.1', resolve));
+    issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+    sign = ({ aud }) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setIssuer(issuer)
+        .setSubject('alice@example.com')
+        .setAudience(aud)
+        .setExpirationTime('5m')
+        .sign(privateKey);
+    external = await startMcpGateway({
+      host: '127.0.0.1',
+      port: 0,
+      servers: () => servers,
+      access,
+      approvals: gate,
+      sink,
+      log,
+      settings: { ...SETTINGS, svidDir: dir, oauthIssuer: issuer, resourceUrl },
+      isLoopback: () => false,
+    });
+    await external.discovery.refresh();
+  });
+
+  afterAll(async () => {
+    await external?.stop(100);
+    issuerServer?.closeAllConnections();
+    issuerServer?.close();
+  });
+
+  const post = (token?: string): Promise<Response> =>
+    fetch(`http://127.0.0.1:${external.port}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'alpha__lookup' },
+      }),
+    });
+
+  it('calls a tool for the token’s subject', async () => {
+    const res = await post(await sign({ aud: resourceUrl }));
+    expect(res.status).toBe(200);
+    expect(access.asked.at(-1)?.user).toBe('alice@example.com');
+    expect(sink.records.at(-1)).toMatchObject({ outcome: 'forwarded', user: 'alice@example.com' });
+  });
+
+  it('is refused with a token for another audience, pointed at the RFC 9728 metadata', async () => {
+    const res = await post(await sign({ aud: 'https://other.example.com/mcp' }));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain(
+      'resource_metadata="https://agent.example.com/.well-known/oauth-protected-resource/mcp"',
+    );
+    const meta = await fetch(`http://127.0.0.1:${external.port}/.well-known/oauth-protected-resource/mcp`);
+    expect(await meta.json()).toMatchObject({ resource: resourceUrl, authorization_servers: [issuer] });
   });
 });
