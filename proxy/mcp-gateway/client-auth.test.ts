@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  authorizationServerUrl,
   challenge,
   clientAuthenticator,
   isLoopbackAddress,
@@ -18,6 +19,15 @@ describe('who is the agent in its pod', () => {
 
 describe('external clients', () => {
   const oauth = { issuer: 'https://auth.example.com', resourceUrl: 'https://agent.example.com/mcp' };
+
+  it('find the issuer’s keys through its RFC 8414 metadata, path inserted', () => {
+    expect(authorizationServerUrl('https://auth.example.com')).toBe(
+      'https://auth.example.com/.well-known/oauth-authorization-server',
+    );
+    expect(authorizationServerUrl('https://auth.example.com/t/acme/')).toBe(
+      'https://auth.example.com/.well-known/oauth-authorization-server/t/acme',
+    );
+  });
 
   it('find the RFC 9728 metadata through the challenge of a 401', () => {
     expect(resourceMetadataUrl(oauth.resourceUrl)).toBe(

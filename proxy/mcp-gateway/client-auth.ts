@@ -4,7 +4,6 @@
 // metadata; `iss`, `aud`, `exp` checked) acting for the token's subject. A
 // refusal is a 401 whose WWW-Authenticate points at the RFC 9728 metadata.
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
-import { authorizationServerUrl } from '../../api/catalog/mcp-discovery.ts';
 
 export type ClientVerdict = { user: string } | { status: 401; detail: string; code: string };
 
@@ -49,6 +48,12 @@ export function challenge(o: ClientAuthOptions, error?: string): string {
   if (error) parts.push(`error="${error}"`);
   if (o.issuer && o.resourceUrl) parts.push(`resource_metadata="${resourceMetadataUrl(o.resourceUrl)}"`);
   return parts.join(', ');
+}
+
+/** RFC 8414 §3.1: the metadata URL of `issuer` (its path inserted after the well-known segment). */
+export function authorizationServerUrl(issuer: string): string {
+  const u = new URL(issuer);
+  return `${u.origin}/.well-known/oauth-authorization-server${u.pathname.replace(/\/$/, '')}`;
 }
 
 /** The issuer's jwks_uri from its RFC 8414 metadata, which must name the issuer exactly (RFC 8414 §3.3). */

@@ -52,6 +52,7 @@ export interface McpGateway {
 }
 
 const GRACE_MS = 5_000;
+const MAX_CONNECTIONS = 256;
 
 function send(
   res: ServerResponse,
@@ -205,7 +206,8 @@ export async function startMcpGateway(o: McpGatewayOptions): Promise<McpGateway>
       send(res, 500, problem('internal error', 'internal'));
     });
   });
-  server.requestTimeout = 0; // a held call may wait for an Owner longer than Node's default 5 min
+  // Held calls keep their connection open while an Owner decides; past this many, new ones are refused.
+  server.maxConnections = MAX_CONNECTIONS;
   await listenDualStack(server, o.port, o.host ?? '::');
   const port = (server.address() as { port: number }).port;
   void h.discovery.refresh().finally(() => (h.firstDiscovery.done = true));
