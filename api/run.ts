@@ -14,6 +14,8 @@ import type { Logger } from '../base/log.ts';
 import { newRegistry } from '../base/ops-server.ts';
 import type { RoleRunner } from '../base/role.ts';
 import { openEvidenceStore } from '../evidence/open-store.ts';
+import { openAccessStore } from '../accesses/open-store.ts';
+import type { AccessStore } from '../accesses/store.ts';
 import { pinnedAttesterKeys } from '../evidence/intake.ts';
 import type { EvidenceStore } from '../evidence/store.ts';
 import { kubePolicies } from '../policy/kube-repository.ts';
@@ -60,6 +62,8 @@ export interface StartApiOptions {
   audit?: AuditLog;
   /** The evidence store; else `openEvidenceStore(env)` (DATABASE_URL → PostgreSQL, else embedded). */
   evidenceStore?: EvidenceStore;
+  /** The data-access log; else `openAccessStore(env)` (DATABASE_URL → PostgreSQL, else beside the evidence file). */
+  accessStore?: AccessStore;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -190,6 +194,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const registry = newRegistry('api');
   const metrics = new ApiMetrics(registry);
   const evidenceStore = o.evidenceStore ?? (await openEvidenceStore(o.env ?? {}, s.evidenceFile));
+  const accessStore = o.accessStore ?? (await openAccessStore(o.env ?? {}, s.evidenceFile));
   const audit =
     o.audit ?? (await openAuditLog(o.env ?? {}, { path: s.auditLogPath, window: s.auditWindow, log }));
   const writer = clusterWriter(kc);
@@ -214,6 +219,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     signingKey: trustKeys.signingKey,
     oauthIssuer: oauthIssuerOf(s),
     ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
+    accesses: accessStore,
   };
   for (const i of informers.all) i.start();
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
@@ -238,6 +244,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     trustKeys.stop();
     await Promise.all(informers.all.map((i) => i.stop()));
     if (!o.evidenceStore) await evidenceStore.close();
+    if (!o.accessStore) await accessStore.close();
     if (!o.audit) await audit.close?.();
   };
   return { url: `http://127.0.0.1:${port}`, port, server, deps, informers, bootstrapKeyId, stop };

@@ -47,7 +47,16 @@ export const PASSPORT = object(
     phase: str,
     owners: { type: 'array', items: SHARE },
     accountable_owners: int,
-    accesses: { type: 'array', items: obj },
+    accesses: {
+      type: 'array',
+      items: object({
+        source: { enum: ['model_call', 'data_access'] },
+        time: str,
+        resource: str,
+        operation: str,
+      }),
+    },
+    access_count: int,
     trust_tiers: {
       type: 'array',
       items: object({
