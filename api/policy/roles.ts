@@ -49,6 +49,9 @@ export const POLICY = {
   'delegation.revoke': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
   // The agent's credential proxy reads it with the agent's Gateway key (network domain).
   'agent.access_manifest.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },
+  // Data accesses: the agent's credential proxy records them (the handler checks the key serves the agent).
+  'agent.accesses.record': { scope: 'agent', roles: ['gateway'] },
+  'agent.accesses.read': { scope: 'agent', roles: SHARED },
   'notification.count': { scope: 'global', roles: ['authenticated'] },
   'apikey.mint': { scope: 'global', roles: ['authenticated'] },
   'apikey.list': { scope: 'global', roles: ['authenticated'] },

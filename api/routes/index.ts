@@ -1,5 +1,6 @@
 // Every API route, in registration order (fixed paths before parameters).
 import { ACCESS_MANIFEST_ROUTES } from './access-manifest.ts';
+import { ACCESS_ROUTES } from './accesses.ts';
 import { AGENT_ROUTES } from './agents.ts';
 import { API_KEY_ROUTES } from './api-keys.ts';
 import { APPROVAL_ROUTES } from './approvals.ts';
@@ -37,6 +38,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...WORKFLOW_ROUTES,
   ...DELEGATION_ROUTES,
   ...ACCESS_MANIFEST_ROUTES,
+  ...ACCESS_ROUTES,
   ...TRUST_BUNDLE_ROUTES,
   ...OAUTH_ROUTES,
   ...TOKEN_EXCHANGE_ROUTES,
