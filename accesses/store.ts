@@ -57,8 +57,8 @@ export function linkBatch(
   agentId: string,
   agentUid: string,
   records: readonly AccessWire[],
-  receivedAt = new Date().toISOString(),
 ): StoredAccess[] {
+  const receivedAt = new Date().toISOString();
   const out: StoredAccess[] = [];
   let prev = head;
   for (const access of records) {

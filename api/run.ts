@@ -15,6 +15,7 @@ import { newRegistry } from '../base/ops-server.ts';
 import type { RoleRunner } from '../base/role.ts';
 import { openEvidenceStore } from '../evidence/open-store.ts';
 import { openAccessStore } from '../accesses/open-store.ts';
+import { FileAccessStore } from '../accesses/store-file.ts';
 import type { AccessStore } from '../accesses/store.ts';
 import { pinnedAttesterKeys } from '../evidence/intake.ts';
 import type { EvidenceStore } from '../evidence/store.ts';
@@ -186,6 +187,23 @@ function trustKeysOf({ kc, settings: s, log }: StartApiOptions): TrustBundleSour
   });
 }
 
+/** The append-only stores the options do not give: DATABASE_URL → PostgreSQL, else the embedded files. */
+async function openStores(
+  o: StartApiOptions,
+): Promise<{ evidenceStore: EvidenceStore; accessStore: AccessStore; audit: AuditLog }> {
+  const { settings: s, log } = o;
+  const env = o.env ?? {};
+  const accessStore = o.accessStore ?? (await openAccessStore(env, s.evidenceFile));
+  // The embedded log's chain is checked on open; a break is logged loudly, the log stays readable.
+  if (accessStore instanceof FileAccessStore && !accessStore.opened.ok)
+    log.error({ check: accessStore.opened }, 'data-access log: the hash chain is broken');
+  return {
+    evidenceStore: o.evidenceStore ?? (await openEvidenceStore(env, s.evidenceFile)),
+    accessStore,
+    audit: o.audit ?? (await openAuditLog(env, { path: s.auditLogPath, window: s.auditWindow, log })),
+  };
+}
+
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
   const informers = informersOf(o);
@@ -193,10 +211,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const keys = new ApiKeyStore(core, s.namespace, informers.keys);
   const registry = newRegistry('api');
   const metrics = new ApiMetrics(registry);
-  const evidenceStore = o.evidenceStore ?? (await openEvidenceStore(o.env ?? {}, s.evidenceFile));
-  const accessStore = o.accessStore ?? (await openAccessStore(o.env ?? {}, s.evidenceFile));
-  const audit =
-    o.audit ?? (await openAuditLog(o.env ?? {}, { path: s.auditLogPath, window: s.auditWindow, log }));
+  const { evidenceStore, accessStore, audit } = await openStores(o);
   const writer = clusterWriter(kc);
   const agents = new AgentIndex(informers.agents);
   const trustKeys = trustKeysOf(o);

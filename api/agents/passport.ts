@@ -180,9 +180,8 @@ function identity(
 export function buildPassport(
   agent: PlatformAgent,
   registration: (auditorId: string) => AuditorRegistration | undefined,
-  accesses: AccessRecord[],
+  accesses: { items: AccessRecord[]; count: number },
   results: AttestationResult[] = [],
-  accessCount = accesses.length,
 ): Passport {
   const s = agent.status;
   const attestation = attestationOf(agent, results);
@@ -192,8 +191,8 @@ export function buildPassport(
     phase: s?.phase ?? 'pending',
     owners: (agent.spec.owners ?? []).map((o) => ({ subject: o.subject, role: o.role })),
     accountable_owners: ownerCount(agent.spec.owners),
-    accesses,
-    access_count: accessCount,
+    accesses: accesses.items,
+    access_count: accesses.count,
     trust_tiers: chainOf(agent).map((id) => {
       const reg = registration(id);
       return {

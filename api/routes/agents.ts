@@ -175,9 +175,11 @@ export async function agentPassport(deps: ApiDeps, a: PlatformAgent): Promise<Pa
   return buildPassport(
     a,
     reg,
-    mergedAccesses(accessesFromEvidence(recent), accessesFromDataLog(data), PASSPORT_ACCESSES),
+    {
+      items: mergedAccesses(accessesFromEvidence(recent), accessesFromDataLog(data), PASSPORT_ACCESSES),
+      count: evidenceCount + dataCount,
+    },
     recent.slice(0, PASSPORT_RESULTS).map((e) => e.result),
-    evidenceCount + dataCount,
   );
 }
 
