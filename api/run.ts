@@ -14,6 +14,9 @@ import type { Logger } from '../base/log.ts';
 import { newRegistry } from '../base/ops-server.ts';
 import type { RoleRunner } from '../base/role.ts';
 import { openEvidenceStore } from '../evidence/open-store.ts';
+import { openAccessStore } from '../accesses/open-store.ts';
+import { FileAccessStore } from '../accesses/store-file.ts';
+import type { AccessStore } from '../accesses/store.ts';
 import { pinnedAttesterKeys } from '../evidence/intake.ts';
 import type { EvidenceStore } from '../evidence/store.ts';
 import { kubePolicies } from '../policy/kube-repository.ts';
@@ -60,6 +63,8 @@ export interface StartApiOptions {
   audit?: AuditLog;
   /** The evidence store; else `openEvidenceStore(env)` (DATABASE_URL → PostgreSQL, else embedded). */
   evidenceStore?: EvidenceStore;
+  /** The data-access log; else `openAccessStore(env)` (DATABASE_URL → PostgreSQL, else beside the evidence file). */
+  accessStore?: AccessStore;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -182,6 +187,23 @@ function trustKeysOf({ kc, settings: s, log }: StartApiOptions): TrustBundleSour
   });
 }
 
+/** The append-only stores the options do not give: DATABASE_URL → PostgreSQL, else the embedded files. */
+async function openStores(
+  o: StartApiOptions,
+): Promise<{ evidenceStore: EvidenceStore; accessStore: AccessStore; audit: AuditLog }> {
+  const { settings: s, log } = o;
+  const env = o.env ?? {};
+  const accessStore = o.accessStore ?? (await openAccessStore(env, s.evidenceFile));
+  // The embedded log's chain is checked on open; a break is logged loudly, the log stays readable.
+  if (accessStore instanceof FileAccessStore && !accessStore.opened.ok)
+    log.error({ check: accessStore.opened }, 'data-access log: the hash chain is broken');
+  return {
+    evidenceStore: o.evidenceStore ?? (await openEvidenceStore(env, s.evidenceFile)),
+    accessStore,
+    audit: o.audit ?? (await openAuditLog(env, { path: s.auditLogPath, window: s.auditWindow, log })),
+  };
+}
+
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
   const informers = informersOf(o);
@@ -189,9 +211,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const keys = new ApiKeyStore(core, s.namespace, informers.keys);
   const registry = newRegistry('api');
   const metrics = new ApiMetrics(registry);
-  const evidenceStore = o.evidenceStore ?? (await openEvidenceStore(o.env ?? {}, s.evidenceFile));
-  const audit =
-    o.audit ?? (await openAuditLog(o.env ?? {}, { path: s.auditLogPath, window: s.auditWindow, log }));
+  const { evidenceStore, accessStore, audit } = await openStores(o);
   const writer = clusterWriter(kc);
   const agents = new AgentIndex(informers.agents);
   const trustKeys = trustKeysOf(o);
@@ -214,6 +234,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     signingKey: trustKeys.signingKey,
     oauthIssuer: oauthIssuerOf(s),
     ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
+    accesses: accessStore,
   };
   for (const i of informers.all) i.start();
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
@@ -238,6 +259,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     trustKeys.stop();
     await Promise.all(informers.all.map((i) => i.stop()));
     if (!o.evidenceStore) await evidenceStore.close();
+    if (!o.accessStore) await accessStore.close();
     if (!o.audit) await audit.close?.();
   };
   return { url: `http://127.0.0.1:${port}`, port, server, deps, informers, bootstrapKeyId, stop };

@@ -189,6 +189,10 @@ export class FileEvidenceStore implements EvidenceStore {
     return Promise.resolve(picked);
   }
 
+  countByAgent(agentId: string, agentUid: string): Promise<number> {
+    return Promise.resolve(this.byAgent.get(agentKey(agentId, agentUid))?.length ?? 0);
+  }
+
   /** Checks the file as it is on disk now (the memory index when there is no file). */
   verifyChain(): Promise<ChainCheck> {
     if (!this.path) return Promise.resolve(checkChain(this.entries));

@@ -159,6 +159,14 @@ export class PgEvidenceStore implements EvidenceStore {
     return r.rows.map(fromRow);
   }
 
+  async countByAgent(agentId: string, agentUid: string): Promise<number> {
+    const r = await this.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM ${TABLE} WHERE agent_id = $1 AND agent_uid = $2`,
+      [agentId, agentUid],
+    );
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
   async attesterPins(attesterId: string): Promise<PinEvent[]> {
     const r = await this.pool.query<PinEvent>(
       `SELECT attester_id, key_id, public_key, owner, at FROM ${PIN_EVENTS} WHERE attester_id = $1 ORDER BY seq`,

@@ -5,10 +5,11 @@
 // and PostgreSQL (when DATABASE_URL is set).
 import { canonicalize } from '../base/canonical.ts';
 import {
-  ChainWalker,
+  checkLinks,
+  checkLinksStream,
   GENESIS_HASH,
   linkHash,
-  type ChainBreak,
+  type ChainCheck,
   type ChainLinks,
 } from '../base/hash-chain/chain.ts';
 import type { Evidence } from './types.ts';
@@ -33,7 +34,7 @@ export interface StoredEvidence {
   hash: string;
 }
 
-export type ChainCheck = { ok: true; count: number } | { ok: false; seq: number; reason: string };
+export type { ChainCheck };
 
 export interface EvidenceStore {
   readonly kind: 'embedded' | 'postgres';
@@ -46,6 +47,8 @@ export interface EvidenceStore {
     agentUid: string,
     options?: { limit?: number; beforeSeq?: number },
   ): Promise<StoredEvidence[]>;
+  /** How many Evidence entries the current agent (its uid) has (the passport's `access_count`). */
+  countByAgent(agentId: string, agentUid: string): Promise<number>;
   verifyChain(): Promise<ChainCheck>;
   /** The attester's key pin events, oldest first (see `evidence/pins.ts`). Shared by every replica, durable. */
   attesterPins(attesterId: string): Promise<PinEvent[]>;
@@ -98,31 +101,9 @@ const EVIDENCE_LINKS: ChainLinks<StoredEvidence> = {
   expectedHash: ({ hash: _hash, ...linked }) => entryHash(linked),
 };
 
-/** The evidence store's wording of a chain break (served by `GET /v1/evidence/verify`). */
-function evidenceBreak(reason: ChainBreak, walker: ChainWalker<StoredEvidence>, seq: number): ChainCheck {
-  const wording: Record<ChainBreak, string> = {
-    'sequence gap': `sequence gap after ${walker.verifiedSeq}`,
-    'link broken': 'previous hash does not match',
-    'content changed': 'entry hash does not match its content',
-  };
-  return { ok: false, seq, reason: wording[reason] };
-}
-
-export function checkChain(entries: Iterable<StoredEvidence>): ChainCheck {
-  const walker = new ChainWalker(EVIDENCE_LINKS);
-  for (const e of entries) {
-    const reason = walker.next(e);
-    if (reason) return evidenceBreak(reason, walker, e.seq);
-  }
-  return { ok: true, count: walker.count };
-}
+export const checkChain = (entries: Iterable<StoredEvidence>): ChainCheck =>
+  checkLinks(EVIDENCE_LINKS, entries);
 
 /** The same check over entries read page by page (a store larger than memory). */
-export async function checkChainStream(entries: AsyncIterable<StoredEvidence>): Promise<ChainCheck> {
-  const walker = new ChainWalker(EVIDENCE_LINKS);
-  for await (const e of entries) {
-    const reason = walker.next(e);
-    if (reason) return evidenceBreak(reason, walker, e.seq);
-  }
-  return { ok: true, count: walker.count };
-}
+export const checkChainStream = (entries: AsyncIterable<StoredEvidence>): Promise<ChainCheck> =>
+  checkLinksStream(EVIDENCE_LINKS, entries);

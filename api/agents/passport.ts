@@ -1,27 +1,43 @@
 // The passport: the agent's profile as evidence shows it. Owners (the
-// accountable humans), the agent's own accesses (rendered from its signed
-// Evidence), the trust tier per auditor in
-// its chain and the attestation results recorded so far.
+// accountable humans), the agent's own accesses (its model calls, rendered
+// from its signed Evidence, and its data accesses, as its credential proxy
+// recorded them), the trust tier per auditor in its chain and the
+// attestation results recorded so far.
 import { DEFAULT_CHAIN_IDS, SYSTEM_AUDITOR_IDS } from '../../auditors/builtin.ts';
 import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import type { AttestationResult } from '../../evidence/result.ts';
 import type { StoredEvidence } from '../../evidence/store.ts';
+import type { StoredAccess } from '../../accesses/store.ts';
 import { registeredTier } from '../registry/auditors.ts';
 import { ownerCount, type PlatformAgent } from './model.ts';
 import { agentIdOf } from '../../contract/agent-id.ts';
 
-/** One access the agent made, as its signed Evidence shows it. */
+/** One access the agent made: a model call (its signed Evidence) or a data access (its credential proxy's record). */
 export interface AccessRecord {
+  /** `model_call`: from Evidence; `data_access`: from the data-access log. */
+  source: 'model_call' | 'data_access';
   time: string;
-  /** What was reached: `model:<id>` for a model call (`model` when the request named none). */
+  /**
+   * What was reached: `model:<id>` for a model call (`model` when the request
+   * named none); `host:port` and the path (no query) for a data access.
+   */
   resource: string;
-  /** `model.request` (prompt audited) or `model.response` (answer audited), or the Evidence phase. */
+  /**
+   * `model.request` (prompt audited) or `model.response` (answer audited), or
+   * the Evidence phase; a data access's method (`GET`, `CONNECT`, `tools/call`).
+   */
   operation: string;
   decision: 'allow' | 'deny';
   blocked: boolean;
-  evidence_id: string;
-  /** The end user the request named (OpenAI `user` / `x-user-id`): what the agent claims, not a delegation. */
+  evidence_id?: string;
+  /** The user the call was for: a model call's claimed end user, a data access's on-behalf user. */
   user_id?: string;
+  /** Data accesses: the record's place in the data-access log, and what the proxy saw. */
+  access_seq?: number;
+  action?: string;
+  outcome?: string;
+  status?: number;
+  service?: string;
 }
 
 /**
@@ -31,6 +47,7 @@ export interface AccessRecord {
  */
 export function accessesFromEvidence(entries: readonly StoredEvidence[]): AccessRecord[] {
   return entries.map(({ evidence: e }) => ({
+    source: 'model_call' as const,
     time: e.generated_at,
     resource: e.model_id ? `model:${e.model_id}` : 'model',
     operation: e.phase === 'request' || e.phase === 'response' ? `model.${e.phase}` : e.phase,
@@ -39,6 +56,43 @@ export function accessesFromEvidence(entries: readonly StoredEvidence[]): Access
     evidence_id: e.evidence_id,
     ...(e.user_id ? { user_id: e.user_id } : {}),
   }));
+}
+
+/** Only a forwarded call reached its target (an upstream error was still allowed out). */
+const ALLOWED_OUTCOMES = new Set(['forwarded', 'upstream_error']);
+
+/** The data accesses the agent's credential proxy recorded, as the passport shows them. */
+export function accessesFromDataLog(entries: readonly StoredAccess[]): AccessRecord[] {
+  return entries.map(({ seq, access: a }) => {
+    const allowed = ALLOWED_OUTCOMES.has(a.outcome);
+    return {
+      source: 'data_access' as const,
+      time: a.at,
+      resource: `${a.destination}${a.path ?? ''}`,
+      operation: a.method,
+      decision: allowed ? ('allow' as const) : ('deny' as const),
+      blocked: !allowed,
+      access_seq: seq,
+      action: a.action,
+      outcome: a.outcome,
+      ...(a.status !== null ? { status: a.status } : {}),
+      ...(a.service !== null ? { service: a.service } : {}),
+      ...(a.user !== null ? { user_id: a.user } : {}),
+    };
+  });
+}
+
+/**
+ * Model calls and data accesses together, newest first, at most `limit`.
+ * Each list comes newest first; the sort is stable, so equal times keep it.
+ */
+export function mergedAccesses(
+  modelCalls: readonly AccessRecord[],
+  dataAccesses: readonly AccessRecord[],
+  limit: number,
+): AccessRecord[] {
+  const at = (r: AccessRecord): number => Date.parse(r.time) || 0;
+  return [...modelCalls, ...dataAccesses].sort((a, b) => at(b) - at(a)).slice(0, limit);
 }
 
 /** CLARIFICATIONS: the built-in default chain when an agent names none. */
@@ -62,6 +116,8 @@ export interface Passport {
   owners: { subject: string; role: string }[];
   accountable_owners: number;
   accesses: AccessRecord[];
+  /** Every access on record for the agent: its model calls (Evidence) and data accesses; `accesses` shows the newest. */
+  access_count: number;
   /** Per auditor of the chain: what its registration earns, and the tier its last attestation showed. */
   trust_tiers: {
     auditor_id: string;
@@ -124,7 +180,7 @@ function identity(
 export function buildPassport(
   agent: PlatformAgent,
   registration: (auditorId: string) => AuditorRegistration | undefined,
-  accesses: AccessRecord[],
+  accesses: { items: AccessRecord[]; count: number },
   results: AttestationResult[] = [],
 ): Passport {
   const s = agent.status;
@@ -135,7 +191,8 @@ export function buildPassport(
     phase: s?.phase ?? 'pending',
     owners: (agent.spec.owners ?? []).map((o) => ({ subject: o.subject, role: o.role })),
     accountable_owners: ownerCount(agent.spec.owners),
-    accesses,
+    accesses: accesses.items,
+    access_count: accesses.count,
     trust_tiers: chainOf(agent).map((id) => {
       const reg = registration(id);
       return {

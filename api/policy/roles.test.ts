@@ -65,10 +65,11 @@ describe('attester keys', () => {
 
 describe('the gateway role', () => {
   const gateway = user('gw', { gateway: true });
-  it('submits evidence, reads effective policies, its access manifest and egress bundle and secrets, holds calls for approval, registers auditors and asks for consent, and nothing else', () => {
+  it('submits evidence, reads effective policies, its access manifest and egress bundle and secrets, holds calls for approval, records data accesses, registers auditors and asks for consent, and nothing else', () => {
     const allowed = Object.keys(POLICY).filter((a) => can(gateway, a as keyof typeof POLICY, agent));
     expect(allowed.sort()).toEqual([
       'agent.access_manifest.read',
+      'agent.accesses.record',
       'agent.action.request',
       'agent.egress.credential',
       'agent.egress.read',

@@ -55,6 +55,9 @@ export const POLICY = {
   // Its secrets: the handler admits only a key bound to this very agent (api/egress/secrets.ts).
   'agent.egress.credential': { scope: 'agent', roles: ['gateway'] },
   'agent.svid': { scope: 'agent', roles: ['gateway'] },
+  // Data accesses: the agent's credential proxy records them (the handler checks the key serves the agent).
+  'agent.accesses.record': { scope: 'agent', roles: ['gateway'] },
+  'agent.accesses.read': { scope: 'agent', roles: SHARED },
   'notification.count': { scope: 'global', roles: ['authenticated'] },
   'apikey.mint': { scope: 'global', roles: ['authenticated'] },
   'apikey.list': { scope: 'global', roles: ['authenticated'] },

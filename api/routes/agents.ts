@@ -11,7 +11,13 @@ import {
   type PlatformAgent,
 } from '../agents/model.ts';
 import { mutateAgent } from '../agents/mutate.ts';
-import { accessesFromEvidence, buildPassport, type Passport } from '../agents/passport.ts';
+import {
+  accessesFromDataLog,
+  accessesFromEvidence,
+  buildPassport,
+  mergedAccesses,
+  type Passport,
+} from '../agents/passport.ts';
 import { badRequest, conflict, forbidden, unprocessable } from '../../base/http-error.ts';
 import { intQuery, patternQuery, validateKind } from '../http/validate.ts';
 import { can } from '../policy/roles.ts';
@@ -157,14 +163,22 @@ async function setSuspend(rc: RouteCtx, suspend: boolean): Promise<unknown> {
 export async function agentPassport(deps: ApiDeps, a: PlatformAgent): Promise<Passport> {
   const id = `${a.metadata.namespace}.${a.metadata.name}`;
   const reg = (auditorId: string) => deps.auditors.get(auditorId);
-  // Only the current agent's Evidence: a predecessor of the same name had another uid.
-  const recent = await deps.evidence.store.listByAgent(id, a.metadata.uid ?? '', {
-    limit: PASSPORT_ACCESSES,
-  });
+  // Only the current agent's records: a predecessor of the same name had another uid.
+  const uid = a.metadata.uid ?? '';
+  const page = { limit: PASSPORT_ACCESSES };
+  const [recent, data, evidenceCount, dataCount] = await Promise.all([
+    deps.evidence.store.listByAgent(id, uid, page),
+    deps.accesses.listByAgent(id, uid, page),
+    deps.evidence.store.countByAgent(id, uid),
+    deps.accesses.countByAgent(id, uid),
+  ]);
   return buildPassport(
     a,
     reg,
-    accessesFromEvidence(recent),
+    {
+      items: mergedAccesses(accessesFromEvidence(recent), accessesFromDataLog(data), PASSPORT_ACCESSES),
+      count: evidenceCount + dataCount,
+    },
     recent.slice(0, PASSPORT_RESULTS).map((e) => e.result),
   );
 }

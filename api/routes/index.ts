@@ -1,6 +1,7 @@
 // Every API route, in registration order (fixed paths before parameters).
 import { ACCESS_MANIFEST_ROUTES } from './access-manifest.ts';
 import { EGRESS_ROUTES } from './egress.ts';
+import { ACCESS_ROUTES } from './accesses.ts';
 import { AGENT_ROUTES } from './agents.ts';
 import { API_KEY_ROUTES } from './api-keys.ts';
 import { APPROVAL_ROUTES } from './approvals.ts';
@@ -39,6 +40,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...DELEGATION_ROUTES,
   ...ACCESS_MANIFEST_ROUTES,
   ...EGRESS_ROUTES,
+  ...ACCESS_ROUTES,
   ...TRUST_BUNDLE_ROUTES,
   ...OAUTH_ROUTES,
   ...TOKEN_EXCHANGE_ROUTES,

@@ -82,6 +82,8 @@ const scopedTierQuery = (): Record<string, JSONSchema> =>
 /** Per-route exceptions to QUERY. */
 const QUERY_BY_ROUTE: Record<string, JSONSchema> = {
   'GET /v1/agents/{agent_id}/evidence limit': integer(1, 500),
+  'GET /v1/agents/{agent_id}/accesses limit': integer(1, 500),
+  'GET /v1/agents/{agent_id}/accesses before': integer(1, Number.MAX_SAFE_INTEGER),
   'GET /v1/app-catalog category': { enum: [...APP_CATEGORIES] },
   'GET /v1/app-catalog type': { enum: [...APP_TYPES] },
   'GET /v1/app-catalog search': { type: 'string', maxLength: 200 },

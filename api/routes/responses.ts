@@ -47,7 +47,16 @@ export const PASSPORT = object(
     phase: str,
     owners: { type: 'array', items: SHARE },
     accountable_owners: int,
-    accesses: { type: 'array', items: obj },
+    accesses: {
+      type: 'array',
+      items: object({
+        source: { enum: ['model_call', 'data_access'] },
+        time: str,
+        resource: str,
+        operation: str,
+      }),
+    },
+    access_count: int,
     trust_tiers: {
       type: 'array',
       items: object({
@@ -238,6 +247,41 @@ export const TOKEN_EXCHANGED = object(
   ['access_token', 'issued_token_type', 'token_type', 'expires_in', 'scope'],
 );
 
+export const ACCESSES_ACCEPTED = object({ accepted: int });
+export const ACCESS_LOG = object(
+  {
+    agent_id: str,
+    items: {
+      type: 'array',
+      items: object(
+        {
+          seq: int,
+          received_at: str,
+          hash: str,
+          at: str,
+          kind: str,
+          destination: str,
+          method: str,
+          action: str,
+          path: strOrNull,
+          status: { type: ['integer', 'null'] },
+          outcome: str,
+          reason: strOrNull,
+          user: strOrNull,
+          injection_method: strOrNull,
+          service: strOrNull,
+          approval_id: strOrNull,
+          bytes_up: int,
+          bytes_down: int,
+          duration_ms: int,
+        },
+        ['seq', 'received_at', 'hash', 'at', 'kind', 'destination', 'method', 'action', 'outcome'],
+      ),
+    },
+    next_before: { type: ['integer', 'null'] },
+  },
+  ['agent_id', 'items', 'next_before'],
+);
 export const EVIDENCE_ACCEPTED = object({ evidence_id: str, seq: int, hash: str, attestation_result: obj });
 export const EVIDENCE_TIMELINE = object({
   agent_id: str,

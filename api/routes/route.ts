@@ -12,6 +12,7 @@ import type {
 } from '../../crds/generated/types.ts';
 import type { JSONSchema } from '../../crds/kit.ts';
 import type { IntakeDeps } from '../../evidence/intake.ts';
+import type { AccessStore } from '../../accesses/store.ts';
 import type { PolicyServiceDeps } from '../../policy/service.ts';
 import type { Logger } from '../../base/log.ts';
 import type { PlatformAgent } from '../agents/model.ts';
@@ -54,6 +55,8 @@ export interface ApiDeps {
   approvalTtlMs: number;
   /** Evidence intake: the store, attester keys, the passport sink, registrations; `maxBytes` → 413. */
   evidence: IntakeDeps & { maxBytes: number };
+  /** The data-access log: what the agent's credential proxy recorded (`/v1/agents/{id}/accesses`). */
+  accesses: AccessStore;
   /** AuditorPolicies and the vocabularies their rules compile against. */
   policy: PolicyServiceDeps;
   /** Workflow resources, at the apiserver. */

@@ -64,3 +64,38 @@ export class ChainWalker<E> {
     return undefined;
   }
 }
+
+export type ChainCheck = { ok: true; count: number } | { ok: false; seq: number; reason: string };
+
+/** The stores' wording of a chain break (served by the verify routes). */
+function breakOf<E>(reason: ChainBreak, walker: ChainWalker<E>, seq: number): ChainCheck {
+  const wording: Record<ChainBreak, string> = {
+    'sequence gap': `sequence gap after ${walker.verifiedSeq}`,
+    'link broken': 'previous hash does not match',
+    'content changed': 'entry hash does not match its content',
+  };
+  return { ok: false, seq, reason: wording[reason] };
+}
+
+/** Checks a whole log from its genesis: the first break, or how many entries verified. */
+export function checkLinks<E>(links: ChainLinks<E>, entries: Iterable<E>): ChainCheck {
+  const walker = new ChainWalker(links);
+  for (const e of entries) {
+    const reason = walker.next(e);
+    if (reason) return breakOf(reason, walker, links.seq(e));
+  }
+  return { ok: true, count: walker.count };
+}
+
+/** The same check over entries read page by page (a log larger than memory). */
+export async function checkLinksStream<E>(
+  links: ChainLinks<E>,
+  entries: AsyncIterable<E>,
+): Promise<ChainCheck> {
+  const walker = new ChainWalker(links);
+  for await (const e of entries) {
+    const reason = walker.next(e);
+    if (reason) return breakOf(reason, walker, links.seq(e));
+  }
+  return { ok: true, count: walker.count };
+}

@@ -94,6 +94,9 @@ const EXPECTED: Record<string, Who[]> = {
   // Only a Gateway key bound to the agent (this matrix's key serves every agent): api-egress.test.ts.
   'GET /v1/agents/{agent_id}/egress/credentials/{credential}': [],
   'POST /v1/agents/{agent_id}/svid': [],
+  // Data accesses: the agent's credential proxy records them; its sharers read them.
+  'POST /v1/agents/{agent_id}/accesses': ['gateway'],
+  'GET /v1/agents/{agent_id}/accesses': SHARED,
   'GET /v1/trust-bundle': [...ANY, 'gateway', 'anonymous'],
   'GET /.well-known/oauth-authorization-server': [...ANY, 'gateway', 'anonymous'],
   'GET /oauth/jwks': [...ANY, 'gateway', 'anonymous'],
@@ -366,6 +369,20 @@ async function pinnedKeyPath(n: number): Promise<string> {
   return `/v1/attesters/${encodeURIComponent(attester)}/keys/${signer.binding().key_id}`;
 }
 
+/** One data-access record of the matrix agent's credential proxy. */
+const dataAccess = (n: number): Record<string, unknown> => ({
+  at: new Date().toISOString(),
+  kind: 'https',
+  destination: 'api.example.com:443',
+  method: 'GET',
+  action: 'read',
+  path: `/matrix/${n}`,
+  outcome: 'forwarded',
+  bytes_up: 0,
+  bytes_down: 0,
+  duration_ms: 0,
+});
+
 /** The policy, evidence and registry routes. */
 async function verifierRequestFor(route: string, who: Who, n: number): Promise<Call> {
   const policy = `/v1/policies/${state.policy}`;
@@ -374,6 +391,8 @@ async function verifierRequestFor(route: string, who: Who, n: number): Promise<C
       return { path: '/v1/evidence', body: await sampleEvidence(`matrix-${ns.name}-${n}`, state.agent) };
     case 'DELETE /v1/attesters/{attester_id}/keys/{key_id}':
       return { path: await pinnedKeyPath(n) };
+    case 'POST /v1/agents/{agent_id}/accesses':
+      return { path: `/v1/agents/${state.agent}/accesses`, body: { records: [dataAccess(n)] } };
     case 'POST /v1/policies':
       return { path: '/v1/policies', body: { id: `${ns.name}.p-${n}`, spec: wsPolicy } };
     case 'PUT /v1/policies/{id}':

@@ -277,8 +277,10 @@ describe('evidence intake', () => {
     });
     expect((attestation.results as { evidence_id: string }[])[0]?.evidence_id).toBe(`ev-${ns.name}-1`);
     // Accesses are rendered from the stored, signed Evidence: the model call it audited.
+    expect(p.body.access_count).toBe(1);
     expect(p.body.accesses).toEqual([
       {
+        source: 'model_call',
         time: expect.any(String),
         resource: 'model:gpt-4o-mini',
         operation: 'model.request',
