@@ -25,7 +25,7 @@ describe('toxicity readings', () => {
   });
 
   it('undirected profanity is offensive, not hate', () => {
-    const c = claims('This fucking printer jammed again, what a shitty morning.');
+    const c = claims('Fuck this traffic, I am so done with this shit.');
     expect(c.get('toxicity_detected')).toBe(true);
     expect(c.get('toxicity.offensive')).toBeGreaterThanOrEqual(0.7);
     expect(c.get('toxicity.hate_detected')).toBe(false);
