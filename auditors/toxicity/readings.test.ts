@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditContext, Claim } from '../sdk/types.ts';
 import { defaultsContext } from '../testing/harness.ts';
+import { analyseToxicity } from './analyse.ts';
 import { DEFAULT_THRESHOLDS } from './detect.ts';
 import { auditToxicity, toxicityAuditor } from './index.ts';
 import { readingsOf } from './readings.ts';
@@ -35,5 +36,16 @@ describe('toxicity readings', () => {
     const c = claims('Immigrants are parasites and should all be thrown out of this country.');
     expect(c.get('toxicity.hate_detected')).toBe(true);
     expect(c.get('toxicity.hate')).toBeGreaterThanOrEqual(0.5);
+  });
+});
+
+describe('homonym context (round 2)', () => {
+  it.each([
+    'Back the spark off a couple of degrees: retard the ignition until the pinking stops.',
+    'Got a whelping box ready, our bitch is due to have her litter next week.',
+    'Sausages, mash and faggots with onion gravy at the pub tonight.',
+  ])('is seen in %j', (text) => {
+    expect(analyseToxicity(text).homonymContext).toBe(true);
+    expect(claims(text).get('toxicity.hate_detected')).toBe(false);
   });
 });
