@@ -38,6 +38,11 @@ const SETS: EvalSet[] = [
     name: 'blind v3',
     rows: async () => loadRows('injection', path.join(FIXTURES, 'injection-blind-v3.jsonl'), undefined),
   },
+  {
+    kind: 'injection',
+    name: 'blind v4 (seen)',
+    rows: async () => loadRows('injection', path.join(FIXTURES, 'injection-blind-v4.jsonl'), undefined),
+  },
   { kind: 'toxicity', name: 'davidson held-out', rows: () => loadSet('davidson', 'heldout') },
   {
     kind: 'toxicity',
@@ -48,6 +53,11 @@ const SETS: EvalSet[] = [
     kind: 'toxicity',
     name: 'blind v3',
     rows: async () => loadRows('toxicity', path.join(FIXTURES, 'toxicity-blind-v3.csv'), undefined),
+  },
+  {
+    kind: 'toxicity',
+    name: 'blind v4 (seen)',
+    rows: async () => loadRows('toxicity', path.join(FIXTURES, 'toxicity-blind-v4.csv'), undefined),
   },
 ];
 

@@ -2,6 +2,7 @@
 //   npm run eval:auditors -- --kind injection|toxicity --file PATH [--url URL] [--split heldout|train]
 //   npm run eval:auditors -- --set bipia|davidson [--split heldout|train]   (their own grouped splits)
 //     [--errors] [--layers]   (--layers: each injection layer on its own, in process)
+//     [--claim NAME]   (read another boolean claim than <kind>_detected, e.g. toxicity.hate_detected)
 // With --url it POSTs each row to a started auditor's /claims; without, it
 // runs the auditor in process through audit(). Detection is read from
 // `<kind>_detected`. Prints precision, recall, F1, FPR and p50/p99 latency
@@ -87,7 +88,7 @@ async function run(kind: string, rows: LabelledRow[], url: string | undefined): 
       ? await claimsOverHttp(url, row.text)
       : await def!.audit({ data: { input: row.text }, phase: 'request' }, ctx!);
     const latencyMs = performance.now() - t0;
-    const detected = claims.find((c) => c.name === `${kind}_detected`)?.value === true;
+    const detected = claims.find((c) => c.name === (arg('claim') ?? `${kind}_detected`))?.value === true;
     out.push({ row, detected, latencyMs });
   }
   return out;

@@ -8,6 +8,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { INJECTION_TRAIN_OPTIONS } from './train/layers.ts';
+import { FEATURE_OPTIONS } from '../auditors/injection/features.ts';
 import { crossValidate, injectionExamples, injectionTrainingRows } from './train/injection.ts';
 import { trainToxicityModel } from './train/toxicity.ts';
 import { trainOffensiveModel } from './train/offensive.ts';
@@ -42,8 +43,14 @@ function writeWeights(file: string, model: LogisticWeights, meta: Record<string,
 
 function trainInjection(): void {
   const rows = injectionTrainingRows();
-  const examples = injectionExamples(rows, true);
-  const cv = crossValidate(rows, examples, INJECTION_TRAIN_OPTIONS, {
+  // --ngrams=binary|count: the n-gram weighting compared by grouped CV (decision 161).
+  const ngrams = process.argv.find((a) => a.startsWith('--ngrams='))?.slice('--ngrams='.length);
+  const opts = ngrams ? { ...FEATURE_OPTIONS, binaryNgrams: ngrams === 'binary' } : FEATURE_OPTIONS;
+  const examples = injectionExamples(rows, true, opts);
+  // --l2=<x>: the regularisation compared by grouped CV (no big grids: 2 shared cores).
+  const l2 = process.argv.find((a) => a.startsWith('--l2='))?.slice('--l2='.length);
+  const train = l2 ? { ...INJECTION_TRAIN_OPTIONS, l2: Number(l2) } : INJECTION_TRAIN_OPTIONS;
+  const cv = crossValidate(rows, examples, train, {
     threshold: 0.8,
     verbose: process.argv.includes('--verbose'),
   });
@@ -51,7 +58,7 @@ function trainInjection(): void {
     `injection: grouped ${FOLDS}-fold CV on train+aug at 0.8: recall ${cv.recall.toFixed(3)} FPR ${cv.fpr.toFixed(3)} AUC ${cv.auc.toFixed(3)} (n=${rows.length})`,
   );
   if (process.argv.includes('--no-write')) return;
-  const { model } = fitDetector(examples, INJECTION_TRAIN_OPTIONS);
+  const { model } = fitDetector(examples, train);
   writeWeights(path.join(REPO_ROOT, 'auditors/injection/weights.json'), model, {
     method: 'hashed logistic regression',
     trained_on: 'injection train split + BIPIA training groups + injection-train-aug.jsonl',

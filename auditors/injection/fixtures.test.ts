@@ -18,6 +18,7 @@ const jsonl = (name: string) =>
 
 for (const file of [
   'injection-own.jsonl',
+  'injection-own-r2.jsonl',
   'injection-blind-v2.jsonl',
   'injection-blind-v3.jsonl',
   'injection-blind-v4.jsonl',

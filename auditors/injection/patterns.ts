@@ -195,6 +195,37 @@ const RULES: readonly Rule[] = [
     compact: false,
   },
   {
+    // Round 2 (issue 17): a note in a document addressed to whatever AI reads it.
+    id: 'en.note_to_ai',
+    category: 'hidden_instruction',
+    weight: 0.5,
+    source:
+      '(note|notes|instructions?|message|reminder|important|attention|p\\.?s\\.?) (to|for) (the |any |all |every |whatever )?(ai|assistant|bot|agent|llm|chatbot|screener|summari[sz]er|notetaker)s?\\b',
+    compact: false,
+  },
+  {
+    id: 'en.ai_reading_this',
+    category: 'hidden_instruction',
+    weight: 0.5,
+    source:
+      '(ai|assistant|bot|agent|language model|llm|chatbot|screener)s? (reading|processing|summari[sz]ing|screening|parsing|that reads|who reads|that processes) (this|these)',
+    compact: false,
+  },
+  {
+    id: 'en.safety_off',
+    category: 'jailbreak',
+    weight: 0.6,
+    source:
+      '(safety|content|moderation) (layer|filters?|policy|policies|checks?|guardrails?|restrictions) (is |are |has been |have been |was |were )?(now |temporarily |currently )?(disabled|lifted|suspended|switched off|turned off|removed)',
+  },
+  {
+    id: 'en.unfiltered_mode',
+    category: 'jailbreak',
+    weight: 0.6,
+    source:
+      '((unfiltered|uncensored|unrestricted|filterless) (mode|version|assistant|model|ai)|mode: ?(unfiltered|uncensored|unrestricted))',
+  },
+  {
     id: 'en.when_processing',
     category: 'hidden_instruction',
     weight: 0.45,

@@ -117,12 +117,30 @@ export function compact(text: string): string {
   return isAscii(text) ? text.replace(/[^a-zA-Z0-9]+/g, '') : text.replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
+/** One letter, a separator, repeated: four letters at least, so "U.S.A." and "e.g." stay. */
+const DOTTED = /^(?:[\p{L}\p{N}][.\-_*·|/]){3,}[\p{L}\p{N}][.\-_*·|/]?$/u;
+/** Once a text is judged dotted, shorter words ("t-h-e") are joined too. */
+const DOTTED_SHORT = /^(?:[\p{L}\p{N}][.\-_*·|/])+[\p{L}\p{N}][.\-_*·|/]?$/u;
+
+/**
+ * "i.g.n.o.r.e y.o.u.r r.u.l.e.s" → "ignore your rules": when three or more
+ * words of four letters or more, and most words, are letters joined by one
+ * separator each.
+ */
+function undot(tokens: readonly string[]): string | undefined {
+  if (tokens.filter((t) => DOTTED.test(t)).length < 3) return undefined;
+  if (tokens.filter((t) => DOTTED_SHORT.test(t)).length / tokens.length < 0.6) return undefined;
+  return tokens.map((t) => (DOTTED_SHORT.test(t) ? t.replace(/[.\-_*·|/]/g, '') : t)).join(' ');
+}
+
 /**
  * "I g n o r e  a l l" → "ignore all": when most tokens are single
  * characters, single spaces join letters and runs of two or more split words.
  */
 export function despace(text: string): string {
   const tokens = text.split(/\s+/).filter((t) => t.length > 0);
+  const undotted = undot(tokens);
+  if (undotted !== undefined) return undotted;
   if (tokens.length < 8) return text;
   const single = tokens.filter((t) => [...t].length === 1).length;
   if (single / tokens.length < 0.6) return text;

@@ -84,7 +84,7 @@ const VICTIM_AUX = new Set([
 const RECLAIM_CUES =
   /\b(my|myself|being an?|i'?m (the|a|an)|me and my|like me|we|us|our|i'?m an?|proud|as an?|fellow|love (you|my)|happy birthday|bestie|sis|queen)\b/;
 const HOMONYM_CUES =
-  /\b(ate|eat|eaten|smoke|smoking|cigarettes?|dinner|cooked|cooking|delicious|tasty|oven|canines?|meatballs?|pan-fried|butcher|recipe|sticks|firewood|bundle|garden|gardening|shed|tools?|soil|weeds?|notion|strange|odd|peculiar|feeling|dogs?|puppies|breeder|embankment|dam|river)\b/;
+  /\b(ate|eat|eaten|smoke|smoking|cigarettes?|dinner|cooked|cooking|delicious|tasty|oven|canines?|meatballs?|pan-fried|butcher|recipe|sticks|firewood|bundle|garden|gardening|shed|tools?|soil|weeds?|notion|strange|odd|peculiar|feeling|dogs?|puppies|breeder|embankment|dam|river|ignition|engine|spark|timing|retardants?|flame|fireproof|peas|gravy|kennel|litter|whelp(ed|ing)?|breeding|moths?|caterpillars?|weeding|vegetables?|allotment|rake|spade|lighter|ashtray)\b/;
 
 /** "t h r e a t" → "threat": runs of three or more single letters are joined. */
 export function joinSpacedLetters(text: string): string {

@@ -8,6 +8,7 @@ import { languageCoverage, uncoveredScore } from '../text/language.ts';
 import { analyseToxicity, type ToxicityAnalysis } from './analyse.ts';
 import { contextFlags, toxicityFeatures } from './features.ts';
 import { offensiveFeatures } from './offensive.ts';
+import { readingsOf, type ToxicityReadings } from './readings.ts';
 import offensiveWeights from './weights-offensive.json' with { type: 'json' };
 
 /** The offensive-language model (offensive.ts, trained on labelled tweets and HateCheck). */
@@ -48,6 +49,8 @@ export interface ToxicityResult {
   languageCovered: boolean;
   terms: string[];
   analysis: ToxicityAnalysis;
+  /** The two label sets' readings, reported apart (readings.ts, decision 160). */
+  readings: ToxicityReadings;
 }
 
 const clamp = (v: number): number => Math.min(1, Math.max(0, v));
@@ -89,7 +92,7 @@ function identityAttack(a: ToxicityAnalysis, f: Record<string, number>, pModel: 
  * feature). Reclaimed and homonym context are features of the model itself:
  * in real tweets "my bitches" is still offensive, so no fixed discount.
  */
-function offensiveScore(a: ToxicityAnalysis, pOffensive: number): number {
+export function offensiveScore(a: ToxicityAnalysis, pOffensive: number): number {
   const evidence = a.hits.some((h) => h.category !== 'identity' && !h.negated) ? 1 : NO_EVIDENCE_FACTOR;
   return pOffensive * evidence * (a.counterSpeech ? COUNTER_FACTOR : 1);
 }
@@ -139,12 +142,16 @@ export function toxicityScores(
   input: string,
   model: LogisticWeights,
   multilingual = true,
-): { scores: Record<ToxicityCategory, number>; analysis: ToxicityAnalysis } {
+): { scores: Record<ToxicityCategory, number>; analysis: ToxicityAnalysis; offensive: number } {
   const analysis = analyseToxicity(input, multilingual);
-  if (analysis.tokens.length === 0) return { scores: categoryScores(analysis, 0), analysis };
+  if (analysis.tokens.length === 0) return { scores: categoryScores(analysis, 0), analysis, offensive: 0 };
   const pHate = predict(model, toxicityFeatures(analysis));
   const pOffensive = predict(OFFENSIVE_MODEL, offensiveFeatures(input, analysis));
-  return { scores: categoryScores(analysis, pHate, pOffensive), analysis };
+  return {
+    scores: categoryScores(analysis, pHate, pOffensive),
+    analysis,
+    offensive: offensiveScore(analysis, pOffensive),
+  };
 }
 
 export function detectToxicity(
@@ -153,9 +160,11 @@ export function detectToxicity(
   thresholds: ToxicityThresholds,
   multilingual = true,
 ): ToxicityResult {
-  const { scores: raw, analysis } = toxicityScores(input, model, multilingual);
+  const { scores: raw, analysis, offensive: rawOffensive } = toxicityScores(input, model, multilingual);
   const lang = languageCoverage(input.slice(0, 4000), TOXICITY_LANGUAGES);
-  const scores = lang.covered || analysis.tokens.length === 0 ? raw : floorAll(raw);
+  const floored = !lang.covered && analysis.tokens.length > 0;
+  const scores = floored ? floorAll(raw) : raw;
+  const offensive = floored ? uncoveredScore(rawOffensive) : rawOffensive;
   const flagged = TOXICITY_CATEGORIES.filter((c) => scores[c] >= thresholds[c]);
   return {
     scores,
@@ -165,5 +174,6 @@ export function detectToxicity(
     languageCovered: lang.covered,
     terms: [...new Set(analysis.hits.filter((h) => h.category !== 'identity').map((h) => h.word))],
     analysis,
+    readings: readingsOf(scores, offensive, thresholds),
   };
 }

@@ -70,6 +70,30 @@ function categoryClaims(s: ToxicityResult['scores'], t: ToxicityThresholds): Cla
   ];
 }
 
+/** The hate and offensive readings apart (decision 160): HateCheck's consumer reads `toxicity.hate_detected`. */
+function readingClaims(r: ToxicityResult['readings'], t: ToxicityThresholds): Claim[] {
+  return [
+    {
+      name: 'toxicity.hate_detected',
+      type: 'boolean',
+      value: r.hate.detected,
+      provenance: { identity_attack_threshold: t.identity_attack, severe_threshold: t.severe_toxicity },
+    },
+    {
+      name: 'toxicity.hate',
+      type: 'score_normalized',
+      value: r.hate.score,
+      provenance: { identity_attack_threshold: t.identity_attack, severe_threshold: t.severe_toxicity },
+    },
+    {
+      name: 'toxicity.offensive',
+      type: 'score_normalized',
+      value: r.offensive.score,
+      provenance: { threshold: t.toxicity },
+    },
+  ];
+}
+
 export function auditToxicity(request: ClaimsRequest, context: AuditContext): Claim[] {
   const t = thresholds(context);
   const multilingual = context.setting<boolean>('toxicity.language', 'multilingual');
@@ -101,6 +125,7 @@ export function auditToxicity(request: ClaimsRequest, context: AuditContext): Cl
       metadata: { model },
     },
     ...categoryClaims(s, t),
+    ...readingClaims(r.readings, t),
     { name: 'toxicity.categories', type: 'string_list', value: r.flagged },
     { name: 'toxicity.terms', type: 'string_list', value: r.terms },
     { name: 'toxicity.context', type: 'string_list', value: contextList },

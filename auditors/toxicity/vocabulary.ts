@@ -36,6 +36,22 @@ export const TOXICITY_VOCABULARY: VocabularyEntry[] = [
   entry('toxicity.identity_attack', score, 'Attack on a protected group (calibrated model probability).', [
     S.identity_attack_threshold,
   ]),
+  entry(
+    'toxicity.hate_detected',
+    bool,
+    'Hate reading: a protected group is attacked (identity attack or severe toxicity at or above its threshold); profanity and in-group slang alone are not hate.',
+    [S.identity_attack_threshold, S.severe_threshold],
+  ),
+  entry('toxicity.hate', score, 'Hate score: the larger of identity attack and severe toxicity.', [
+    S.identity_attack_threshold,
+    S.severe_threshold,
+  ]),
+  entry(
+    'toxicity.offensive',
+    score,
+    'Offensive-language reading (hateful or offensive, as real tweets are labelled): the offensive model probability after context discounts.',
+    [S.threshold],
+  ),
   entry('toxicity.categories', list, 'Categories at or above their thresholds.'),
   entry('toxicity.terms', list, 'Lexicon terms found (after undoing spelling tricks).'),
   entry(
