@@ -61,3 +61,15 @@ export async function clientCredentialsWithSvid(
   if (outcome.expiresIn === undefined) return { ok: false, status: 200 };
   return { ok: true, accessToken: outcome.accessToken, expiresIn: outcome.expiresIn };
 }
+
+/** The `exp` of a JWT (seconds), read without verifying; undefined when unreadable. */
+export function jwtExpiry(token: string): number | undefined {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      exp?: unknown;
+    };
+    return typeof payload.exp === 'number' ? payload.exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
