@@ -65,40 +65,45 @@ function verifierRoute(req: IncomingMessage, res: ServerResponse, body: string):
   json(res, 404, { detail: 'no route' });
 }
 
+/** The platform's token endpoint (mounted SVID) and another one (a Verifier-issued SVID and a client id). */
+function clientCredentialsRoute(url: string, res: ServerResponse, form: URLSearchParams): boolean {
+  if (form.get('grant_type') !== 'client_credentials') return false;
+  if (form.get('client_assertion_type') !== ASSERTION_JWT_SPIFFE) return false;
+  const assertion = form.get('client_assertion');
+  if (url === '/oauth/token' && assertion === MOUNTED_SVID) {
+    state.calls.platformToken += 1;
+    json(res, 200, { access_token: `platform-${state.calls.platformToken}`, expires_in: state.expiresIn });
+    return true;
+  }
+  if (url !== '/other/token' || assertion !== `svid-for:${base}/other`) return false;
+  state.calls.otherToken += 1;
+  if (form.get('client_id') !== 'client-7') json(res, 401, { error: 'invalid_client' });
+  else json(res, 200, { access_token: `other-${state.calls.otherToken}`, expires_in: state.expiresIn });
+  return true;
+}
+
+/** The RFC 8693 endpoint: a token naming the subject's user and the audience, or a configured refusal. */
+function exchangeRoute(res: ServerResponse, form: URLSearchParams): void {
+  state.calls.exchange += 1;
+  const subject = form.get('subject_token') ?? '';
+  const refusal = state.exchangeErrors.get(subject);
+  if (refusal) return json(res, refusal.status, { error: refusal.error, error_description: 'refused' });
+  const payload = JSON.parse(Buffer.from(subject.split('.')[1] ?? '', 'base64url').toString()) as {
+    sub: string;
+  };
+  json(res, 200, {
+    access_token: `tx:${payload.sub}:${form.get('audience')}:${state.calls.exchange}`,
+    expires_in: 600,
+  });
+}
+
 function tokenRoute(req: IncomingMessage, res: ServerResponse, form: URLSearchParams): void {
   state.forms.push(form);
-  const clientCredentials =
-    form.get('grant_type') === 'client_credentials' &&
-    form.get('client_assertion_type') === ASSERTION_JWT_SPIFFE;
-  if (req.url === '/oauth/token' && clientCredentials && form.get('client_assertion') === MOUNTED_SVID) {
-    state.calls.platformToken += 1;
-    return json(res, 200, {
-      access_token: `platform-${state.calls.platformToken}`,
-      expires_in: state.expiresIn,
-    });
-  }
-  if (
-    req.url === '/other/token' &&
-    clientCredentials &&
-    form.get('client_assertion') === `svid-for:${base}/other`
-  ) {
-    state.calls.otherToken += 1;
-    if (form.get('client_id') !== 'client-7') return json(res, 401, { error: 'invalid_client' });
-    return json(res, 200, { access_token: `other-${state.calls.otherToken}`, expires_in: state.expiresIn });
-  }
-  if (req.url === '/slow/token') return void held.push(res);
-  if (req.url === '/v1/token-exchange' && form.get('grant_type') === GRANT_TOKEN_EXCHANGE) {
-    state.calls.exchange += 1;
-    const subject = form.get('subject_token') ?? '';
-    const refusal = state.exchangeErrors.get(subject);
-    if (refusal) return json(res, refusal.status, { error: refusal.error, error_description: 'refused' });
-    const user = (JSON.parse(Buffer.from(subject.split('.')[1]!, 'base64url').toString()) as { sub: string })
-      .sub;
-    return json(res, 200, {
-      access_token: `tx:${user}:${form.get('audience')}:${state.calls.exchange}`,
-      expires_in: 600,
-    });
-  }
+  const url = req.url ?? '';
+  if (url === '/slow/token') return void held.push(res);
+  if (clientCredentialsRoute(url, res, form)) return;
+  if (url === '/v1/token-exchange' && form.get('grant_type') === GRANT_TOKEN_EXCHANGE)
+    return exchangeRoute(res, form);
   json(res, 400, { error: 'invalid_request' });
 }
 
