@@ -19,6 +19,7 @@ import {
   TOKEN_TYPE_JWT,
   type InjectorOptions,
 } from '../../proxy/egress/injector.ts';
+import { eventually } from '../integration/harness.ts';
 
 const AGENT = 'team.bot';
 const GATEWAY_KEY = 'gw-key-of-team.bot';
@@ -38,6 +39,8 @@ let server: Server;
 let base = '';
 let closedUrl = '';
 const held: ServerResponse[] = [];
+/** Answers of `/gated/token`, sent when the test releases them. */
+const gated: ServerResponse[] = [];
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -101,6 +104,7 @@ function tokenRoute(req: IncomingMessage, res: ServerResponse, form: URLSearchPa
   state.forms.push(form);
   const url = req.url ?? '';
   if (url === '/slow/token') return void held.push(res);
+  if (url === '/gated/token') return void gated.push(res);
   if (clientCredentialsRoute(url, res, form)) return;
   if (url === '/v1/token-exchange' && form.get('grant_type') === GRANT_TOKEN_EXCHANGE)
     return exchangeRoute(res, form);
@@ -278,6 +282,21 @@ describe('client_credentials injection', () => {
     );
     expect(new Set(all)).toEqual(new Set(['Bearer platform-1']));
     expect(state.calls.platformToken).toBe(1);
+  });
+
+  it('lets a caller that goes away leave while the shared fetch still serves the others', async () => {
+    const { injector } = setup({ platformTokenUrl: `${base}/gated/token` });
+    const leaving = new AbortController();
+    const left = injector.inject(PLATFORM_CC, { signal: leaving.signal });
+    const staying = injector.inject(PLATFORM_CC, ctx());
+    await eventually(() => (gated.length === 1 ? true : undefined), 'the token request');
+    leaving.abort();
+    expect(await refusal(left)).toMatchObject({ code: 'aborted' });
+    json(gated.pop()!, 200, { access_token: 'gated-1', expires_in: 100 });
+    expect(await bearerOf(staying)).toBe('Bearer gated-1');
+    expect(await refusal(injector.inject(PLATFORM_CC, { signal: leaving.signal }))).toMatchObject({
+      code: 'aborted',
+    });
   });
 
   it('re-reads the mounted JWT-SVID when it changes', async () => {
