@@ -91,6 +91,10 @@ function lifetimeMs(rule: EgressRule, expiresInSeconds: number | undefined): num
   return seconds * 1000;
 }
 
+/** A server's OAuth error code, fit for a message: RFC 6749 §5.2 codes are short lower-case words. */
+const codeOf = (error: string | undefined): string =>
+  error !== undefined && /^[a-z_]{1,64}$/.test(error) ? error : 'no error code';
+
 function tokenOf(outcome: FormTokenOutcome, refused: (error: string | undefined) => InjectionError) {
   if (!outcome.ok) throw refused(outcome.error);
   return outcome;
@@ -120,11 +124,7 @@ function clientCredentialsSource(v: VerifierAccess, o: InjectorOptions): Source 
       const token = tokenOf(
         outcome,
         (error) =>
-          new InjectionError(
-            502,
-            'token_endpoint_refused',
-            `the token endpoint refused (${error ?? 'no error code'})`,
-          ),
+          new InjectionError(502, 'token_endpoint_refused', `the token endpoint refused (${codeOf(error)})`),
       );
       return { value: token.accessToken, lifetimeMs: lifetimeMs(rule, token.expiresIn) };
     },
@@ -139,11 +139,7 @@ function exchangeRefusal(error: string | undefined): InjectionError {
       'the platform refused the token exchange for this user and service',
     );
   }
-  return new InjectionError(
-    502,
-    'token_exchange_failed',
-    `the token exchange failed (${error ?? 'no error code'})`,
-  );
+  return new InjectionError(502, 'token_exchange_failed', `the token exchange failed (${codeOf(error)})`);
 }
 
 function subjectOf(ctx: InjectionContext): string {
@@ -212,7 +208,7 @@ export function createInjector(o: InjectorOptions): Injector {
   const cache = new CredentialCache<string>({ now, keepOnError: transient, maxEntries: o.maxEntries });
   const sources: Record<InjectionMethod, Source> = {
     sidecar: sidecarSource(v, o.materialTtlMs ?? 60_000),
-    client_credentials: clientCredentialsSource(v, { ...o, timeoutMs }),
+    client_credentials: clientCredentialsSource(v, o),
     token_exchange: tokenExchangeSource(o, timeoutMs, now),
   };
   return {

@@ -412,6 +412,15 @@ describe('token_exchange injection', () => {
     expect(got.message).not.toContain(MOUNTED_SVID);
   });
 
+  it('does not repeat an error code that is not one into its message', async () => {
+    const { injector } = setup();
+    const dave = userToken('dave');
+    state.exchangeErrors.set(dave, { status: 400, error: 'Bearer secret-ish\ntext' });
+    const got = await refusal(injector.inject(EXCHANGE, ctx(dave)));
+    expect(got).toMatchObject({ status: 502, code: 'token_exchange_failed' });
+    expect(got.message).not.toContain('secret-ish');
+  });
+
   it('answers 502 when the exchange endpoint is unreachable and 504 when it does not answer in time', async () => {
     const down = setup({ tokenExchangeUrl: `${closedUrl}/v1/token-exchange` }).injector;
     expect(await refusal(down.inject(EXCHANGE, ctx(userToken('alice'))))).toMatchObject({
