@@ -8,8 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../base/log.ts';
-import { clientCredentialsWithSvid } from '../base/identity/token-client.ts';
+import { clientCredentialsWithSvid, jwtExpiry } from '../base/identity/token-client.ts';
 import { SVID_FILE } from '../contract/kube.ts';
+
+export { jwtExpiry };
 
 const FIRST_RETRY_MS = 2_000;
 const MAX_RETRY_MS = 60_000;
@@ -21,18 +23,6 @@ export const renewalDelayMs = (expiresInSeconds: number): number =>
 /** The delay after the `failures`-th failure in a row: doubling from 2 s, at most 60 s. */
 export const retryDelayMs = (failures: number): number =>
   Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1));
-
-/** The `exp` of a JWT (seconds), read without verifying; undefined when unreadable. */
-export function jwtExpiry(token: string): number | undefined {
-  try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
-      exp?: unknown;
-    };
-    return typeof payload.exp === 'number' ? payload.exp : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export interface WorkloadIdentityOptions {
   svidDir: string;
