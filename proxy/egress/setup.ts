@@ -19,6 +19,7 @@ import { InterceptCa } from './intercept-ca.ts';
 export interface EgressParts {
   bundle: BundleSource;
   access: CedarAccess;
+  approvals: VerifierApprovalGate;
   pipeline: Pipeline;
   ca: InterceptCa;
   match: (host: string) => EgressRule | undefined;
@@ -110,5 +111,5 @@ export async function setupEgress(o: EgressSetup): Promise<EgressParts> {
     log,
   });
   o.context.lifecycle.onStop('egress pipeline', () => pipeline.close());
-  return { bundle, access, pipeline, ca, match };
+  return { bundle, access, approvals, pipeline, ca, match };
 }
