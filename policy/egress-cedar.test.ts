@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessQuestion, EgressAction, EgressRule } from '../proxy/egress/contracts.ts';
+import type { AccessQuestion, EgressAction, EgressRule } from '../contract/egress.ts';
 import { effectiveManifest } from './access-manifest.ts';
 import {
   cedarString,

@@ -6,7 +6,7 @@
 // a deny names its reason. Approval is not decided here: the proxy holds
 // high-risk calls after an allow.
 import { isAuthorized, policySetTextToParts, policyToJson } from '@cedar-policy/cedar-wasm/nodejs';
-import type { AccessQuestion, InjectionMethod } from '../proxy/egress/contracts.ts';
+import type { AccessQuestion, InjectionMethod } from '../contract/egress.ts';
 import type { EffectiveManifest } from './access-manifest.ts';
 
 export const EGRESS_AGENT = 'Egress::Agent';

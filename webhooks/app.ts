@@ -20,7 +20,7 @@ import type { WebhookMetrics } from './metrics.ts';
 import { handleMutate, type MutateDeps } from './mutate/handler.ts';
 import type { MutateOptions } from './mutate/inject.ts';
 import { startWebhookServer, type WebhookServer } from './server.ts';
-import type { KeyPair } from './tls/certs.ts';
+import type { KeyPair } from '../base/tls/certs.ts';
 import { CertRotator, type CertRotatorOptions } from './tls/rotation.ts';
 import { handleValidate, type ValidateDeps } from './validate/handler.ts';
 import { httpNotary, type HttpNotaryOptions } from './validate/notary.ts';

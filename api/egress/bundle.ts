@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalize } from '../../base/canonical.ts';
 import type { AgentInstalledApp, PlatformAgent } from '../../crds/generated/types.ts';
-import type { InjectionMethod } from '../../proxy/egress/contracts.ts';
+import type { InjectionMethod } from '../../contract/egress.ts';
 
 type RuleSpec = NonNullable<NonNullable<PlatformAgent['spec']['environment']>['credentialRouting']>[number];
 type InstallAuth = NonNullable<AgentInstalledApp['spec']['auth']>;

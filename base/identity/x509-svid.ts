@@ -2,7 +2,7 @@
 // a trust-domain CA (CA:true, URI SAN `spiffe://<trust domain>`) signs leaves
 // with exactly one URI SAN (the SPIFFE ID), CA:false, digitalSignature, and
 // clientAuth + serverAuth. node-forge builds and signs (RSA); keys come from
-// node:crypto, as in webhooks/tls/certs.ts.
+// node:crypto, as in base/tls/certs.ts.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
 import { trustDomainOf } from './spiffe-id.ts';

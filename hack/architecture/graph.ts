@@ -19,6 +19,7 @@ export const NODE_PURPOSE: Record<string, string> = {
   crds: 'one schema per kind: generated CRD YAML, TypeScript types, validators',
   policy: 'Cedar generation, policy resolution and evaluation',
   evidence: 'Evidence: canonical form, signing, validation, the hash-chained store',
+  accesses: "the data-access log: agents' recorded egress, its hash-chained store",
   attestation: 'TEE attestation clients',
   controllers: 'the reconcilers (role `operator`)',
   webhooks: 'admission: sidecar injection and notarization (role `webhook`)',

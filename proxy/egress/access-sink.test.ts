@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accessToWire, HttpAccessSink, type SinkEvent } from './access-sink.ts';
-import type { DataAccess } from './contracts.ts';
+import type { DataAccess } from '../../contract/egress.ts';
 
 interface Post {
   path: string;

@@ -10,7 +10,7 @@ import type { Agent as HttpAgent } from 'node:http';
 import { Counter, type Registry } from 'prom-client';
 import { callJson } from '../../base/http-client.ts';
 import type { AccessWire } from '../../accesses/record.ts';
-import type { AccessSink, DataAccess } from './contracts.ts';
+import type { AccessSink, DataAccess } from '../../contract/egress.ts';
 
 export type SinkEvent = 'sent' | 'dropped' | 'failed';
 

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callJson, type CallResult } from '../../base/http-client.ts';
 import type { Logger } from '../../base/log.ts';
-import type { ApprovalGate, ApprovalOutcome, HeldCall } from './contracts.ts';
+import type { ApprovalGate, ApprovalOutcome, HeldCall } from '../../contract/egress.ts';
 
 export interface VerifierApprovalOptions {
   verifierUrl: string;

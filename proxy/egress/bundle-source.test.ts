@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../base/log.ts';
 import { BundleSource, parseBundle } from './bundle-source.ts';
-import type { EgressBundle } from './contracts.ts';
+import type { EgressBundle } from '../../contract/egress.ts';
 
 describe('parseBundle', () => {
   it('reads the wire format into rules with defaults', () => {

@@ -5,7 +5,7 @@
 // last bundle. Wire format: snake_case (`GET /v1/agents/{agent_id}/egress`).
 import { callJson } from '../../base/http-client.ts';
 import type { Logger } from '../../base/log.ts';
-import type { EgressBundle, EgressRule, InjectionMethod, McpServerRef } from './contracts.ts';
+import type { EgressBundle, EgressRule, InjectionMethod, McpServerRef } from '../../contract/egress.ts';
 
 export type BundleFetch = () => Promise<EgressBundle>;
 

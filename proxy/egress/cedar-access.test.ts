@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveManifest } from '../../policy/access-manifest.ts';
 import { CedarAccess } from './cedar-access.ts';
-import type { AccessQuestion, EgressBundle, EgressRule } from './contracts.ts';
+import type { AccessQuestion, EgressBundle, EgressRule } from '../../contract/egress.ts';
 
 const rule: EgressRule = {
   destination: 'api.example.com',

@@ -7,8 +7,8 @@
 import { preparsePolicySet, statefulIsAuthorized } from '@cedar-policy/cedar-wasm/nodejs';
 import { egressPolicies, egressRequest } from '../../policy/egress-cedar.ts';
 import { actionRuling, type EffectiveManifest } from '../../policy/access-manifest.ts';
-import type { AccessAnswer, AccessQuestion, EgressAccess, EgressBundle } from './contracts.ts';
-import { HIGH_RISK_ACTIONS } from './contracts.ts';
+import type { AccessAnswer, AccessQuestion, EgressAccess, EgressBundle } from '../../contract/egress.ts';
+import { HIGH_RISK_ACTIONS } from '../../contract/egress.ts';
 
 const POLICY_SET_ID = 'platform-egress';
 

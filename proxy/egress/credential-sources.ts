@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { CallError, callJson } from '../../base/http-client.ts';
 import { postTokenForm, type FormTokenOutcome } from '../../base/identity/token-client.ts';
 import { SVID_FILE } from '../../contract/kube.ts';
-import { InjectionError } from './contracts.ts';
+import { InjectionError } from '../../contract/egress.ts';
 
 export interface VerifierAccess {
   verifierUrl: string;

@@ -2,7 +2,7 @@
 // (`{detail, code}`), and the request-body reader that enforces the limit.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { DataAccess } from './contracts.ts';
+import type { DataAccess } from '../../contract/egress.ts';
 
 export interface RefusalInit {
   status: number;

@@ -2,7 +2,7 @@
 // does (for Cedar and approvals), on whose behalf, and which headers reach the
 // target. No sockets here.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { EgressAction, Injection } from './contracts.ts';
+import type { EgressAction, Injection } from '../../contract/egress.ts';
 import { parseAuthority, type Destination } from '../route.ts';
 
 /** The header carrying the user's own token for OBO calls; never forwarded. */

@@ -21,8 +21,8 @@ import type {
   EgressRule,
   Injection,
   Injector,
-} from './contracts.ts';
-import { InjectionError } from './contracts.ts';
+} from '../../contract/egress.ts';
+import { InjectionError } from '../../contract/egress.ts';
 import { answer, rawAnswer, readBody, Refusal } from './http-answers.ts';
 import {
   actionOf,

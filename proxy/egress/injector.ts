@@ -20,7 +20,7 @@ import {
   type InjectionMethod,
   type Injection,
   type Injector,
-} from './contracts.ts';
+} from '../../contract/egress.ts';
 import { CredentialCache, type Loaded } from './credential-cache.ts';
 import {
   readCredential,

@@ -9,7 +9,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import { issueCa, issueServing, type KeyPair } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueServing, type KeyPair } from '../../base/tls/certs.ts';
 
 export const CA_BUNDLE_FILE = 'ca-bundle.pem';
 export const CA_FILE = 'ca.pem';

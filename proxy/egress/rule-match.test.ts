@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EgressRule } from './contracts.ts';
+import type { EgressRule } from '../../contract/egress.ts';
 import { matchRule, normalizeHost } from './rule-match.ts';
 
 const rule = (destination: string): EgressRule => ({

@@ -5,7 +5,7 @@
 // names compare case-insensitively with a trailing dot ignored; an IP literal
 // only ever matches a rule naming that very address. Pure.
 import { isIP } from 'node:net';
-import type { EgressRule } from './contracts.ts';
+import type { EgressRule } from '../../contract/egress.ts';
 
 /** Lower case, without a trailing dot or IPv6 brackets; `undefined` for an empty label. */
 export function normalizeHost(host: string): string | undefined {

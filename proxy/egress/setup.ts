@@ -12,7 +12,7 @@ import type { ManifestPolicy } from '../access-manifest.ts';
 import { VerifierApprovalGate } from './approval-gate.ts';
 import { BundleSource, verifierBundleFetch } from './bundle-source.ts';
 import { CedarAccess } from './cedar-access.ts';
-import type { AccessSink, EgressRule, Injector } from './contracts.ts';
+import type { AccessSink, EgressRule, Injector } from '../../contract/egress.ts';
 import { createPipeline, type Pipeline } from './http-pipeline.ts';
 import { InterceptCa } from './intercept-ca.ts';
 

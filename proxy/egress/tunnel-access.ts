@@ -2,7 +2,7 @@
 // them): they still pass the egress Cedar policy, as action `connect` (the
 // method inside is not visible), and are recorded as data accesses.
 import type { AccessRecorder, EgressPolicy } from '../policy.ts';
-import type { AccessSink, DataAccess, EgressAccess, EgressRule } from './contracts.ts';
+import type { AccessSink, DataAccess, EgressAccess, EgressRule } from '../../contract/egress.ts';
 import { formatDestination } from '../route.ts';
 
 export function cedarTunnelPolicy(

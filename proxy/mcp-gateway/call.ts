@@ -12,7 +12,7 @@ import type {
   DataAccess,
   EgressAccess,
   McpServerRef,
-} from '../egress/contracts.ts';
+} from '../../contract/egress.ts';
 import type { Catalog, CatalogEntry } from './catalog.ts';
 import { CALL_REFUSED, INVALID_PARAMS, UPSTREAM_FAILED, rpcError, type JsonRpcError } from './jsonrpc.ts';
 import { UpstreamError, serverAddress } from './upstream.ts';

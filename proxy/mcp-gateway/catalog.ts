@@ -2,7 +2,7 @@
 // under `<server>__<tool>`, each keeping its annotations, and the egress
 // action a call of it is. A name is resolved by lookup, never by splitting,
 // so a server or tool name holding `__` cannot redirect a call.
-import type { EgressAction, McpServerRef } from '../egress/contracts.ts';
+import type { EgressAction, McpServerRef } from '../../contract/egress.ts';
 
 export const NAME_SEPARATOR = '__';
 /** MCP tool names: 1-128 characters of A-Z a-z 0-9 _ - . (MCP 2025-11-25). */

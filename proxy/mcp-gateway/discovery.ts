@@ -4,7 +4,7 @@
 // reported (readiness details, metrics, a warning); nothing it does can stop
 // the gateway. Calls reuse the session discovery opened.
 import type { Logger } from '../../base/log.ts';
-import type { McpServerRef } from '../egress/contracts.ts';
+import type { McpServerRef } from '../../contract/egress.ts';
 import { buildCatalog, readUpstreamTool, type Catalog, type UpstreamTool } from './catalog.ts';
 import { UpstreamError, UpstreamSession, type UpstreamOptions } from './upstream.ts';
 

@@ -10,7 +10,7 @@ import { closeGracefully } from '../../base/close.ts';
 import { listenDualStack } from '../../base/listen.ts';
 import type { Logger } from '../../base/log.ts';
 import { newRegistry } from '../../base/ops-server.ts';
-import type { AccessSink, ApprovalGate, EgressAccess, McpServerRef } from '../egress/contracts.ts';
+import type { AccessSink, ApprovalGate, EgressAccess, McpServerRef } from '../../contract/egress.ts';
 import {
   clientAuthenticator,
   challenge,

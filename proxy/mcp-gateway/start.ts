@@ -3,7 +3,7 @@
 // is a ConfigError, like the proxy's own), nothing started when
 // MCP_GATEWAY_ENABLED is false. The seams are the credential proxy's.
 import type { Logger } from '../../base/log.ts';
-import type { AccessSink, ApprovalGate, EgressAccess, McpServerRef } from '../egress/contracts.ts';
+import type { AccessSink, ApprovalGate, EgressAccess, McpServerRef } from '../../contract/egress.ts';
 import { loadMcpGatewaySettings } from './config.ts';
 import { startMcpGateway, type McpGateway } from './server.ts';
 

@@ -5,7 +5,7 @@
 // is an `UpstreamError` whose message names no credential.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { McpServerRef } from '../egress/contracts.ts';
+import type { McpServerRef } from '../../contract/egress.ts';
 import type { SvidSource } from './svid-tls.ts';
 
 export const PROTOCOL_VERSION = '2025-06-18';

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../base/log.ts';
 import { CedarAccess } from '../../proxy/egress/cedar-access.ts';
-import type { EgressBundle, EgressRule, Injector } from '../../proxy/egress/contracts.ts';
+import type { EgressBundle, EgressRule, Injector } from '../../contract/egress.ts';
 import { createPipeline } from '../../proxy/egress/http-pipeline.ts';
 import { InterceptCa } from '../../proxy/egress/intercept-ca.ts';
 import { proxyMetrics } from '../../proxy/metrics.ts';

@@ -17,7 +17,7 @@ import {
   reviewFor,
   testMutateOptions,
 } from '../../webhooks/testing/fixtures.ts';
-import { issueCa, issueServing } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueServing } from '../../base/tls/certs.ts';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '5' }, rate: { type: 'string', default: '500' } },

@@ -13,7 +13,7 @@ import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
 import { createTiers, defaultOwners, useApi, type Reply } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startOperator } from './operator-process.ts';
-import { issueCa } from '../../webhooks/tls/certs.ts';
+import { issueCa } from '../../base/tls/certs.ts';
 import { startResourceServer, type ResourceServerFixture } from './oauth-servers.ts';
 
 const ns = useNamespace('api-catalog');

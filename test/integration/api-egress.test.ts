@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MintRequest } from '../../api/auth/key-store.ts';
-import type { AccessQuestion } from '../../proxy/egress/contracts.ts';
+import type { AccessQuestion } from '../../contract/egress.ts';
 import { decideEgress, egressPolicies, egressRequest } from '../../policy/egress-cedar.ts';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';

@@ -17,7 +17,7 @@ import { createTestAuditor } from '../process/fixtures/test-auditors.ts';
 import { useApi } from './api-harness.ts';
 import { kubeConfig, useNamespace } from './harness.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
-import { issueCa } from '../../webhooks/tls/certs.ts';
+import { issueCa } from '../../base/tls/certs.ts';
 
 const ns = useNamespace('api-registry');
 const fx = useApi(ns);

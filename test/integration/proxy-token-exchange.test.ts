@@ -10,7 +10,7 @@ import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jos
 import { beforeAll, describe, expect, it } from 'vitest';
 import { k8s } from '../../base/kube.ts';
 import { API_VERSION, GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
-import { InjectionError, type EgressRule, type Injector } from '../../proxy/egress/contracts.ts';
+import { InjectionError, type EgressRule, type Injector } from '../../contract/egress.ts';
 import { createInjector } from '../../proxy/egress/injector.ts';
 import { defaultOwners, useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { issueCa, issueClient, issueServing } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueClient, issueServing } from '../../base/tls/certs.ts';
 import { ANNOTATION, LABEL } from '../../contract/kube.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INJECTION_SCHEMA, REGISTERED_CLAIMS, registeredSchema } from '../fixtures/auditor-schema.ts';

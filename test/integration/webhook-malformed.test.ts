@@ -20,7 +20,7 @@ import {
   recordingEvents,
   testMutateOptions,
 } from '../../webhooks/testing/fixtures.ts';
-import { issueCa, issueServing } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueServing } from '../../base/tls/certs.ts';
 import { handleValidate } from '../../webhooks/validate/handler.ts';
 import { handleValidatePolicy } from '../../webhooks/validate/policy.ts';
 import { eventually } from './harness.ts';

@@ -7,7 +7,7 @@ import { connect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { k8s } from '../../base/kube.ts';
 import { certificateNames } from '../../webhooks/settings.ts';
-import { issueCa, issueServing, type KeyPair } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueServing, type KeyPair } from '../../base/tls/certs.ts';
 import { secretDataFromBundle } from '../../webhooks/tls/plan.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startRole, type OperatorProcess } from './operator-process.ts';

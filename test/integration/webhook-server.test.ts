@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allow } from '../../webhooks/admission/review.ts';
 import { startWebhookServer, type WebhookServer } from '../../webhooks/server.ts';
 import { quietLogger } from '../../webhooks/testing/fixtures.ts';
-import { issueCa, issueServing } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueServing } from '../../base/tls/certs.ts';
 import { httpNotary } from '../../webhooks/validate/notary.ts';
 import { startFakeVerifier, type FakeVerifier } from './fake-verifier.ts';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { k8s } from '../../base/kube.ts';
 import { quietLogger } from '../../webhooks/testing/fixtures.ts';
-import { issueCa, issueServing, type KeyPair } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueServing, type KeyPair } from '../../base/tls/certs.ts';
 import { secretDataFromBundle } from '../../webhooks/tls/plan.ts';
 import { CertRotator, type CertRotatorOptions } from '../../webhooks/tls/rotation.ts';
 import { kubeConfig, useNamespace } from './harness.ts';

@@ -14,7 +14,7 @@ import { internalError as modelError, modelHandler, routeOf as modelRoute } from
 import { startHttpService } from '../../base/http-service.ts';
 import { createLogger } from '../../base/log.ts';
 import { startWebhookServer } from '../../webhooks/server.ts';
-import { issueCa, issueServing } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueServing } from '../../base/tls/certs.ts';
 import { startReceiver } from './fixtures/loopback.ts';
 import { startTestVerifier } from './fixtures/verifier.ts';
 import { createTestAuditor } from './fixtures/test-auditors.ts';

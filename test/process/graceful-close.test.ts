@@ -19,7 +19,7 @@ import { startOpsServer } from '../../base/ops-server.ts';
 import { startGatewayServer } from '../../gateway/server.ts';
 import { allow } from '../../webhooks/admission/review.ts';
 import { startWebhookServer } from '../../webhooks/server.ts';
-import { issueCa, issueServing } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueServing } from '../../base/tls/certs.ts';
 import { startReceiver } from './fixtures/loopback.ts';
 import { createTestAuditor } from './fixtures/test-auditors.ts';
 

@@ -25,7 +25,7 @@ import {
   type EgressAccess,
   type HeldCall,
   type McpServerRef,
-} from '../../proxy/egress/contracts.ts';
+} from '../../contract/egress.ts';
 import { startMcpGateway, type McpGateway, type McpGatewayOptions } from '../../proxy/mcp-gateway/server.ts';
 import { startMcpTlsServer, type McpTlsServer } from './fixtures/mcp-tls-server.ts';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ASSERTION_JWT_SPIFFE } from '../../base/identity/token-client.ts';
-import { InjectionError, type EgressRule, type InjectionContext } from '../../proxy/egress/contracts.ts';
+import { InjectionError, type EgressRule, type InjectionContext } from '../../contract/egress.ts';
 import {
   createInjector,
   GRANT_TOKEN_EXCHANGE,

@@ -16,7 +16,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../base/log.ts';
-import { issueCa, issueServing } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueServing } from '../../base/tls/certs.ts';
 import { CedarAccess } from '../../proxy/egress/cedar-access.ts';
 import type {
   ApprovalGate,
@@ -27,8 +27,8 @@ import type {
   HeldCall,
   Injection,
   Injector,
-} from '../../proxy/egress/contracts.ts';
-import { InjectionError } from '../../proxy/egress/contracts.ts';
+} from '../../contract/egress.ts';
+import { InjectionError } from '../../contract/egress.ts';
 import { createPipeline, type Pipeline } from '../../proxy/egress/http-pipeline.ts';
 import { InterceptCa } from '../../proxy/egress/intercept-ca.ts';
 import { proxyMetrics } from '../../proxy/metrics.ts';

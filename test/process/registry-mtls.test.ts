@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointRequest, type ClientCertificate } from '../../base/registry-auth.ts';
 import { readClientCertificate } from '../../base/registry-credentials.ts';
 import { registryGet, type RegistryGetError } from '../../base/registry-get.ts';
-import { issueCa, issueClient, issueServing } from '../../webhooks/tls/certs.ts';
+import { issueCa, issueClient, issueServing } from '../../base/tls/certs.ts';
 
 const now = new Date();
 const serverCa = issueCa(now, 1, 'auditor-ca');

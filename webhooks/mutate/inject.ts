@@ -1,7 +1,7 @@
 // The pure core of /mutate: decide whether a pod is injected (predicates that
 // return the reason to skip), validate its annotations, resolve its chain and
 // ports, and mutate a deep clone. The HTTP handler only fetches and diffs.
-import type { V1Container, V1Pod, V1Volume } from '@kubernetes/client-node';
+import type { V1Container, V1Pod, V1PodSpec, V1Volume } from '@kubernetes/client-node';
 import { CONTAINER } from '../constants.ts';
 import {
   validateAnnotations,
@@ -160,23 +160,35 @@ function secretsOf(settings: PodSettings): Pick<PodWiring, 'apiKeySecret' | 'svi
 const withVolumes = (volumes: V1Volume[] | undefined, added: V1Volume[]): V1Volume[] | undefined =>
   added.length ? [...(volumes ?? []), ...added] : volumes;
 
+/** Places the init container and the sidecars: native sidecars first among init containers, else after the containers. */
+function placeContainers(
+  spec: V1PodSpec,
+  { init, sidecars, native }: { init: V1Container | undefined; sidecars: V1Container[]; native: boolean },
+): void {
+  const existingInit = spec.initContainers ?? [];
+  const inits = init ? [init] : [];
+  if (native) spec.initContainers = [...inits, ...sidecars, ...existingInit];
+  else {
+    if (init || existingInit.length) spec.initContainers = [...inits, ...existingInit];
+    spec.containers = [...spec.containers, ...sidecars];
+  }
+}
+
 function applyWiring(pod: V1Pod, options: MutateOptions, wiring: PodWiring, status: InjectionStatus): V1Pod {
   const out = structuredClone(pod);
   const spec = (out.spec ??= { containers: [] });
-  const init = initContainer(options, wiring.modelEndpoint);
   const sidecars = [
     ...auditorContainers(options, wiring),
     gatewayContainer(options, wiring),
     credentialProxyContainer(options, wiring),
   ];
-  const existingInit = spec.initContainers ?? [];
   spec.volumes = withVolumes(spec.volumes, [...svidVolume(wiring), proxyCaVolume()]);
   spec.containers = (spec.containers ?? []).map(trustingProxyCa);
-  if (options.nativeSidecars) spec.initContainers = [...(init ? [init] : []), ...sidecars, ...existingInit];
-  else {
-    if (init || existingInit.length) spec.initContainers = [...(init ? [init] : []), ...existingInit];
-    spec.containers = [...(spec.containers ?? []), ...sidecars];
-  }
+  placeContainers(spec, {
+    init: initContainer(options, wiring.modelEndpoint),
+    sidecars,
+    native: options.nativeSidecars,
+  });
   const meta = (out.metadata ??= {});
   meta.annotations = { ...meta.annotations, [ANNOTATION.injectionStatus]: JSON.stringify(status) };
   return out;

@@ -1,7 +1,7 @@
 // Pure decisions of the certificate rotation: what the Secret holds, whether
 // the CA or the serving certificate must be renewed (and why, in words an
 // operator understands), and the CA bundle the webhook configurations carry.
-import type { KeyPair, Names } from './certs.ts';
+import type { KeyPair, Names } from '../../base/tls/certs.ts';
 import { describeNames, inspect, keyMatches, missingNames, signedBy, type CertInfo } from './x509.ts';
 
 export const SECRET_KEYS = {

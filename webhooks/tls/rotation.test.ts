@@ -4,7 +4,7 @@
 import type * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { quietLogger } from '../testing/fixtures.ts';
-import { issueCa, issueServing, type KeyPair } from './certs.ts';
+import { issueCa, issueServing, type KeyPair } from '../../base/tls/certs.ts';
 import { certificateReadiness, secretDataFromBundle } from './plan.ts';
 import { CertRotator } from './rotation.ts';
 

@@ -12,7 +12,7 @@ import type * as k8s from '@kubernetes/client-node';
 import { apiMessage, apiStatus } from '../../base/kube.ts';
 import type { Logger } from '../../base/log.ts';
 import type { WebhookMetrics } from '../metrics.ts';
-import { issueCa, issueServing, type KeyPair, type Names } from './certs.ts';
+import { issueCa, issueServing, type KeyPair, type Names } from '../../base/tls/certs.ts';
 import { coalesced, type Coalesced } from './coalesced.ts';
 import { inspect } from './x509.ts';
 import {

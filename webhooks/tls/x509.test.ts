@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { issueCa, issueServing } from './certs.ts';
+import { issueCa, issueServing } from '../../base/tls/certs.ts';
 import { inspect, keyMatches, missingNames, parseSubjectAltName, signedBy } from './x509.ts';
 
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@
 // issuer signature, key match. node-forge stays in certs.ts for issuing only,
 // so no certificate the rotation trusts is parsed or verified by it.
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import type { KeyPair, Names } from './certs.ts';
+import type { KeyPair, Names } from '../../base/tls/certs.ts';
 
 export interface CertInfo extends Names {
   commonName: string;

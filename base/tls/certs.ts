@@ -1,6 +1,7 @@
-// Issuing the webhook's own certificates: a CA and a serving certificate
-// signed by it (node-forge builds and signs X.509; keys come from node:crypto,
-// which is fast and native). Reading them is x509.ts, with Node's own X.509.
+// Issuing certificates: a CA and serving or client certificates signed by it
+// (the webhook's own, the credential proxy's pod-local CA). node-forge builds
+// and signs X.509; keys come from node:crypto, which is fast and native.
+// Reading them is webhooks/tls/x509.ts, with Node's own X.509.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
 
