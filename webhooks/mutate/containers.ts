@@ -80,8 +80,13 @@ export function proxyCaVolume(): V1Volume {
   return { name: PROXY_CA_VOLUME.name, emptyDir: { medium: 'Memory', sizeLimit: '1Mi' } };
 }
 
-/** Node adds `ca.pem` to its roots; OpenSSL, Python requests and curl read a whole bundle. */
+/**
+ * Node adds `ca.pem` to its roots; OpenSSL, Python requests and curl read a
+ * whole bundle. The MCP gateway's address comes with them: it runs in the
+ * proxy sidecar, on loopback.
+ */
 const TRUST_VARIABLES: Record<string, string> = {
+  PLATFORM_MCP_GATEWAY_URL: `http://127.0.0.1:${PORT.mcpGateway}/mcp`,
   NODE_EXTRA_CA_CERTS: `${PROXY_CA_VOLUME.path}/ca.pem`,
   SSL_CERT_FILE: `${PROXY_CA_VOLUME.path}/ca-bundle.pem`,
   REQUESTS_CA_BUNDLE: `${PROXY_CA_VOLUME.path}/ca-bundle.pem`,
