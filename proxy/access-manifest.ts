@@ -14,6 +14,7 @@ import {
   type EffectiveManifest,
 } from '../policy/access-manifest.ts';
 import type { EgressDecision, EgressPolicy, EgressRequest } from './policy.ts';
+import { Refreshed } from './refreshed.ts';
 
 /** Where the two tiers come from (the Verifier, or a test's stand-in with the same answers). */
 export type ManifestFetch = () => Promise<{ organization?: AccessManifest; workspace?: AccessManifest }>;
@@ -56,58 +57,48 @@ export function networkDecision(manifest: EffectiveManifest | undefined, host: s
 }
 
 export class ManifestPolicy implements EgressPolicy {
-  private manifest: EffectiveManifest | undefined;
-  private inflight: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly source: Refreshed<EffectiveManifest>;
 
   constructor(
     private readonly inner: EgressPolicy,
-    private readonly o: ManifestPolicyOptions,
-  ) {}
+    o: ManifestPolicyOptions,
+  ) {
+    this.source = new Refreshed({
+      read: async () => {
+        const tiers = await o.fetch();
+        return effectiveManifest(tiers.organization, tiers.workspace);
+      },
+      what: 'access manifest',
+      log: o.log,
+      ...(o.onRefresh ? { onRefresh: o.onRefresh } : {}),
+    });
+  }
 
   /** Reads the manifest now (one read at a time); keeps the last one on failure. */
   refresh(): Promise<void> {
-    this.inflight ??= this.read().finally(() => (this.inflight = undefined));
-    return this.inflight;
+    return this.source.refresh();
   }
 
   /** Refreshes every `intervalMs` until `stop`. */
   start(intervalMs: number): Promise<void> {
-    this.timer = setInterval(() => void this.refresh(), intervalMs);
-    this.timer.unref();
-    return this.refresh();
+    return this.source.start(intervalMs);
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.source.stop();
   }
 
   /** The effective manifest last read (undefined before the first read). */
   get current(): EffectiveManifest | undefined {
-    return this.manifest;
+    return this.source.current;
   }
 
   get loaded(): boolean {
-    return this.manifest !== undefined;
+    return this.source.current !== undefined;
   }
 
   async decide(request: EgressRequest): Promise<EgressDecision> {
-    if (!this.manifest) await this.refresh();
-    const decision = networkDecision(this.manifest, request.destination.host.toLowerCase());
+    const decision = networkDecision(await this.source.get(), request.destination.host.toLowerCase());
     return decision.allow ? this.inner.decide(request) : decision;
-  }
-
-  private async read(): Promise<void> {
-    try {
-      const tiers = await this.o.fetch();
-      this.manifest = effectiveManifest(tiers.organization, tiers.workspace);
-      this.o.onRefresh?.(true);
-    } catch (err) {
-      this.o.onRefresh?.(false);
-      this.o.log.warn(
-        { err: (err as Error).message, kept: this.manifest !== undefined },
-        'could not read the access manifest; keeping the last one read',
-      );
-    }
   }
 }

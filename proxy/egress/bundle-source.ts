@@ -5,6 +5,7 @@
 // last bundle. Wire format: snake_case (`GET /v1/agents/{agent_id}/egress`).
 import { callJson } from '../../base/http-client.ts';
 import type { Logger } from '../../base/log.ts';
+import { Refreshed } from '../refreshed.ts';
 import type { EgressBundle, EgressRule, InjectionMethod, McpServerRef } from '../../contract/egress.ts';
 
 export type BundleFetch = () => Promise<EgressBundle>;
@@ -92,51 +93,17 @@ export interface BundleSourceOptions {
   onChange?: (bundle: EgressBundle) => void;
 }
 
-export class BundleSource {
-  private bundle: EgressBundle | undefined;
-  private inflight: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(private readonly o: BundleSourceOptions) {}
-
-  get current(): EgressBundle | undefined {
-    return this.bundle;
-  }
-
-  /** The bundle, reading it first when none has been read yet (undefined: still unknown). */
-  async get(): Promise<EgressBundle | undefined> {
-    if (!this.bundle) await this.refresh();
-    return this.bundle;
-  }
-
-  refresh(): Promise<void> {
-    this.inflight ??= this.read().finally(() => (this.inflight = undefined));
-    return this.inflight;
-  }
-
-  start(intervalMs: number): Promise<void> {
-    this.timer = setInterval(() => void this.refresh(), intervalMs);
-    this.timer.unref();
-    return this.refresh();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
-
-  private async read(): Promise<void> {
-    try {
-      const next = await this.o.fetch();
-      const changed = next.version !== this.bundle?.version || next.version === '';
-      this.bundle = next;
-      this.o.onRefresh?.(true);
-      if (changed) this.o.onChange?.(next);
-    } catch (err) {
-      this.o.onRefresh?.(false);
-      this.o.log.warn(
-        { err: (err as Error).message, kept: this.bundle !== undefined },
-        'could not read the egress bundle; keeping the last one read',
-      );
-    }
+/** The agent's egress bundle as last read (see proxy/refreshed.ts). */
+export class BundleSource extends Refreshed<EgressBundle> {
+  constructor(o: BundleSourceOptions) {
+    super({
+      read: o.fetch,
+      what: 'egress bundle',
+      log: o.log,
+      ...(o.onRefresh ? { onRefresh: o.onRefresh } : {}),
+      onRead: (next, previous) => {
+        if (next.version === '' || next.version !== previous?.version) o.onChange?.(next);
+      },
+    });
   }
 }
