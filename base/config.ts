@@ -169,3 +169,27 @@ export function loadCheckedSettings<T extends Record<string, SettingSpec>>(
   if (problems.length > 0) throw new ConfigError(problems);
   return out as Settings<T>;
 }
+
+/** Inclusive bounds of numeric settings, with the wording of the expected range. */
+export type SettingBounds<T extends Record<string, SettingSpec>> = Partial<
+  Record<keyof T, [min: number, max: number, expected: string]>
+>;
+
+/** The settings of `parsed` outside their bounds, each naming its variable and what was expected. */
+export function boundsProblems<T extends Record<string, SettingSpec>>(
+  specs: T,
+  bounds: SettingBounds<T>,
+  parsed: Partial<Settings<T>>,
+  env: NodeJS.ProcessEnv,
+): string[] {
+  const problems: string[] = [];
+  for (const key of Object.keys(bounds) as (keyof T)[]) {
+    const [min, max, expected] = bounds[key] as [number, number, string];
+    const value = parsed[key];
+    if (typeof value !== 'number' || (value >= min && value <= max)) continue;
+    // Bounded settings are read from the environment (none has a flag).
+    const name = (specs[key] as SettingSpec).env;
+    problems.push(`${name}=${JSON.stringify(env[name])}: expected ${expected}`);
+  }
+  return problems;
+}

@@ -44,8 +44,8 @@ describe('loadProxySettings', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
       'PORT="http": expected a port number 0-65535',
-      'PLATFORM_PROXY_TLS_PORT="0": expected a port 1-65535',
       'PLATFORM_PROXY_CONNECT_TIMEOUT="soon": expected a duration such as 500ms, 30s, 15m or 1h',
+      'PLATFORM_PROXY_TLS_PORT="0": expected a port 1-65535',
       'PLATFORM_PROXY_DRAIN_TIMEOUT="1m": expected at most 9s',
       'PLATFORM_PROXY_MAX_CONNECTIONS="0": expected between 1 and 1000000',
       'PLATFORM_PROXY_MAX_HEAD_BYTES="10": expected between 1024 and 1048576',

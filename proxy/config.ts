@@ -2,7 +2,13 @@
 // PLATFORM_AGENT_ID, PLATFORM_WORKSPACE_ID, PLATFORM_VERIFIER_URL and
 // PLATFORM_API_KEY on the sidecar; the rest have defaults that suit a pod.
 import { modelBlockList } from './guard.ts';
-import { ConfigError, loadSettings, type SettingSpec, type Settings } from '../base/config.ts';
+import {
+  boundsProblems,
+  loadCheckedSettings,
+  type SettingBounds,
+  type SettingSpec,
+  type Settings,
+} from '../base/config.ts';
 
 export const PROXY_SETTINGS = {
   port: { env: 'PORT', flag: 'port', type: 'port', default: '8088', description: 'listen port' },
@@ -159,7 +165,7 @@ type Specs = typeof PROXY_SETTINGS;
 export type ProxySettings = Settings<Specs>;
 
 /** Inclusive bounds of the numeric settings; a value outside is a configuration error. */
-const BOUNDS: Partial<Record<keyof Specs, [number, number, string]>> = {
+const BOUNDS: SettingBounds<Specs> = {
   tlsPort: [1, 65535, 'a port 1-65535'],
   httpPort: [1, 65535, 'a port 1-65535'],
   connectTimeout: [1, 300_000, 'between 1ms and 5m'],
@@ -176,35 +182,15 @@ const BOUNDS: Partial<Record<keyof Specs, [number, number, string]>> = {
   maxHeadBytes: [1024, 1_048_576, 'between 1024 and 1048576'],
 };
 
-/**
- * Loads every setting on its own so that a bad value in one does not hide a
- * bad value in another, then checks the ranges; reports all problems at once.
- */
+/** Loads each setting on its own, then the ranges and the guard's lists; reports all problems at once. */
 export function loadProxySettings(
   env: NodeJS.ProcessEnv,
   flags: Record<string, string | undefined> = {},
 ): ProxySettings {
-  const problems: string[] = [];
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(PROXY_SETTINGS) as (keyof Specs)[]) {
-    const spec = PROXY_SETTINGS[key];
-    try {
-      out[key] = loadSettings({ [key]: spec }, env, flags)[key];
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      problems.push(...err.problems);
-      continue;
-    }
-    const bounds = BOUNDS[key];
-    const value = out[key];
-    if (bounds && typeof value === 'number' && (value < bounds[0] || value > bounds[1])) {
-      // The bounded settings have no flag, so the value came from the environment.
-      problems.push(`${spec.env}=${JSON.stringify(env[spec.env])}: expected ${bounds[2]}`);
-    }
-  }
-  problems.push(...guardProblems(out as Partial<ProxySettings>));
-  if (problems.length > 0) throw new ConfigError(problems);
-  return out as ProxySettings;
+  return loadCheckedSettings(PROXY_SETTINGS, env, flags, (parsed) => [
+    ...boundsProblems(PROXY_SETTINGS, BOUNDS, parsed, env),
+    ...guardProblems(parsed),
+  ]);
 }
 
 /** The model CIDRs and ports the guard refuses must themselves be valid. */

@@ -1,7 +1,13 @@
 // The MCP gateway's settings (SPEC Limits: MCP_GATEWAY_*), loaded like the
 // credential proxy's own: every bad value reported at once. The limits have
 // defaults that suit one agent's pod.
-import { ConfigError, loadSettings, type SettingSpec, type Settings } from '../../base/config.ts';
+import {
+  boundsProblems,
+  loadCheckedSettings,
+  type SettingBounds,
+  type SettingSpec,
+  type Settings,
+} from '../../base/config.ts';
 
 export const MCP_GATEWAY_SETTINGS = {
   enabled: {
@@ -72,7 +78,7 @@ export const MCP_GATEWAY_SETTINGS = {
 type Specs = typeof MCP_GATEWAY_SETTINGS;
 export type McpGatewaySettings = Settings<Specs>;
 
-const BOUNDS: Partial<Record<keyof Specs, [number, number, string]>> = {
+const BOUNDS: SettingBounds<Specs> = {
   discoveryInterval: [1_000, 3_600_000, 'between 1s and 1h'],
   callTimeout: [1_000, 600_000, 'between 1s and 10m'],
   staleAfter: [0, 86_400_000, 'at most 24h'],
@@ -80,34 +86,13 @@ const BOUNDS: Partial<Record<keyof Specs, [number, number, string]>> = {
   maxBatch: [1, 1000, 'between 1 and 1000'],
 };
 
-function boundProblem(key: keyof Specs, value: unknown, env: NodeJS.ProcessEnv): string | undefined {
-  const bounds = BOUNDS[key];
-  if (!bounds || typeof value !== 'number' || (value >= bounds[0] && value <= bounds[1])) return undefined;
-  const name = MCP_GATEWAY_SETTINGS[key].env;
-  return `${name}=${JSON.stringify(env[name])}: expected ${bounds[2]}`;
-}
-
 /** Loads each setting on its own, then the ranges and the OAuth pairing; reports all problems at once. */
 export function loadMcpGatewaySettings(env: NodeJS.ProcessEnv): McpGatewaySettings {
-  const problems: string[] = [];
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(MCP_GATEWAY_SETTINGS) as (keyof Specs)[]) {
-    const spec = MCP_GATEWAY_SETTINGS[key];
-    try {
-      out[key] = loadSettings({ [key]: spec }, env, {})[key];
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      problems.push(...err.problems);
-      continue;
-    }
-    const outside = boundProblem(key, out[key], env);
-    if (outside) problems.push(outside);
-  }
-  // A token is only as good as its audience check; without one, tokens meant for anything would pass.
-  if (out.oauthIssuer && !out.resourceUrl)
-    problems.push(
-      'MCP_GATEWAY_OAUTH_ISSUER is set without MCP_GATEWAY_RESOURCE_URL (the audience of its tokens)',
-    );
-  if (problems.length > 0) throw new ConfigError(problems);
-  return out as McpGatewaySettings;
+  return loadCheckedSettings(MCP_GATEWAY_SETTINGS, env, {}, (parsed) => [
+    ...boundsProblems(MCP_GATEWAY_SETTINGS, BOUNDS, parsed, env),
+    // A token is only as good as its audience check; without one, tokens meant for anything would pass.
+    ...(parsed.oauthIssuer && !parsed.resourceUrl
+      ? ['MCP_GATEWAY_OAUTH_ISSUER is set without MCP_GATEWAY_RESOURCE_URL (the audience of its tokens)']
+      : []),
+  ]);
 }
