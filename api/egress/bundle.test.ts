@@ -51,6 +51,29 @@ describe('mergeRules', () => {
     ]);
   });
 
+  it("adds the workspace's rules after the agent's own and its tools', before installs", () => {
+    const workspaceEnv = {
+      credentialRouting: [
+        { destination: 'api.github.com', injectionMethod: 'client_credentials' },
+        { destination: 'hooks.slack.com', credentialRef: 'slack-bot' },
+      ],
+      tools: [
+        {
+          name: 'mail',
+          credentialRouting: [{ destination: 'mail.test', injectionMethod: 'token_exchange' }],
+        },
+      ],
+    } as unknown as NonNullable<PlatformAgent['spec']['environment']>;
+    const merged = mergeRules([...agentRuleSources(agent, workspaceEnv), install], credentialService);
+    expect(merged.map((r) => [r.destination, r.source])).toEqual([
+      ['api.github.com', 'agent'],
+      ['*.search.test', 'tool:search'],
+      ['hooks.slack.com', 'workspace'],
+      ['mail.test', 'workspace-tool:mail'],
+      ['mcp.crm.test', 'install:crm'],
+    ]);
+  });
+
   it('derives the service: the credential’s, the app’s, else the host without its wildcard', () => {
     expect(rules.map((r) => r.service)).toEqual(['github', 'search.test', 'crm']);
   });

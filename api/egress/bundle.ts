@@ -49,12 +49,27 @@ export interface EgressBundleView {
   cedar: string;
 }
 
-/** The rule sources of an agent in precedence order: its spec, then its tools, then its installs. */
-export function agentRuleSources(agent: PlatformAgent): RuleSource[] {
-  const env = agent.spec.environment;
+type Environment = PlatformAgent['spec']['environment'];
+
+function environmentSources(env: Environment, prefix: string): RuleSource[] {
   return [
-    { source: 'agent', rules: env?.credentialRouting ?? [] },
-    ...(env?.tools ?? []).map((t) => ({ source: `tool:${t.name}`, rules: t.credentialRouting ?? [] })),
+    { source: prefix || 'agent', rules: env?.credentialRouting ?? [] },
+    ...(env?.tools ?? []).map((t) => ({
+      source: `${prefix ? `${prefix}-` : ''}tool:${t.name}`,
+      rules: t.credentialRouting ?? [],
+    })),
+  ];
+}
+
+/**
+ * The rule sources of an agent in precedence order: its spec, then its tools,
+ * then its workspace's environment (rules declared for every agent of the
+ * workspace) and that environment's tools; installs come after.
+ */
+export function agentRuleSources(agent: PlatformAgent, workspaceEnvironment?: Environment): RuleSource[] {
+  return [
+    ...environmentSources(agent.spec.environment, ''),
+    ...(workspaceEnvironment ? environmentSources(workspaceEnvironment, 'workspace') : []),
   ];
 }
 

@@ -45,9 +45,11 @@ function credentialServices(resolution: CredentialResolution): (name: string) =>
 
 export async function loadEgressBundle(deps: Deps, agent: PlatformAgent): Promise<EgressBundleView> {
   const agentId = agentIdOf(agent);
-  const [manifest, resolution] = await Promise.all([
+  const wsName = agent.spec.workspace;
+  const [manifest, resolution, workspace] = await Promise.all([
     agentAccessManifest(deps.writer, agent),
     agentCredentials(deps.writer, agent),
+    wsName ? deps.writer.readWorkspace(agent.metadata.namespace ?? '', wsName) : undefined,
   ]);
   const installs = installsOf(deps, agent);
   const installSources: RuleSource[] = installs.map((i) => {
@@ -62,7 +64,10 @@ export async function loadEgressBundle(deps: Deps, agent: PlatformAgent): Promis
       ...(issuer ? { issuer } : {}),
     };
   });
-  const rules = mergeRules([...agentRuleSources(agent), ...installSources], credentialServices(resolution));
+  const rules = mergeRules(
+    [...agentRuleSources(agent, workspace?.spec.environment), ...installSources],
+    credentialServices(resolution),
+  );
   const mcpServers = installs.flatMap((i) => {
     const entry = deps.catalog.get(i.spec.app)?.spec;
     return entry?.type === 'mcp_server' && entry.serverUrl

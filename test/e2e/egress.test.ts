@@ -207,7 +207,7 @@ describe('the credential proxy in a running agent pod', () => {
     const seen = seenByTool().filter((s) => s.url === '/items?page=1');
     expect(seen.at(-1)?.auth).toBe(`Bearer ${CANARY}`);
     expect(seen.some((s) => s.auth === 'Bearer agent-made')).toBe(false);
-  });
+  }, 300_000);
 
   it('keeps the original destination port when the Host header names none', async () => {
     const script = `const s = require('node:net').connect(8443, ${JSON.stringify(toolIp)}, () => s.write('GET /no-port HTTP/1.1\\r\\nHost: ${toolIp}\\r\\nConnection: close\\r\\n\\r\\n')); let o=''; s.on('data', (c) => o += c); s.on('close', () => console.log(o.split('\\r\\n')[0])); s.on('error', (e) => console.log('error', e.code));`;
