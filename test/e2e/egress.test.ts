@@ -5,7 +5,8 @@
 // never sees it and its own Authorization is dropped; a request whose Host
 // names no port still reaches 8443 (the original destination, read from the
 // kernel); a DELETE is held until an Owner approves it, an Editor cannot, and
-// only then reaches the tool.
+// only then reaches the tool; a second tool pod is reached with a token of
+// the agent's own OAuth client (client_credentials, its SVID as assertion).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { api, eventually, kubeconfigPath, kubectl, kubectlOk, topology } from '.
 const SUMMARIZER: AgentRef = { namespace: 'default', name: 'summarizer' };
 const CANARY = `e2e-canary-${Date.now().toString(36)}`;
 const TOOL = 'egress-tool';
+const CC_TOOL = 'egress-tool-cc';
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
 // The tool: answers every request with what it saw, the Authorization only as a hash; `/_seen` lists them.
@@ -39,11 +41,11 @@ interface Seen {
   auth: string;
 }
 
-function toolPod(): object {
+function toolPod(name: string): object {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: TOOL, namespace: 'default', labels: { app: TOOL } },
+    metadata: { name, namespace: 'default', labels: { app: name } },
     spec: {
       containers: [
         {
@@ -58,13 +60,13 @@ function toolPod(): object {
   };
 }
 
-const seenByTool = (): Seen[] =>
+const seenByTool = (pod = TOOL): Seen[] =>
   JSON.parse(
     kubectlOk([
       '-n',
       'default',
       'exec',
-      TOOL,
+      pod,
       '--',
       'node',
       '-e',
@@ -124,6 +126,7 @@ async function as<T>(
 }
 
 let toolIp = '';
+let ccToolIp = '';
 let credentialId = '';
 let originalRules: unknown[] = [];
 
@@ -141,23 +144,21 @@ const workspaceRules = (rules: unknown[]): void => {
   ]);
 };
 
+/** Starts a tool pod (again) and resolves with its IP once it serves. */
+async function startTool(name: string): Promise<string> {
+  kubectl(['-n', 'default', 'delete', 'pod', name, '--ignore-not-found', '--wait=true']);
+  kubectlOk(['apply', '-f', '-'], JSON.stringify(toolPod(name)));
+  const field = (path: string): string =>
+    kubectl(['-n', 'default', 'get', 'pod', name, '-o', `jsonpath={${path}}`]).stdout.trim();
+  return eventually(() => {
+    const ip = field('.status.podIP');
+    return ip && field('.status.containerStatuses[0].ready') === 'true' ? ip : undefined;
+  }, `the tool pod ${name} running`);
+}
+
 beforeAll(async () => {
   kubectlOk(['apply', '-f', join(REPO_ROOT, 'config', 'samples')]);
-  kubectl(['-n', 'default', 'delete', 'pod', TOOL, '--ignore-not-found', '--wait=true']);
-  kubectlOk(['apply', '-f', '-'], JSON.stringify(toolPod()));
-  toolIp = await eventually(() => {
-    const ip = kubectl(['-n', 'default', 'get', 'pod', TOOL, '-o', 'jsonpath={.status.podIP}']).stdout.trim();
-    const ready = kubectl([
-      '-n',
-      'default',
-      'get',
-      'pod',
-      TOOL,
-      '-o',
-      'jsonpath={.status.containerStatuses[0].ready}',
-    ]).stdout.trim();
-    return ip && ready === 'true' ? ip : undefined;
-  }, 'the tool pod running');
+  [toolIp, ccToolIp] = await Promise.all([startTool(TOOL), startTool(CC_TOOL)]);
   const created = await api<{ id: string }>('/v1/scoped-credentials', {
     method: 'POST',
     body: JSON.stringify({
@@ -180,13 +181,15 @@ beforeAll(async () => {
     credentialRef: credentialId.split('.').slice(1).join('.'),
     injectionMethod: 'sidecar',
   };
-  workspaceRules([...originalRules, rule]);
+  // The second tool is reached as the agent itself: a token of its own OAuth client (its SVID as assertion).
+  workspaceRules([...originalRules, rule, { destination: ccToolIp, injectionMethod: 'client_credentials' }]);
 }, 300_000);
 
 afterAll(async () => {
   workspaceRules(originalRules);
   if (credentialId) await api(`/v1/scoped-credentials/${credentialId}`, { method: 'DELETE' });
-  kubectl(['-n', 'default', 'delete', 'pod', TOOL, '--ignore-not-found', '--wait=false']);
+  for (const pod of [TOOL, CC_TOOL])
+    kubectl(['-n', 'default', 'delete', 'pod', pod, '--ignore-not-found', '--wait=false']);
 });
 
 describe('the credential proxy in a running agent pod', () => {
@@ -244,4 +247,22 @@ describe('the credential proxy in a running agent pod', () => {
         .map((s) => s.url),
     ).toEqual(['/items/7']);
   });
+
+  it("reaches a tool as the agent itself with a token of the agent's own OAuth client", async () => {
+    const said = await eventually(
+      async () => {
+        const out = await inAgent(fetchScript(`http://${ccToolIp}:8443/reports`, {}));
+        return out.startsWith('200 ') ? out : undefined;
+      },
+      'the autonomous call',
+      240_000,
+    );
+    expect(said).not.toContain('eyJ');
+    const auth = seenByTool(CC_TOOL).find((s) => s.url === '/reports')?.auth ?? '';
+    expect(auth).toMatch(/^Bearer eyJ/);
+    const claims = JSON.parse(Buffer.from(auth.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      sub?: string;
+    };
+    expect(String(claims.sub)).toContain('summarizer');
+  }, 300_000);
 });
