@@ -26,6 +26,7 @@ COPY model ./model
 COPY agent ./agent
 COPY attestation ./attestation
 COPY evidence ./evidence
+COPY accesses ./accesses
 RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --ignore-scripts
 
 FROM node:${NODE_VERSION}-bookworm-slim

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { finalStage } from '../../test/conformance/dockerfile.ts';
 import { IMAGE_NAME, imageDefinitions, layersFor, parseImageIds } from './definitions.ts';
+import { NODE_PURPOSE } from '../architecture/graph.ts';
 import { group, NSSWITCH, parseLdd, passwd, runtimePlan, XTABLES_NAMES, type PlanItem } from './rootfs.ts';
 
 const dockerfile = readFileSync(join(import.meta.dirname, '..', '..', 'Dockerfile'), 'utf8');
@@ -98,5 +99,15 @@ describe('runtime layer plan', () => {
     expect(NSSWITCH).toContain('hosts: files dns');
     expect(at('/tmp')).toMatchObject({ entry: { type: 'dir', mode: 0o1777 } });
     expect(at('/home/node')).toMatchObject({ entry: { uid: 1000, gid: 1000 } });
+  });
+});
+
+describe('the image compiles every production folder', () => {
+  it('tsconfig.build.json includes each top-level folder of the architecture map but hack', () => {
+    const config = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', '..', 'tsconfig.build.json'), 'utf8'),
+    ) as { include: string[] };
+    const folders = Object.keys(NODE_PURPOSE).filter((n) => !n.includes('/') && n !== 'hack');
+    expect(folders.filter((f) => !config.include.includes(f))).toEqual([]);
   });
 });
