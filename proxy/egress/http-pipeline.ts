@@ -44,6 +44,12 @@ export interface PipelineOptions {
   sink: AccessSink;
   /** The rule for a host (exact beats wildcard), from the current egress bundle. */
   match: (host: string) => EgressRule | undefined;
+  /**
+   * Resolves once the egress bundle has been read (or its first read failed):
+   * a call is matched against rules only after that, or a call racing the
+   * first read would be matched against none and then allowed by the policy.
+   */
+  ready?: () => Promise<unknown>;
   /** The model guard and the manifest's network domain; answers the address to connect to. */
   guard: EgressPolicy;
   route: RouteOptions;
@@ -182,6 +188,7 @@ class HttpPipeline implements Pipeline {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    await this.o.ready?.();
     const call = this.callOf(req, res);
     if (call instanceof Refusal)
       return answer(res, { status: call.status, code: call.code, detail: call.message });

@@ -100,6 +100,7 @@ export async function setupEgress(o: EgressSetup): Promise<EgressParts> {
     injector: o.injector,
     sink: o.sink,
     match,
+    ready: () => bundle.get(),
     guard: o.network,
     route: o.route,
     upstream: { extraRoots: await extraRoots(s.upstreamCaFile), responseTimeoutMs: s.responseTimeout },

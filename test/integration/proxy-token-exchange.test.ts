@@ -103,11 +103,15 @@ describe('token_exchange injection against the platform', () => {
   });
 
   it('gives 403 with the OAuth code to a user without a grant and for a service not delegated', async () => {
-    for (const attempt of [tokenFor(CAROL), tokenFor(ALICE, { ...SLACK, service: 'github' })]) {
-      const err = await attempt.then(
+    // Both run at once; each gets its handler at once, so the second's refusal is never unhandled.
+    const attempts = [tokenFor(CAROL), tokenFor(ALICE, { ...SLACK, service: 'github' })].map((p) =>
+      p.then(
         () => undefined,
         (e: unknown) => e,
-      );
+      ),
+    );
+    for (const attempt of attempts) {
+      const err = await attempt;
       expect(err).toBeInstanceOf(InjectionError);
       expect(err).toMatchObject({ status: 403, code: 'invalid_grant' });
     }

@@ -363,3 +363,90 @@ describe('the credential proxy HTTP path', () => {
     expect(hang).toMatch(/^HTTP\/1.1 504/);
   });
 });
+
+describe('a call that races the first read of the egress bundle', () => {
+  it('is matched against the rules once they are known, never against none', async () => {
+    const seen: Seen[] = [];
+    const target = createHttpServer((req, res) => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '' });
+      res.end('ok');
+    });
+    const port = await listen(target);
+    let bundle: EgressBundle | undefined;
+    let loaded!: () => void;
+    // The first read arrives while the call is already past its start (here: inside the network check).
+    const firstRead = new Promise<void>((resolve) => (loaded = resolve)).then(() => {
+      bundle = {
+        agentId: 'ns.agent',
+        version: 'v1',
+        cedar: 'permit(principal, action, resource);',
+        mcpServers: [],
+        rules: [
+          {
+            destination: 'localhost',
+            injectionMethod: 'sidecar',
+            credentialRef: 'c',
+            approval: 'auto',
+            service: 's',
+            source: 'agent',
+          },
+        ],
+      };
+    });
+    const log = createLogger('proxy-test', { level: 'silent' });
+    const route = { plainPort: 80, listenPort: 0, ownAddresses: new Set<string>() };
+    const pipeline = createPipeline({
+      agentId: 'ns.agent',
+      access: new CedarAccess({ agentId: 'ns.agent', bundle: () => bundle, manifest: () => undefined }),
+      approvals: new TestGate(),
+      injector: new TestInjector(),
+      sink: { record: () => undefined },
+      match: (host) => bundle?.rules.find((r) => r.destination === host),
+      ready: () => firstRead,
+      guard: {
+        decide: async () => {
+          loaded();
+          await firstRead;
+          return { allow: true };
+        },
+      },
+      route,
+      upstream: { extraRoots: [], responseTimeoutMs: 2000 },
+      maxBodyBytes: 1024,
+      maxHeadBytes: 8192,
+      headTimeoutMs: 2000,
+      idleTimeoutMs: 5000,
+      userClaim: 'sub',
+      log,
+    });
+    const registry = new Registry();
+    const proxy = await startProxyServer({
+      host: '127.0.0.1',
+      port: 0,
+      maxConnections: 10,
+      log,
+      metrics: proxyMetrics(registry),
+      policy: { decide: () => ({ allow: true }) },
+      recorder: { record: () => undefined },
+      registry,
+      route,
+      tlsPort: 443,
+      connectTimeoutMs: 2000,
+      idleTimeoutMs: 5000,
+      headTimeoutMs: 2000,
+      maxHeadBytes: 8192,
+      l7: { pipeline, ca: InterceptCa.create(), intercept: () => false },
+    });
+    route.listenPort = proxy.port;
+    setTimeout(() => loaded(), 50);
+    const answer = await request(
+      proxy.port,
+      `GET /x HTTP/1.1\r\nHost: localhost:${port}\r\nAuthorization: Bearer agent-made\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1.1 200/);
+    expect(seen.map((s) => s.headers.authorization)).toEqual([`Bearer ${CANARY}-v1`]);
+    pipeline.close();
+    await proxy.stop(0);
+    target.close();
+  });
+});
