@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createKeyring, encrypt, generateKey } from '../../base/crypto/envelope.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { BundleRule } from './bundle.ts';
-import { assertAgentBoundKey, audiencePermitted, openMaterial } from './secrets.ts';
+import { assertAgentBoundKey, audiencePermitted, openMaterial, assertNotSuspended } from './secrets.ts';
 
 const principal = (p: Partial<Principal>): Principal => ({
   subject: 'x',
@@ -72,5 +72,16 @@ describe('openMaterial', () => {
 
   it('serves a hand-written Secret’s value as it is', () => {
     expect(openMaterial(keyring, 'plain-token', 'ns/cred/material')).toBe('plain-token');
+  });
+});
+
+describe('assertNotSuspended', () => {
+  const owner = { role: 'Owner' };
+  it('hands out secrets only to an agent with an Owner that is not suspended', () => {
+    expect(() => assertNotSuspended({ spec: { owners: [owner] } })).not.toThrow();
+    expect(() => assertNotSuspended({ spec: { owners: [owner], suspend: true } })).toThrow(
+      expect.objectContaining({ status: 409, code: 'agent_suspended' }),
+    );
+    expect(() => assertNotSuspended({ spec: { owners: [{ role: 'Editor' }] } })).toThrow(/no Owner/);
   });
 });

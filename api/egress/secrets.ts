@@ -14,6 +14,24 @@ export function assertAgentBoundKey(principal: Principal, agentId: string): void
   throw forbidden(`only a Gateway key bound to agent ${agentId} may fetch its credentials and identity`);
 }
 
+/**
+ * 409 for a suspended agent (on request, or with no Owner left): its policy
+ * already refuses every call, and its secrets and identity stay with the
+ * Verifier until an Owner brings it back.
+ */
+export function assertNotSuspended(agent: {
+  spec: { suspend?: boolean; owners?: readonly { role: string }[] };
+}): void {
+  const noOwner = !(agent.spec.owners ?? []).some((o) => o.role === 'Owner');
+  if (agent.spec.suspend === true || noOwner)
+    throw conflict(
+      noOwner
+        ? 'the agent has no Owner and is suspended: no credential or identity is handed out'
+        : 'the agent is suspended: no credential or identity is handed out',
+      'agent_suspended',
+    );
+}
+
 /** The platform's issuer or token endpoint, or a token endpoint or audience of one of the agent's client_credentials rules. */
 export function audiencePermitted(
   audience: string,

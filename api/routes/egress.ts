@@ -8,7 +8,12 @@ import { HttpError, conflict, unprocessable } from '../../base/http-error.ts';
 import type { PlatformAgent } from '../agents/model.ts';
 import { assertGatewayServes } from '../delegations/model.ts';
 import { agentIdOf, givenCredential, loadEgressBundle } from '../egress/load.ts';
-import { assertAgentBoundKey, audiencePermitted, openMaterial } from '../egress/secrets.ts';
+import {
+  assertAgentBoundKey,
+  assertNotSuspended,
+  audiencePermitted,
+  openMaterial,
+} from '../egress/secrets.ts';
 import { agentCredentials } from '../scoped/agent-cascade.ts';
 import { materialContext } from '../scoped/objects.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
@@ -28,6 +33,7 @@ async function readCredential(rc: RouteCtx): Promise<unknown> {
   const agent = rc.agent as PlatformAgent;
   const agentId = agentIdOf(agent);
   assertAgentBoundKey(rc.principal, agentId);
+  assertNotSuspended(agent);
   const name = rc.params.credential ?? '';
   rc.audit.details = { credential: name };
   const given = givenCredential(await agentCredentials(rc.deps.writer, agent), name);
@@ -56,6 +62,7 @@ async function readCredential(rc: RouteCtx): Promise<unknown> {
 async function issueSvid(rc: RouteCtx): Promise<unknown> {
   const agent = rc.agent as PlatformAgent;
   assertAgentBoundKey(rc.principal, agentIdOf(agent));
+  assertNotSuspended(agent);
   const { audience } = bodyOf<{ audience: string }>(rc);
   rc.audit.details = { audience };
   const { rules } = await loadEgressBundle(rc.deps, agent);
