@@ -94,7 +94,6 @@ async function egressWithVerifier(
     context,
     registry,
     network,
-    guard: network,
     route,
     injector,
     sink,

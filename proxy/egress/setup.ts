@@ -6,7 +6,6 @@ import { readFile } from 'node:fs/promises';
 import { Counter, type Registry } from 'prom-client';
 import type { RoleContext } from '../../base/role.ts';
 import type { ProxySettings } from '../config.ts';
-import type { EgressPolicy } from '../policy.ts';
 import type { RouteOptions } from '../route.ts';
 import type { ManifestPolicy } from '../access-manifest.ts';
 import { VerifierApprovalGate } from './approval-gate.ts';
@@ -31,7 +30,6 @@ export interface EgressSetup {
   registry: Registry;
   /** The model guard behind the manifest's network domain. */
   network: ManifestPolicy;
-  guard: EgressPolicy;
   route: RouteOptions;
   injector: Injector;
   sink: AccessSink;

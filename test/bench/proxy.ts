@@ -6,14 +6,9 @@
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Registry } from 'prom-client';
-import { createLogger } from '../../base/log.ts';
 import { CedarAccess } from '../../proxy/egress/cedar-access.ts';
+import { startL7Proxy } from '../process/fixtures/l7-proxy.ts';
 import type { EgressBundle, EgressRule, Injector } from '../../contract/egress.ts';
-import { createPipeline } from '../../proxy/egress/http-pipeline.ts';
-import { InterceptCa } from '../../proxy/egress/intercept-ca.ts';
-import { proxyMetrics } from '../../proxy/metrics.ts';
-import { startProxyServer } from '../../proxy/server.ts';
 
 const N = Number(process.env.BENCH_N ?? 3000);
 const pct = (xs: number[], p: number): number =>
@@ -69,44 +64,18 @@ const cached: Injector = {
   inject: () => Promise.resolve({ set: { authorization: 'Bearer cached-token' }, strip: ['authorization'] }),
   invalidate: () => undefined,
 };
-const log = createLogger('bench', { level: 'silent' });
-const route = { plainPort: 80, listenPort: 0, ownAddresses: new Set<string>() };
-const pipeline = createPipeline({
-  agentId: 'bench.agent',
+const proxy = await startL7Proxy({
   access: new CedarAccess({ agentId: 'bench.agent', bundle: () => bundle, manifest: () => undefined }),
   approvals: { hold: () => Promise.reject(new Error('no approvals in this benchmark')) },
   injector: cached,
-  sink: { record: () => undefined },
   match: (host) => (host === 'localhost' ? rule : undefined),
   guard: { decide: () => ({ allow: true, address: '127.0.0.1' }) },
-  route,
   upstream: { extraRoots: [], responseTimeoutMs: 10_000 },
   maxBodyBytes: 1 << 20,
   maxHeadBytes: 32_768,
   headTimeoutMs: 10_000,
   idleTimeoutMs: 60_000,
-  userClaim: 'sub',
-  log,
 });
-const registry = new Registry();
-const proxy = await startProxyServer({
-  host: '127.0.0.1',
-  port: 0,
-  maxConnections: 100,
-  log,
-  metrics: proxyMetrics(registry),
-  policy: { decide: () => ({ allow: true }) },
-  recorder: { record: () => undefined },
-  registry,
-  route,
-  tlsPort: 443,
-  connectTimeoutMs: 10_000,
-  idleTimeoutMs: 60_000,
-  headTimeoutMs: 10_000,
-  maxHeadBytes: 32_768,
-  l7: { pipeline, ca: InterceptCa.create(), intercept: () => false },
-});
-route.listenPort = proxy.port;
 
 const direct = await series(targetPort, `localhost:${targetPort}`);
 const proxied = await series(proxy.port, `localhost:${targetPort}`);
@@ -117,6 +86,5 @@ console.log(`proxied: p50 ${fmt(pct(proxied, 50))}  p99 ${fmt(pct(proxied, 99))}
 console.log(
   `added by the proxy (Cedar allow + cached credential + record): p50 ${fmt(pct(proxied, 50) - pct(direct, 50))}  p99 ${fmt(pct(proxied, 99) - pct(direct, 99))}  (target: p99 < 2 ms)`,
 );
-pipeline.close();
-await proxy.stop(0);
+await proxy.stop();
 target.close();

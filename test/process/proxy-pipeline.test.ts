@@ -13,7 +13,6 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import { connect as tcpConnect, type AddressInfo, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { Registry } from 'prom-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../base/log.ts';
 import { issueCa, issueServing } from '../../base/tls/certs.ts';
@@ -29,10 +28,7 @@ import type {
   Injector,
 } from '../../contract/egress.ts';
 import { InjectionError } from '../../contract/egress.ts';
-import { createPipeline, type Pipeline } from '../../proxy/egress/http-pipeline.ts';
-import { InterceptCa } from '../../proxy/egress/intercept-ca.ts';
-import { proxyMetrics } from '../../proxy/metrics.ts';
-import { startProxyServer, type ProxyServer } from '../../proxy/server.ts';
+import { startL7Proxy, type L7Proxy } from './fixtures/l7-proxy.ts';
 
 const CANARY = 'canary-secret-7f3a9c';
 const targetCa = issueCa(new Date(), 1, 'test target CA');
@@ -135,9 +131,7 @@ describe('the credential proxy HTTP path', () => {
   let httpsTarget: Server;
   let httpPort = 0;
   let httpsPort = 0;
-  let proxy: ProxyServer;
-  let pipeline: Pipeline;
-  const ca = InterceptCa.create();
+  let proxy: L7Proxy;
   let bundle: EgressBundle;
   /** The token the targets answer 401 to. */
   let stale = '';
@@ -168,50 +162,20 @@ describe('the credential proxy HTTP path', () => {
     const rules = () => bundle.rules;
     injector = new TestInjector();
     gate = new TestGate();
-    const log = createLogger('proxy-test', { level: (process.env.TEST_LOG as 'info') ?? 'silent' });
-    const access = new CedarAccess({ agentId: 'ns.agent', bundle: () => bundle, manifest: () => undefined });
-    const route = { plainPort: 80, listenPort: 0, ownAddresses: new Set<string>() };
-    pipeline = createPipeline({
-      agentId: 'ns.agent',
-      access,
+    proxy = await startL7Proxy({
+      access: new CedarAccess({ agentId: 'ns.agent', bundle: () => bundle, manifest: () => undefined }),
       approvals: gate,
       injector,
       sink: { record: (r) => records.push(r) },
       match: (host) => rules().find((r) => r.destination === host),
-      guard: { decide: () => ({ allow: true }) },
-      route,
       upstream: { extraRoots: [targetCa.certPem], responseTimeoutMs: 500 },
-      maxBodyBytes: 1024,
-      maxHeadBytes: 8192,
-      headTimeoutMs: 2000,
-      idleTimeoutMs: 5000,
-      userClaim: 'sub',
-      log,
+      log: createLogger('proxy-test', { level: (process.env.TEST_LOG as 'info') ?? 'silent' }),
+      intercept: (host) => rules().some((r) => r.destination === host),
     });
-    const registry = new Registry();
-    proxy = await startProxyServer({
-      host: '127.0.0.1',
-      port: 0,
-      maxConnections: 100,
-      log,
-      metrics: proxyMetrics(registry),
-      policy: { decide: () => ({ allow: true }) },
-      recorder: { record: () => undefined },
-      registry,
-      route,
-      tlsPort: 443,
-      connectTimeoutMs: 2000,
-      idleTimeoutMs: 5000,
-      headTimeoutMs: 2000,
-      maxHeadBytes: 8192,
-      l7: { pipeline, ca, intercept: (host) => rules().some((r) => r.destination === host) },
-    });
-    route.listenPort = proxy.port;
   });
 
   afterAll(async () => {
-    pipeline.close();
-    await proxy.stop(0);
+    await proxy.stop();
     httpTarget.close();
     httpsTarget.close();
   });
@@ -258,7 +222,7 @@ describe('the credential proxy HTTP path', () => {
     const socket = tcpConnect(proxy.port, '127.0.0.1');
     socket.write(`CONNECT localhost:${httpsPort} HTTP/1.1\r\nHost: localhost:${httpsPort}\r\n\r\n`);
     await new Promise<void>((resolve) => socket.once('data', () => resolve()));
-    const tls = tlsConnect({ socket, servername: 'localhost', ca: ca.certPem });
+    const tls = tlsConnect({ socket, servername: 'localhost', ca: proxy.ca.certPem });
     tls.write(
       `GET /secure HTTP/1.1\r\nHost: localhost:${httpsPort}\r\nAuthorization: Bearer mine\r\nConnection: close\r\n\r\n`,
     );
@@ -275,7 +239,7 @@ describe('the credential proxy HTTP path', () => {
     const socket = tcpConnect(proxy.port, '127.0.0.1');
     socket.write(`CONNECT localhost:${httpsPort} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     await new Promise<void>((resolve) => socket.once('data', () => resolve()));
-    const tls = tlsConnect({ socket, servername: 'localhost', ca: ca.certPem });
+    const tls = tlsConnect({ socket, servername: 'localhost', ca: proxy.ca.certPem });
     tls.write(`GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`);
     let out = '';
     tls.on('data', (c: Buffer) => (out += c.toString()));
@@ -393,14 +357,10 @@ describe('a call that races the first read of the egress bundle', () => {
         ],
       };
     });
-    const log = createLogger('proxy-test', { level: 'silent' });
-    const route = { plainPort: 80, listenPort: 0, ownAddresses: new Set<string>() };
-    const pipeline = createPipeline({
-      agentId: 'ns.agent',
+    const proxy = await startL7Proxy({
       access: new CedarAccess({ agentId: 'ns.agent', bundle: () => bundle, manifest: () => undefined }),
       approvals: new TestGate(),
       injector: new TestInjector(),
-      sink: { record: () => undefined },
       match: (host) => bundle?.rules.find((r) => r.destination === host),
       ready: () => firstRead,
       guard: {
@@ -410,34 +370,7 @@ describe('a call that races the first read of the egress bundle', () => {
           return { allow: true };
         },
       },
-      route,
-      upstream: { extraRoots: [], responseTimeoutMs: 2000 },
-      maxBodyBytes: 1024,
-      maxHeadBytes: 8192,
-      headTimeoutMs: 2000,
-      idleTimeoutMs: 5000,
-      userClaim: 'sub',
-      log,
     });
-    const registry = new Registry();
-    const proxy = await startProxyServer({
-      host: '127.0.0.1',
-      port: 0,
-      maxConnections: 10,
-      log,
-      metrics: proxyMetrics(registry),
-      policy: { decide: () => ({ allow: true }) },
-      recorder: { record: () => undefined },
-      registry,
-      route,
-      tlsPort: 443,
-      connectTimeoutMs: 2000,
-      idleTimeoutMs: 5000,
-      headTimeoutMs: 2000,
-      maxHeadBytes: 8192,
-      l7: { pipeline, ca: InterceptCa.create(), intercept: () => false },
-    });
-    route.listenPort = proxy.port;
     setTimeout(() => loaded(), 50);
     const answer = await request(
       proxy.port,
@@ -445,8 +378,7 @@ describe('a call that races the first read of the egress bundle', () => {
     );
     expect(answer).toMatch(/^HTTP\/1.1 200/);
     expect(seen.map((s) => s.headers.authorization)).toEqual([`Bearer ${CANARY}-v1`]);
-    pipeline.close();
-    await proxy.stop(0);
+    await proxy.stop();
     target.close();
   });
 });
