@@ -207,9 +207,16 @@ describe('the credential proxy in a running agent pod', () => {
     );
     expect(said).toMatch(/^200 /);
     expect(said).not.toContain(CANARY);
-    const seen = seenByTool().filter((s) => s.url === '/items?page=1');
-    expect(seen.at(-1)?.auth).toBe(`Bearer ${CANARY}`);
-    expect(seen.some((s) => s.auth === 'Bearer agent-made')).toBe(false);
+    // Calls made before the proxy read the rule went out unrouted, with the agent's header (no rule, nothing
+    // to drop); once the rule is in force, every call carries the injected credential and never the agent's.
+    const before = seenByTool().length;
+    const again = await inAgent(fetchScript(url, { headers: { authorization: 'Bearer agent-made' } }));
+    expect(again).toMatch(/^200 /);
+    const seen = seenByTool()
+      .slice(before)
+      .filter((s) => s.url === '/items?page=1');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s.auth === `Bearer ${CANARY}`)).toBe(true);
   }, 300_000);
 
   it('keeps the original destination port when the Host header names none', async () => {
