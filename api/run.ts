@@ -16,6 +16,8 @@ import type { RoleRunner } from '../base/role.ts';
 import { openEvidenceStore } from '../evidence/open-store.ts';
 import { openAccessStore } from '../accesses/open-store.ts';
 import { FileAccessStore } from '../accesses/store-file.ts';
+import type { ConsoleLog } from '../contract/console.ts';
+import { openConsoleLog } from './console/open-log.ts';
 import type { AccessStore } from '../accesses/store.ts';
 import { pinnedAttesterKeys } from '../evidence/intake.ts';
 import type { EvidenceStore } from '../evidence/store.ts';
@@ -65,6 +67,8 @@ export interface StartApiOptions {
   evidenceStore?: EvidenceStore;
   /** The data-access log; else `openAccessStore(env)` (DATABASE_URL → PostgreSQL, else beside the evidence file). */
   accessStore?: AccessStore;
+  /** The console event log; opened from the environment when absent (memory, or PostgreSQL). */
+  consoleLog?: ConsoleLog;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -188,9 +192,12 @@ function trustKeysOf({ kc, settings: s, log }: StartApiOptions): TrustBundleSour
 }
 
 /** The append-only stores the options do not give: DATABASE_URL → PostgreSQL, else the embedded files. */
-async function openStores(
-  o: StartApiOptions,
-): Promise<{ evidenceStore: EvidenceStore; accessStore: AccessStore; audit: AuditLog }> {
+async function openStores(o: StartApiOptions): Promise<{
+  evidenceStore: EvidenceStore;
+  accessStore: AccessStore;
+  audit: AuditLog;
+  consoleLog: ConsoleLog;
+}> {
   const { settings: s, log } = o;
   const env = o.env ?? {};
   const accessStore = o.accessStore ?? (await openAccessStore(env, s.evidenceFile));
@@ -201,7 +208,18 @@ async function openStores(
     evidenceStore: o.evidenceStore ?? (await openEvidenceStore(env, s.evidenceFile)),
     accessStore,
     audit: o.audit ?? (await openAuditLog(env, { path: s.auditLogPath, window: s.auditWindow, log })),
+    consoleLog: o.consoleLog ?? (await openConsoleLog(env)),
   };
+}
+
+type Stores = Awaited<ReturnType<typeof openStores>>;
+
+/** Closes the stores this API opened (not those the options gave). */
+async function closeOpenedStores(o: StartApiOptions, stores: Stores): Promise<void> {
+  if (!o.evidenceStore) await stores.evidenceStore.close();
+  if (!o.accessStore) await stores.accessStore.close();
+  if (!o.audit) await stores.audit.close?.();
+  if (!o.consoleLog) await stores.consoleLog.close();
 }
 
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
@@ -211,7 +229,8 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const keys = new ApiKeyStore(core, s.namespace, informers.keys);
   const registry = newRegistry('api');
   const metrics = new ApiMetrics(registry);
-  const { evidenceStore, accessStore, audit } = await openStores(o);
+  const stores = await openStores(o);
+  const { evidenceStore, accessStore, audit, consoleLog } = stores;
   const writer = clusterWriter(kc);
   const agents = new AgentIndex(informers.agents);
   const trustKeys = trustKeysOf(o);
@@ -235,6 +254,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     oauthIssuer: oauthIssuerOf(s),
     ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
     accesses: accessStore,
+    console: consoleLog,
   };
   for (const i of informers.all) i.start();
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
@@ -258,9 +278,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     await closeGracefully(server, s.shutdownGraceMs);
     trustKeys.stop();
     await Promise.all(informers.all.map((i) => i.stop()));
-    if (!o.evidenceStore) await evidenceStore.close();
-    if (!o.accessStore) await accessStore.close();
-    if (!o.audit) await audit.close?.();
+    await closeOpenedStores(o, stores);
   };
   return { url: `http://127.0.0.1:${port}`, port, server, deps, informers, bootstrapKeyId, stop };
 }

@@ -58,6 +58,8 @@ export const POLICY = {
   // Data accesses: the agent's credential proxy records them (the handler checks the key serves the agent).
   'agent.accesses.record': { scope: 'agent', roles: ['gateway'] },
   'agent.accesses.read': { scope: 'agent', roles: SHARED },
+  // The console's stream, event list and subagent tree: Viewers and above (the shell is Owners' alone).
+  'agent.console.read': { scope: 'agent', roles: SHARED },
   'notification.count': { scope: 'global', roles: ['authenticated'] },
   'apikey.mint': { scope: 'global', roles: ['authenticated'] },
   'apikey.list': { scope: 'global', roles: ['authenticated'] },

@@ -13,6 +13,7 @@ import type {
 import type { JSONSchema } from '../../crds/kit.ts';
 import type { IntakeDeps } from '../../evidence/intake.ts';
 import type { AccessStore } from '../../accesses/store.ts';
+import type { ConsoleLog } from '../../contract/console.ts';
 import type { PolicyServiceDeps } from '../../policy/service.ts';
 import type { Logger } from '../../base/log.ts';
 import type { PlatformAgent } from '../agents/model.ts';
@@ -57,6 +58,8 @@ export interface ApiDeps {
   evidence: IntakeDeps & { maxBytes: number };
   /** The data-access log: what the agent's credential proxy recorded (`/v1/agents/{id}/accesses`). */
   accesses: AccessStore;
+  /** The console's event log (`/v1/agents/{id}/console/*`): shared by replicas on PostgreSQL. */
+  console: ConsoleLog;
   /** AuditorPolicies and the vocabularies their rules compile against. */
   policy: PolicyServiceDeps;
   /** Workflow resources, at the apiserver. */
