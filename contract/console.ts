@@ -19,7 +19,7 @@ export const SEVERITIES = ['debug', 'info', 'warning', 'error', 'critical'] as c
 export type Severity = (typeof SEVERITIES)[number];
 
 /** A subagent's name (spec.abilities.subagents[].name), as events and filters carry it. */
-export const SUBAGENT_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$';
+export const SUBAGENT_PATTERN = '^[A-Za-z0-9][A-Za-z0-9 ._:/-]{0,252}$';
 /** The header an agent runtime sets on its model and tool calls to say which subagent makes them. */
 export const SUBAGENT_HEADER = 'x-platform-subagent';
 
