@@ -120,6 +120,9 @@ export function errorStatuses(r: RouteSpec): number[] {
 }
 
 function successResponse(r: RouteSpec): Record<string, unknown> {
+  if (r.produces) {
+    return { description: 'an event stream', content: { [r.produces]: { schema: { type: 'string' } } } };
+  }
   if (!r.response) return { description: 'success (no body)' };
   return { description: 'success', content: { 'application/json': { schema: r.response } } };
 }

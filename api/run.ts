@@ -6,18 +6,24 @@
 // SIGTERM: stop accepting, let in-flight requests finish (bounded), then stop
 // the informers.
 import { createServer, type Server } from 'node:http';
+import type Koa from 'koa';
 import { closeGracefully } from '../base/close.ts';
 import { listen } from '../base/listen.ts';
 import * as k8s from '@kubernetes/client-node';
 import { loadKubeConfig } from '../base/kube.ts';
 import type { Logger } from '../base/log.ts';
 import { newRegistry } from '../base/ops-server.ts';
+import type { Registry } from 'prom-client';
 import type { RoleRunner } from '../base/role.ts';
 import { openEvidenceStore } from '../evidence/open-store.ts';
 import { openAccessStore } from '../accesses/open-store.ts';
 import { FileAccessStore } from '../accesses/store-file.ts';
 import type { ConsoleLog } from '../contract/console.ts';
 import { openConsoleLog } from './console/open-log.ts';
+import { ConsoleHub } from './console/hub.ts';
+import { ConsoleMetrics } from './console/metrics.ts';
+import { publishPendingRequests } from './console/pending-requests.ts';
+import { kubePodLogSource, PodLogFollowers } from './console/pod-logs.ts';
 import type { AccessStore } from '../accesses/store.ts';
 import { pinnedAttesterKeys } from '../evidence/intake.ts';
 import type { EvidenceStore } from '../evidence/store.ts';
@@ -212,6 +218,47 @@ async function openStores(o: StartApiOptions): Promise<{
   };
 }
 
+function httpServer(app: Koa): Server {
+  const server = createServer(app.callback());
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  return server;
+}
+
+/**
+ * The console: its event log, the fan-out (following the logs of the agents
+ * its streams watch), and pending approvals and consents published as they arrive.
+ */
+function consoleOf(
+  { kc, settings: s, log }: StartApiOptions,
+  {
+    consoleLog,
+    registry,
+    informers,
+  }: { consoleLog: ConsoleLog; registry: Registry; informers: ApiInformers },
+): Pick<ApiDeps, 'console' | 'consoleHub'> {
+  const followers: PodLogFollowers = new PodLogFollowers({
+    source: kubePodLogSource(kc),
+    publish: (events): Promise<void> => hub.publish(events),
+    log,
+  });
+  const hub: ConsoleHub = new ConsoleHub(consoleLog, {
+    log,
+    metrics: new ConsoleMetrics(registry),
+    heartbeatMs: s.consoleHeartbeatMs,
+    maxQueuedBytes: s.consoleClientBufferBytes,
+    onWatch: (agentId): (() => void) => followers.watch(agentId),
+  });
+  publishPendingRequests({
+    approvals: informers.approvals,
+    consents: informers.consents,
+    consentTtlMs: s.consentTtlMs,
+    now: Date.now,
+    publish: (events) => hub.publish(events),
+  });
+  return { console: consoleLog, consoleHub: hub };
+}
+
 type Stores = Awaited<ReturnType<typeof openStores>>;
 
 /** Closes the stores this API opened (not those the options gave). */
@@ -254,7 +301,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     oauthIssuer: oauthIssuerOf(s),
     ...verifierDeps(o, { store: evidenceStore, writer, informers, agents, keys }),
     accesses: accessStore,
-    console: consoleLog,
+    ...consoleOf(o, { consoleLog, registry, informers }),
   };
   for (const i of informers.all) i.start();
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
@@ -269,12 +316,12 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     readiness: () => problemsOf(informers.all, (i) => i.staleness()),
     liveness: () => problemsOf(informers.all, (i) => i.stalled()),
   });
-  const server = createServer(app.callback());
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
+  const server = httpServer(app);
   const port = await listen(server, s.port, s.host);
   log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');
   const stop = async (): Promise<void> => {
+    // Open console streams end first: a graceful close waits for every open response.
+    deps.consoleHub.stop();
     await closeGracefully(server, s.shutdownGraceMs);
     trustKeys.stop();
     await Promise.all(informers.all.map((i) => i.stop()));

@@ -159,6 +159,21 @@ export const API_SETTINGS = {
     default: '1h',
     description: 'a pending consent request lapses this long after it was asked (as the consent controller)',
   },
+  consoleHeartbeatMs: {
+    env: 'PLATFORM_CONSOLE_HEARTBEAT',
+    flag: 'console-heartbeat',
+    type: 'duration',
+    default: '15s',
+    description:
+      'a console stream with nothing to send gets a comment line this often (keeps proxies from closing it)',
+  },
+  consoleClientBufferBytes: {
+    env: 'PLATFORM_CONSOLE_CLIENT_BUFFER',
+    flag: 'console-client-buffer',
+    type: 'integer',
+    default: '1048576',
+    description: 'bytes a console client may leave unread before the stream drops it',
+  },
   relistIntervalMs: {
     env: 'PLATFORM_INFORMER_RELIST_INTERVAL',
     flag: 'relist-interval',
@@ -286,6 +301,14 @@ const API_SETTING_RULES: readonly { broken: (s: ApiSettings) => boolean; problem
   {
     broken: (s) => s.auditWindow < 100 || s.auditWindow > 1_000_000,
     problem: 'PLATFORM_API_AUDIT_WINDOW: expected 100 to 1000000 entries',
+  },
+  {
+    broken: (s) => s.consoleHeartbeatMs < 100 || s.consoleHeartbeatMs > 300_000,
+    problem: 'PLATFORM_CONSOLE_HEARTBEAT: expected between 100ms and 5m',
+  },
+  {
+    broken: (s) => s.consoleClientBufferBytes < 4096 || s.consoleClientBufferBytes > 268_435_456,
+    problem: 'PLATFORM_CONSOLE_CLIENT_BUFFER: expected 4096 to 268435456 bytes',
   },
   {
     broken: (s) => s.evidenceMaxSkewMs <= 0 || s.evidenceMaxAgeMs <= 0,

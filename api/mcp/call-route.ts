@@ -87,6 +87,9 @@ export async function callRoute(call: RouteCall, who: CallerContext): Promise<un
     audit: { resource: call.path },
     bodyBytes: 0,
     authorization: '',
+    header: () => '',
+    // An MCP tool answers once; no route it calls streams.
+    connection: { destroy: () => undefined },
   };
   const entry = { action: route.action, note: () => rc.audit, success: () => rc.status ?? route.success };
   return audited(who, entry, async () => {

@@ -13,6 +13,7 @@ import {
   type AccessWire,
 } from '../../accesses/record.ts';
 import type { StoredAccess } from '../../accesses/store.ts';
+import { accessEvent } from '../console/sources.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
 import { ACCESSES_ACCEPTED, ACCESS_LOG } from './responses.ts';
 
@@ -29,6 +30,7 @@ async function record(rc: RouteCtx): Promise<unknown> {
     records.map(normalizedRecord),
   );
   rc.audit.details = { records: stored.length, first_seq: stored[0]?.seq, last_seq: stored.at(-1)?.seq };
+  void rc.deps.consoleHub.publish(stored.map(accessEvent));
   return { accepted: stored.length };
 }
 

@@ -8,6 +8,7 @@
 // The checks themselves are `evidence/intake.ts`; the AttestationResult lands
 // in the evidence store and the agent's passport (status and API).
 import { intakeEvidence, revokeAttesterKey } from '../../evidence/intake.ts';
+import { evidenceEvents } from '../console/sources.ts';
 import { credentialOf } from '../agents/evidence-identity.ts';
 import type { StoredEvidence } from '../../evidence/store.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -46,6 +47,8 @@ async function submit(rc: RouteCtx): Promise<unknown> {
   if (outcome.status !== 201) throw new HttpError(outcome.status, outcome.detail, outcome.code);
   const { entry } = outcome;
   rc.audit.details = { agent: entry.evidence.agent_id, decision: entry.evidence.decision };
+  // The console hears of the call and its decision; the Gateway's answer does not wait on it.
+  void rc.deps.consoleHub.publish(evidenceEvents(entry));
   return {
     evidence_id: entry.evidence_id,
     seq: entry.seq,

@@ -175,6 +175,8 @@ const authenticate =
       audit: { resource: ctx.path },
       bodyBytes: 0,
       authorization: ctx.get('authorization'),
+      header: (name) => ctx.get(name),
+      connection: { destroy: () => ctx.req.socket.destroy() },
     };
     ctx.state.rc = rc;
     await next();
@@ -246,6 +248,11 @@ const answer =
     const rc = routeCtx(ctx);
     const result = await spec.handle(rc);
     ctx.status = rc.status ?? spec.success;
+    if (spec.produces) {
+      // No buffering on the way (proxies, caches): each event is sent as it comes.
+      ctx.set({ 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' });
+      ctx.type = spec.produces;
+    }
     if (ctx.status !== 204) ctx.body = result;
   };
 

@@ -9,6 +9,7 @@ import { AUDIT_ROUTES } from './audit.ts';
 import { AUDITOR_ROUTES } from './auditors.ts';
 import { AUDITOR_SCHEMA_ROUTES } from './auditor-schema.ts';
 import { CATALOG_ROUTES } from './catalog.ts';
+import { CONSOLE_ROUTES } from './console.ts';
 import { DELEGATION_ROUTES } from './delegations.ts';
 import { AUDITOR_SETTINGS_ROUTES } from './auditor-settings.ts';
 import { EVIDENCE_ROUTES } from './evidence.ts';
@@ -41,6 +42,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...ACCESS_MANIFEST_ROUTES,
   ...EGRESS_ROUTES,
   ...ACCESS_ROUTES,
+  ...CONSOLE_ROUTES,
   ...TRUST_BUNDLE_ROUTES,
   ...OAUTH_ROUTES,
   ...TOKEN_EXCHANGE_ROUTES,

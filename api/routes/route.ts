@@ -14,6 +14,7 @@ import type { JSONSchema } from '../../crds/kit.ts';
 import type { IntakeDeps } from '../../evidence/intake.ts';
 import type { AccessStore } from '../../accesses/store.ts';
 import type { ConsoleLog } from '../../contract/console.ts';
+import type { ConsoleHub } from '../console/hub.ts';
 import type { PolicyServiceDeps } from '../../policy/service.ts';
 import type { Logger } from '../../base/log.ts';
 import type { PlatformAgent } from '../agents/model.ts';
@@ -60,6 +61,8 @@ export interface ApiDeps {
   accesses: AccessStore;
   /** The console's event log (`/v1/agents/{id}/console/*`): shared by replicas on PostgreSQL. */
   console: ConsoleLog;
+  /** The console's fan-out: open streams, and where sources publish events (into `console`). */
+  consoleHub: ConsoleHub;
   /** AuditorPolicies and the vocabularies their rules compile against. */
   policy: PolicyServiceDeps;
   /** Workflow resources, at the apiserver. */
@@ -106,6 +109,10 @@ export interface RouteCtx<B = unknown> {
   bodyBytes: number;
   /** The Authorization header as sent ('' without one): OAuth client authentication reads it. */
   authorization: string;
+  /** A request header as sent ('' without it). */
+  header(name: string): string;
+  /** The client's connection: a streaming route closes it (a client dropped for not reading). */
+  connection: { destroy(): void };
 }
 
 export interface RouteSpec {
@@ -122,6 +129,11 @@ export interface RouteSpec {
   body?: JSONSchema;
   /** The body may be left out entirely. */
   optionalBody?: boolean;
+  /**
+   * `text/event-stream`: the handler returns a Readable of SSE text that the
+   * answer streams until either side closes (the console stream).
+   */
+  produces?: 'text/event-stream';
   /** Documented query parameters. */
   query?: Record<string, string>;
   /** A tighter body limit than the API's (413 above it); a function when it is configurable. */
