@@ -231,6 +231,22 @@ describe('console log on PostgreSQL: shared by replicas', () => {
     await log.close();
   });
 
+  it('prunes the agents appended to after every so many stored events, on its own', async () => {
+    const url = await freshDatabase();
+    const log = await PgConsoleLog.open(url, { log: quiet, perAgent: 10, pruneEveryAppends: 12 });
+    const stored = await log.append(Array.from({ length: 12 }, () => event('ns.a')));
+    const read = await until(
+      async () => {
+        const r = await log.readAgent('ns.a', 0, 100);
+        return r.missed ? r : undefined;
+      },
+      10_000,
+      'the background prune',
+    );
+    expect(read.events).toEqual(stored.slice(2));
+    await log.close();
+  });
+
   it('never goes back: ids keep growing after every event was pruned', async () => {
     const url = await freshDatabase();
     const log = await PgConsoleLog.open(url, { log: quiet, perAgent: 10 });
