@@ -234,7 +234,8 @@ export class PgConsoleLog implements ConsoleLog {
   private afterStored(stored: readonly ConsoleEvent[]): void {
     for (const e of stored) this.touched.add(e.agent_id);
     this.sincePrune += stored.length;
-    if (this.sincePrune < this.pruneEveryAppends) return;
+    // While a prune runs, the agents wait for the next one rather than be forgotten.
+    if (this.sincePrune < this.pruneEveryAppends || this.pruning) return;
     const agents = [...this.touched];
     this.touched.clear();
     this.sincePrune = 0;
