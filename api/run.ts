@@ -214,7 +214,7 @@ async function openStores(o: StartApiOptions): Promise<{
     evidenceStore: o.evidenceStore ?? (await openEvidenceStore(env, s.evidenceFile)),
     accessStore,
     audit: o.audit ?? (await openAuditLog(env, { path: s.auditLogPath, window: s.auditWindow, log })),
-    consoleLog: o.consoleLog ?? (await openConsoleLog(env)),
+    consoleLog: o.consoleLog ?? (await openConsoleLog(env, log)),
   };
 }
 
