@@ -3,7 +3,8 @@
 // lost) and hands each event to the streams open for its agent. A stream is a
 // Readable of SSE text; a client that stops reading lets its queue grow, and
 // past `maxQueuedBytes` it is dropped, so a slow client never holds up the
-// tail or anyone else's stream.
+// tail or anyone else's stream. The limit holds after a grace, so a burst
+// (a resume's backlog) that a healthy client is still taking is not a drop.
 import { Readable } from 'node:stream';
 import { seqOf, type ConsoleEvent, type ConsoleEventInput, type ConsoleLog } from '../../contract/console.ts';
 import type { Logger } from '../../base/log.ts';
@@ -13,8 +14,10 @@ import type { ConsoleMetrics } from './metrics.ts';
 export interface HubOptions {
   log: Logger;
   metrics?: ConsoleMetrics;
-  /** Bytes a client may leave unread before it is dropped. */
+  /** Bytes a client may leave unread for `slowGraceMs` before it is dropped (16 times that at once). */
   maxQueuedBytes?: number;
+  /** How long a queue may stay over `maxQueuedBytes` (a burst, a replay) before its client is dropped. */
+  slowGraceMs?: number;
   /** A comment line this often keeps idle streams open through proxies. */
   heartbeatMs?: number;
   /** Reads the log this often even without a notification. */
@@ -27,18 +30,26 @@ export interface HubOptions {
 
 const PAGE = 500;
 
+interface QueueLimits {
+  maxQueuedBytes: number;
+  slowGraceMs: number;
+}
+
 class Subscriber {
   readonly stream = new Readable({ read: () => undefined });
   lastSent = 0;
   /** Live events that came while the backlog was being sent. */
   pending: ConsoleEvent[] | undefined;
+  private slowCheck: NodeJS.Timeout | undefined;
 
   constructor(
     readonly agentId: string,
     private readonly filter: ConsoleFilter,
-    private readonly maxQueuedBytes: number,
+    private readonly limits: QueueLimits,
     private readonly onSlow: (s: Subscriber) => void,
-  ) {}
+  ) {
+    this.stream.once('close', () => clearTimeout(this.slowCheck));
+  }
 
   deliver(event: ConsoleEvent): void {
     const seq = seqOf(event);
@@ -50,7 +61,16 @@ class Subscriber {
   write(text: string): void {
     if (this.stream.destroyed) return;
     this.stream.push(text);
-    if (this.stream.readableLength > this.maxQueuedBytes) this.onSlow(this);
+    const queued = this.stream.readableLength;
+    const { maxQueuedBytes, slowGraceMs } = this.limits;
+    if (queued > 16 * maxQueuedBytes) this.onSlow(this);
+    else if (queued > maxQueuedBytes) this.slowCheck ??= setTimeout(() => this.checkSlow(), slowGraceMs);
+  }
+
+  /** Still over the limit after the grace: the client does not keep up. */
+  private checkSlow(): void {
+    this.slowCheck = undefined;
+    if (!this.stream.destroyed && this.stream.readableLength > this.limits.maxQueuedBytes) this.onSlow(this);
   }
 }
 
@@ -71,13 +91,13 @@ export class ConsoleHub {
   private readonly unwatch = new Map<string, () => void>();
   private timers: NodeJS.Timeout[] = [];
   private unlisten: (() => void) | undefined;
-  private readonly maxQueuedBytes: number;
+  private readonly limits: QueueLimits;
 
   constructor(
     private readonly log: ConsoleLog,
     private readonly o: HubOptions,
   ) {
-    this.maxQueuedBytes = o.maxQueuedBytes ?? 1024 * 1024;
+    this.limits = { maxQueuedBytes: o.maxQueuedBytes ?? 1024 * 1024, slowGraceMs: o.slowGraceMs ?? 2000 };
   }
 
   /** Starts tailing at the log's head (idempotent). */
@@ -109,7 +129,7 @@ export class ConsoleHub {
    */
   async subscribe(agentId: string, filter: ConsoleFilter, after?: number): Promise<Subscription> {
     await this.start();
-    const sub = new Subscriber(agentId, filter, this.maxQueuedBytes, (s) => this.drop(s));
+    const sub = new Subscriber(agentId, filter, this.limits, (s) => this.drop(s));
     sub.write(`retry: ${this.o.retryMs ?? 3000}\n: connected\n\n`);
     this.add(sub);
     sub.stream.once('close', () => this.remove(sub));
