@@ -56,6 +56,7 @@ export function evidenceEvents(stored: StoredEvidence): ConsoleEventInput[] {
     event(base, {
       type: 'model_call',
       severity: 'info',
+      auditors,
       payload: { ...call, user_id: e.user_id ?? null, blocked: e.blocked },
       key: `evidence:${e.evidence_id}:model_call`,
     }),
@@ -164,7 +165,8 @@ export function consentEvent(c: ConsentRequest, nowMs: number): ConsoleEventInpu
       severity: 'info',
       payload: {
         kind: 'consent',
-        id: `${c.metadata.namespace}.${c.metadata.name}`,
+        // The consent's id as the delegation routes name it.
+        id: c.metadata.name,
         user: c.spec.user,
         service: c.spec.service,
         scopes: c.spec.scopes,
