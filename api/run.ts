@@ -3,8 +3,8 @@
 // DATABASE_URL the audit log and evidence store are shared on PostgreSQL and
 // a replica keeps no state of its own (else each has its embedded ones; the
 // audit log's is a file by default).
-// SIGTERM: stop accepting, let in-flight requests finish (bounded), then stop
-// the informers.
+// SIGTERM: close open console shells (1001), stop accepting, let in-flight
+// requests finish (bounded), then stop the informers.
 import { createServer, type Server } from 'node:http';
 import { closeGracefully } from '../base/close.ts';
 import { listen } from '../base/listen.ts';
@@ -44,6 +44,9 @@ import { kubeWorkflows } from './store/workflows.ts';
 import { apiInformers, type ApiInformers } from './store/informers.ts';
 import { lazyKeyring } from './scoped/keyring.ts';
 import { trustBundleSource, trustKeyPolicy, type TrustBundleSource } from './identity/trust-bundle.ts';
+import { kubeShellExec, type ShellExec } from './shell/exec.ts';
+import { exitCodeOf } from './shell/protocol.ts';
+import { ShellServer } from './shell/server.ts';
 
 export interface RunningApi {
   url: string;
@@ -66,6 +69,8 @@ export interface StartApiOptions {
   /** The data-access log; else `openAccessStore(env)` (DATABASE_URL → PostgreSQL, else beside the evidence file). */
   accessStore?: AccessStore;
   env?: NodeJS.ProcessEnv;
+  /** The exec behind the console shell; else Kubernetes exec through `kc` (tests without a kubelet replace it). */
+  shellExec?: ShellExec;
 }
 
 /** The Verifier's evidence and policy dependencies: AuditorPolicy resources, the store, the passport sink. */
@@ -238,9 +243,10 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   };
   for (const i of informers.all) i.start();
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
+  const callers = authenticators(s, kc, keys, deps.userTokens);
   const app = createApp({
     deps,
-    authenticators: authenticators(s, kc, keys, deps.userTokens),
+    authenticators: callers,
     log,
     metrics,
     registry,
@@ -249,12 +255,24 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     readiness: () => problemsOf(informers.all, (i) => i.staleness()),
     liveness: () => problemsOf(informers.all, (i) => i.stalled()),
   });
-  const server = createServer(app.callback());
+  const handler = app.callback();
+  const server = createServer(handler);
+  const shells = new ShellServer({
+    deps,
+    authenticators: callers,
+    metrics,
+    core,
+    exec: o.shellExec ?? kubeShellExec(kc, exitCodeOf),
+    idleMs: s.consoleShellIdleSeconds * 1000,
+  });
+  shells.attach(server, handler);
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   const port = await listen(server, s.port, s.host);
   log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');
   const stop = async (): Promise<void> => {
+    // Open shells are upgraded sockets the server no longer tracks: closed (1001) and recorded first.
+    await shells.closeAll();
     await closeGracefully(server, s.shutdownGraceMs);
     trustKeys.stop();
     await Promise.all(informers.all.map((i) => i.stop()));
