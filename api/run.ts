@@ -46,7 +46,8 @@ import { lazyKeyring } from './scoped/keyring.ts';
 import { trustBundleSource, trustKeyPolicy, type TrustBundleSource } from './identity/trust-bundle.ts';
 import { kubeShellExec, type ShellExec } from './shell/exec.ts';
 import { exitCodeOf } from './shell/protocol.ts';
-import { ShellServer } from './shell/server.ts';
+import { ShellServer, type ShellServerOptions } from './shell/server.ts';
+import type Koa from 'koa';
 
 export interface RunningApi {
   url: string;
@@ -209,6 +210,25 @@ async function openStores(
   };
 }
 
+/** The HTTP server: the app, and beside it the console shell's WebSocket upgrades. */
+function httpServer(
+  o: StartApiOptions,
+  app: Koa,
+  shell: Omit<ShellServerOptions, 'exec' | 'idleMs'>,
+): { server: Server; shells: ShellServer } {
+  const handler = app.callback();
+  const server = createServer(handler);
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  const shells = new ShellServer({
+    ...shell,
+    exec: o.shellExec ?? kubeShellExec(o.kc, exitCodeOf),
+    idleMs: o.settings.consoleShellIdleSeconds * 1000,
+  });
+  shells.attach(server, handler);
+  return { server, shells };
+}
+
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
   const informers = informersOf(o);
@@ -255,24 +275,12 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     readiness: () => problemsOf(informers.all, (i) => i.staleness()),
     liveness: () => problemsOf(informers.all, (i) => i.stalled()),
   });
-  const handler = app.callback();
-  const server = createServer(handler);
-  const shells = new ShellServer({
-    deps,
-    authenticators: callers,
-    metrics,
-    core,
-    exec: o.shellExec ?? kubeShellExec(kc, exitCodeOf),
-    idleMs: s.consoleShellIdleSeconds * 1000,
-  });
-  shells.attach(server, handler);
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
+  const { server, shells } = httpServer(o, app, { deps, authenticators: callers, metrics, core });
   const port = await listen(server, s.port, s.host);
   log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');
   const stop = async (): Promise<void> => {
     // Open shells are upgraded sockets the server no longer tracks: closed (1001) and recorded first.
-    await shells.closeAll();
+    await shells.closeAll(s.shutdownGraceMs);
     await closeGracefully(server, s.shutdownGraceMs);
     trustKeys.stop();
     await Promise.all(informers.all.map((i) => i.stop()));

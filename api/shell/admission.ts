@@ -6,6 +6,7 @@
 // pod (409 `agent_not_running`). Each step throws the HttpError it answers.
 import type { IncomingMessage } from 'node:http';
 import type { PlatformAgent } from '../agents/model.ts';
+import type { AgentName } from '../../contract/agent-id.ts';
 import { parseAgentId } from '../agents/model.ts';
 import type { Principal } from '../auth/principal.ts';
 import { badRequest, forbidden, notFound } from '../../base/http-error.ts';
@@ -70,14 +71,19 @@ export const shellCaller = (
   ex: Pick<Executor, 'authenticators' | 'metrics'>,
 ): Promise<Principal> => callerOf(request.authorization, ex);
 
-/** The agent the caller may open a shell in: 400, 404 or 403 otherwise. */
+/** The agent the path names: 400 when its id (or the query) is malformed. */
+export function shellAgentName(request: ShellRequest): AgentName {
+  assertClean(paramsProblem('path', { agent_id: request.agentId }) ?? paramsProblem('query', request.query));
+  return parseAgentId(request.agentId);
+}
+
+/** The agent the caller may open a shell in: 404 or 403 otherwise. */
 export async function shellAgent(
   request: ShellRequest,
   principal: Principal,
   deps: Pick<ApiDeps, 'writer'>,
   found: (agent: PlatformAgent) => void,
 ): Promise<PlatformAgent> {
-  assertClean(paramsProblem('path', { agent_id: request.agentId }) ?? paramsProblem('query', request.query));
   const { namespace, name } = parseAgentId(request.agentId);
   const agent = await deps.writer.readAgent(namespace, name);
   if (!agent) throw notFound(`agent ${request.agentId} not found`);

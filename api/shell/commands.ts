@@ -13,6 +13,7 @@ export interface RecordedCommands {
 }
 
 // CSI and SS3 sequences (arrow keys, function keys), then single ESC pairs.
+// eslint-disable-next-line no-control-regex -- escape sequences are what gets dropped
 const ESCAPE_RE = /\u001b(?:\[[0-9;?]*[ -/]*[@-~]|O.|[@-_]?)/g;
 const BACKSPACES = new Set(['\u007f', '\b']);
 const LINE_ENDS = new Set(['\r', '\n']);

@@ -22,7 +22,14 @@ import type { Principal } from '../auth/principal.ts';
 import { errorBody, HttpError } from '../../base/http-error.ts';
 import { toHttpError } from '../http/errors.ts';
 import { outcomeOf, type Executor } from '../routes/execute.ts';
-import { readShellRequest, SHELL_PATH_RE, shellAgent, shellCaller, type ShellRequest } from './admission.ts';
+import {
+  readShellRequest,
+  SHELL_PATH_RE,
+  shellAgent,
+  shellAgentName,
+  shellCaller,
+  type ShellRequest,
+} from './admission.ts';
 import { SHELL_ACTION } from './control-actions.ts';
 import type { ShellExec } from './exec.ts';
 import { CLOSE, MAX_STDIN_BYTES, SHELL_SUBPROTOCOL } from './protocol.ts';
@@ -40,6 +47,7 @@ interface Attempt {
   sessionId: string;
   principal?: Principal;
   agentId?: string;
+  namespace?: string;
   agent?: PlatformAgent;
 }
 
@@ -95,12 +103,22 @@ export class ShellServer {
     });
   }
 
-  /** Closes every open session (1001) and resolves once each has been recorded. */
-  async closeAll(): Promise<void> {
+  /**
+   * Closes every open session (1001) once each has been recorded; a client
+   * that has not answered the close within `graceMs` is cut off. Upgraded
+   * sockets are no longer the HTTP server's to close.
+   */
+  async closeAll(graceMs: number): Promise<void> {
     this.closing = true;
     const open = [...this.sessions];
     for (const s of open) s.close(CLOSE.goingAway, 'the API is shutting down');
     await Promise.all(open.map((s) => s.done));
+    const closed = Promise.all(open.map((s) => s.closed));
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([closed, grace]);
+    clearTimeout(timer);
+    for (const s of open) s.terminate();
   }
 
   private async admit(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -109,6 +127,7 @@ export class ShellServer {
       if (this.closing) throw new HttpError(503, 'the API is shutting down', 'shutting_down');
       const request = readShellRequest(req);
       attempt.principal = await shellCaller(request, this.o);
+      attempt.namespace = shellAgentName(request).namespace;
       attempt.agentId = request.agentId;
       const agent = await shellAgent(request, attempt.principal, this.o.deps, (a) => (attempt.agent = a));
       const target = await findShellTarget(
@@ -126,8 +145,10 @@ export class ShellServer {
       const http = toHttpError(err) ?? new HttpError(500, 'the shell could not be opened', 'internal');
       if (http.status >= 500)
         this.o.deps.log.error({ err, sessionId: attempt.sessionId }, 'console shell upgrade failed');
+      // Recorded before the answer, as a REST refusal is.
+      if (attempt.principal)
+        await this.record(attempt, http.status, {}).catch((e: unknown) => this.unrecorded(e, attempt));
       refuse(socket, http);
-      if (attempt.principal) await this.record(attempt, http.status, {}).catch(() => undefined);
     }
   }
 
@@ -156,29 +177,38 @@ export class ShellServer {
     try {
       await this.record(attempt, 101, { phase: 'ended', ...where(target, request), ...record });
     } catch (err) {
-      this.o.deps.log.error(
-        { err, sessionId: attempt.sessionId },
-        'console shell: the session end was not recorded',
-      );
+      this.unrecorded(err, attempt);
     }
   }
 
-  private record(attempt: Attempt, status: number, details: Record<string, unknown>): Promise<unknown> {
-    const { principal, agent } = attempt;
-    const namespace = agent?.metadata.namespace ?? attempt.agentId?.split('.')[0];
-    const input: AuditInput = {
-      subject: principal?.subject ?? 'anonymous',
-      method: principal?.method ?? 'none',
-      action: SHELL_ACTION,
-      resource: attempt.agentId ?? 'console/shell',
-      ...(namespace ? { namespace } : {}),
-      status,
-      outcome: outcomeOf(status),
-      requestId: attempt.sessionId,
-      details: { ...(agent?.metadata.uid ? { agent_uid: agent.metadata.uid } : {}), ...details },
-    };
-    return this.o.deps.audit.append(input);
+  private unrecorded(err: unknown, attempt: Attempt): void {
+    this.o.deps.log.error(
+      { err, sessionId: attempt.sessionId },
+      'console shell: an attempt was not recorded',
+    );
   }
+
+  private record(attempt: Attempt, status: number, details: Record<string, unknown>): Promise<unknown> {
+    return this.o.deps.audit.append(auditInputOf(attempt, status, details));
+  }
+}
+
+/** The audit entry of an attempt by a known caller (a session's start and end, or a refusal). */
+function auditInputOf(attempt: Attempt, status: number, details: Record<string, unknown>): AuditInput {
+  const { principal, agent } = attempt;
+  const uid = agent?.metadata.uid;
+  return {
+    subject: principal?.subject ?? 'anonymous',
+    method: principal?.method ?? 'none',
+    action: SHELL_ACTION,
+    // Named once its id was found well-formed (a malformed one is not written down).
+    resource: attempt.agentId ?? 'console/shell',
+    ...(attempt.namespace ? { namespace: attempt.namespace } : {}),
+    status,
+    outcome: outcomeOf(status),
+    requestId: attempt.sessionId,
+    details: { ...(uid ? { agent_uid: uid } : {}), ...details },
+  };
 }
 
 /** Where a session ran, for its audit entries. */

@@ -38,6 +38,8 @@ export interface SessionOptions {
 export class ShellSession {
   /** Settles once the session ended and `onEnd` finished. */
   readonly done: Promise<void>;
+  /** Settles once the client's WebSocket is closed. */
+  readonly closed: Promise<void>;
   private readonly recorder = new CommandRecorder();
   private readonly startedMs: number;
   private handle: ExecHandle | undefined;
@@ -50,8 +52,10 @@ export class ShellSession {
   constructor(private readonly o: SessionOptions) {
     this.startedMs = o.now();
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.closed = new Promise((resolve) => o.ws.once('close', () => resolve()));
     this.idle = setTimeout(() => this.close(CLOSE.normal, `idle for ${o.idleMs / 1000} s`), o.idleMs);
     o.ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
+    // A close the client began (or a dropped connection): recorded now.
     o.ws.on('close', (code, reason) => void this.finish(code, reason.toString()));
     o.ws.on('error', () => undefined);
     o.exec(o.target, o.tty, {
@@ -64,10 +68,20 @@ export class ShellSession {
     );
   }
 
-  /** Closes the client's WebSocket (the session ends once it is closed). */
+  /**
+   * Ends the session from this side: recorded first, so the record exists by
+   * the time the client sees the close; then the close frame.
+   */
   close(code: number, reason: string): void {
-    if (this.o.ws.readyState === this.o.ws.OPEN || this.o.ws.readyState === this.o.ws.CONNECTING)
-      this.o.ws.close(code, closeReason(reason));
+    void this.finish(code, reason).then(() => {
+      const ws = this.o.ws;
+      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, closeReason(reason));
+    });
+  }
+
+  /** Drops the connection without waiting for the client's close frame (shutdown, after a grace). */
+  terminate(): void {
+    this.o.ws.terminate();
   }
 
   private started(handle: ExecHandle): void {
@@ -102,13 +116,15 @@ export class ShellSession {
   }
 
   private onExit(code: number): void {
+    if (this.ended) return;
     this.exitCode = code;
     this.send({ type: 'exit', code });
     this.close(CLOSE.normal, 'the shell exited');
   }
 
+  /** Records the session once (`onEnd` never throws: the server logs a failed record). */
   private async finish(closeCode: number, closeReasonText: string): Promise<void> {
-    if (this.ended) return;
+    if (this.ended) return this.done;
     this.ended = true;
     clearTimeout(this.idle);
     this.handle?.close();

@@ -1,7 +1,7 @@
 // Where a shell runs: the agent's running pod (selected by LABEL.agent in its
 // namespace) and, in it, the agent's own container (the first whose name does
 // not start with `platform-`: those are the sidecars the webhook injects).
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
 import { conflict } from '../../base/http-error.ts';
 import { LABEL } from '../../contract/kube.ts';
 
@@ -13,13 +13,19 @@ export interface ShellTarget {
 
 const SIDECAR_PREFIX = 'platform-';
 
+const isLive = (pod: k8s.V1Pod): boolean =>
+  pod.status?.phase === 'Running' && !pod.metadata?.deletionTimestamp && Boolean(pod.metadata?.name);
+
 /** The pod and container a shell opens in, or undefined when no pod of the agent runs. Pure. */
 export function pickTarget(pods: readonly k8s.V1Pod[]): ShellTarget | undefined {
-  for (const pod of pods) {
-    if (pod.status?.phase !== 'Running' || pod.metadata?.deletionTimestamp) continue;
+  for (const pod of pods.filter(isLive)) {
     const container = pod.spec?.containers.find((c) => !c.name.startsWith(SIDECAR_PREFIX));
-    if (!container || !pod.metadata?.name) continue;
-    return { namespace: pod.metadata.namespace ?? '', pod: pod.metadata.name, container: container.name };
+    if (!container) continue;
+    return {
+      namespace: pod.metadata?.namespace ?? '',
+      pod: pod.metadata?.name ?? '',
+      container: container.name,
+    };
   }
   return undefined;
 }
