@@ -229,6 +229,32 @@ function httpServer(
   return { server, shells };
 }
 
+interface StopParts {
+  server: Server;
+  shells: ShellServer;
+  trustKeys: TrustBundleSource;
+  informers: ApiInformers;
+  stores: { evidenceStore: EvidenceStore; accessStore: AccessStore; audit: AuditLog };
+}
+
+/** The API's stop; a second call (a test stopping early, then its cleanup) waits for the first. */
+function stopperOf(o: StartApiOptions, p: StopParts): () => Promise<void> {
+  const graceMs = o.settings.shutdownGraceMs;
+  const stopOnce = async (): Promise<void> => {
+    // Open shells are upgraded sockets the server no longer tracks: closed (1001) and recorded first.
+    await p.shells.closeAll(graceMs);
+    await closeGracefully(p.server, graceMs);
+    p.trustKeys.stop();
+    await Promise.all(p.informers.all.map((i) => i.stop()));
+    // Stores the options gave belong to the caller.
+    if (!o.evidenceStore) await p.stores.evidenceStore.close();
+    if (!o.accessStore) await p.stores.accessStore.close();
+    if (!o.audit) await p.stores.audit.close?.();
+  };
+  let stopping: Promise<void> | undefined;
+  return () => (stopping ??= stopOnce());
+}
+
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
   const informers = informersOf(o);
@@ -278,16 +304,8 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { server, shells } = httpServer(o, app, { deps, authenticators: callers, metrics, core });
   const port = await listen(server, s.port, s.host);
   log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');
-  const stop = async (): Promise<void> => {
-    // Open shells are upgraded sockets the server no longer tracks: closed (1001) and recorded first.
-    await shells.closeAll(s.shutdownGraceMs);
-    await closeGracefully(server, s.shutdownGraceMs);
-    trustKeys.stop();
-    await Promise.all(informers.all.map((i) => i.stop()));
-    if (!o.evidenceStore) await evidenceStore.close();
-    if (!o.accessStore) await accessStore.close();
-    if (!o.audit) await audit.close?.();
-  };
+  const stores = { evidenceStore, accessStore, audit };
+  const stop = stopperOf(o, { server, shells, trustKeys, informers, stores });
   return { url: `http://127.0.0.1:${port}`, port, server, deps, informers, bootstrapKeyId, stop };
 }
 

@@ -13,7 +13,7 @@ import { k8s } from '../../base/kube.ts';
 import type { ExecIo, ShellExec } from '../../api/shell/exec.ts';
 import type { ShellTarget } from '../../api/shell/target.ts';
 import { SUBJECTS, useApi } from './api-harness.ts';
-import { kubeConfig, useNamespace } from './harness.ts';
+import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { mergePatch } from './platform-client.ts';
 import { LABEL } from '../../contract/kube.ts';
 
@@ -264,5 +264,23 @@ describe('the console shell', () => {
     const r = await refusal('/v1/agents', { key: fx.keys.owner });
     expect(r.status).toBe(200);
     expect(await refusal('/v1/nowhere', { key: fx.keys.owner })).toMatchObject({ status: 404 });
+  });
+
+  // Last: it stops this file's API.
+  it('closes open sessions with 1001 when the API stops, and records them first', async () => {
+    const id = await fx.createAgent('shutdown');
+    await runningPod('shutdown');
+    const s = await session(shellPath(id), { key: fx.keys.owner });
+    s.ws.send(JSON.stringify({ type: 'stdin', data: 'echo still here\n' }));
+    await eventually(() => (s.frames.length > 0 ? true : undefined), 'the echo');
+    const stopped = fx.api.stop();
+    expect(await s.closed).toEqual([1001, 'the API is shutting down']);
+    await stopped;
+    const entries = await fx.api.deps.audit.query({ action: 'agent.console.shell', resource: id, limit: 10 });
+    expect(entries[0]?.details).toMatchObject({
+      phase: 'ended',
+      close_code: 1001,
+      commands: ['echo still here'],
+    });
   });
 });
