@@ -3,10 +3,9 @@
 // DATABASE_URL the audit log and evidence store are shared on PostgreSQL and
 // a replica keeps no state of its own (else each has its embedded ones; the
 // audit log's is a file by default).
-// SIGTERM: stop accepting, let in-flight requests finish (bounded), then stop
-// the informers.
+// SIGTERM: close open console shells (1001), stop accepting, let in-flight
+// requests finish (bounded), then stop the informers.
 import { createServer, type Server } from 'node:http';
-import type Koa from 'koa';
 import { closeGracefully } from '../base/close.ts';
 import { listen } from '../base/listen.ts';
 import * as k8s from '@kubernetes/client-node';
@@ -52,6 +51,10 @@ import { kubeWorkflows } from './store/workflows.ts';
 import { apiInformers, type ApiInformers } from './store/informers.ts';
 import { lazyKeyring } from './scoped/keyring.ts';
 import { trustBundleSource, trustKeyPolicy, type TrustBundleSource } from './identity/trust-bundle.ts';
+import { kubeShellExec, type ShellExec } from './shell/exec.ts';
+import { exitCodeOf } from './shell/protocol.ts';
+import { ShellServer, type ShellServerOptions } from './shell/server.ts';
+import type Koa from 'koa';
 
 export interface RunningApi {
   url: string;
@@ -76,6 +79,8 @@ export interface StartApiOptions {
   /** The console event log; opened from the environment when absent (memory, or PostgreSQL). */
   consoleLog?: ConsoleLog;
   env?: NodeJS.ProcessEnv;
+  /** The exec behind the console shell; else Kubernetes exec through `kc` (tests without a kubelet replace it). */
+  shellExec?: ShellExec;
 }
 
 /** The Verifier's evidence and policy dependencies: AuditorPolicy resources, the store, the passport sink. */
@@ -218,13 +223,6 @@ async function openStores(o: StartApiOptions): Promise<{
   };
 }
 
-function httpServer(app: Koa): Server {
-  const server = createServer(app.callback());
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
-  return server;
-}
-
 /**
  * The console: its event log, the fan-out (following the logs of the agents
  * its streams watch), and pending approvals and consents published as they arrive.
@@ -269,6 +267,51 @@ async function closeOpenedStores(o: StartApiOptions, stores: Stores): Promise<vo
   if (!o.consoleLog) await stores.consoleLog.close();
 }
 
+/** The HTTP server: the app, and beside it the console shell's WebSocket upgrades. */
+function httpServer(
+  o: StartApiOptions,
+  app: Koa,
+  shell: Omit<ShellServerOptions, 'exec' | 'idleMs'>,
+): { server: Server; shells: ShellServer } {
+  const handler = app.callback();
+  const server = createServer(handler);
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  const shells = new ShellServer({
+    ...shell,
+    exec: o.shellExec ?? kubeShellExec(o.kc, exitCodeOf),
+    idleMs: o.settings.consoleShellIdleSeconds * 1000,
+  });
+  shells.attach(server, handler);
+  return { server, shells };
+}
+
+interface StopParts {
+  server: Server;
+  shells: ShellServer;
+  trustKeys: TrustBundleSource;
+  informers: ApiInformers;
+  stores: Stores;
+  consoleHub: ConsoleHub;
+}
+
+/** The API's stop; a second call (a test stopping early, then its cleanup) waits for the first. */
+function stopperOf(o: StartApiOptions, p: StopParts): () => Promise<void> {
+  const graceMs = o.settings.shutdownGraceMs;
+  const stopOnce = async (): Promise<void> => {
+    // Open shells are upgraded sockets the server no longer tracks: closed (1001) and recorded first.
+    await p.shells.closeAll(graceMs);
+    // Open console streams end next: a graceful close waits for every open response.
+    p.consoleHub.stop();
+    await closeGracefully(p.server, graceMs);
+    p.trustKeys.stop();
+    await Promise.all(p.informers.all.map((i) => i.stop()));
+    await closeOpenedStores(o, p.stores);
+  };
+  let stopping: Promise<void> | undefined;
+  return () => (stopping ??= stopOnce());
+}
+
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
   const informers = informersOf(o);
@@ -305,9 +348,10 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   };
   for (const i of informers.all) i.start();
   const bootstrapKeyId = await ensureBootstrapKey({ core, store: keys, secretName: s.bootstrapSecret, log });
+  const callers = authenticators(s, kc, keys, deps.userTokens);
   const app = createApp({
     deps,
-    authenticators: authenticators(s, kc, keys, deps.userTokens),
+    authenticators: callers,
     log,
     metrics,
     registry,
@@ -316,17 +360,10 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     readiness: () => problemsOf(informers.all, (i) => i.staleness()),
     liveness: () => problemsOf(informers.all, (i) => i.stalled()),
   });
-  const server = httpServer(app);
+  const { server, shells } = httpServer(o, app, { deps, authenticators: callers, metrics, core });
   const port = await listen(server, s.port, s.host);
   log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');
-  const stop = async (): Promise<void> => {
-    // Open console streams end first: a graceful close waits for every open response.
-    deps.consoleHub.stop();
-    await closeGracefully(server, s.shutdownGraceMs);
-    trustKeys.stop();
-    await Promise.all(informers.all.map((i) => i.stop()));
-    await closeOpenedStores(o, stores);
-  };
+  const stop = stopperOf(o, { server, shells, trustKeys, informers, stores, consoleHub: deps.consoleHub });
   return { url: `http://127.0.0.1:${port}`, port, server, deps, informers, bootstrapKeyId, stop };
 }
 

@@ -195,6 +195,13 @@ export const API_SETTINGS = {
     default: '5s',
     description: 'time in-flight requests get on SIGTERM',
   },
+  consoleShellIdleSeconds: {
+    env: 'PLATFORM_CONSOLE_SHELL_IDLE_SECONDS',
+    flag: 'console-shell-idle-seconds',
+    type: 'integer',
+    default: '900',
+    description: 'a console shell session with no input or output for this long is closed (10-86400)',
+  },
   mcpEnabled: {
     env: 'MCP_ENABLED',
     flag: 'mcp-enabled',
@@ -330,6 +337,10 @@ const API_SETTING_RULES: readonly { broken: (s: ApiSettings) => boolean; problem
   {
     broken: (s) => !/^[a-z0-9-]+\/[a-z0-9.-]+$/.test(s.keyringSecret),
     problem: 'PLATFORM_KEYRING_SECRET: expected <namespace>/<name>',
+  },
+  {
+    broken: (s) => s.consoleShellIdleSeconds < 10 || s.consoleShellIdleSeconds > 86_400,
+    problem: 'PLATFORM_CONSOLE_SHELL_IDLE_SECONDS: expected 10 to 86400',
   },
   {
     broken: (s) => s.mcpMaxConcurrentCalls < 1,

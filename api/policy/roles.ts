@@ -38,6 +38,8 @@ export const POLICY = {
   'agent.reactivate': { scope: 'agent', roles: [...ADMINS, 'owner'] },
   'agent.access_review': { scope: 'agent', roles: CHANGERS },
   'agent.passport': { scope: 'agent', roles: SHARED },
+  // The console shell (spec: only Owners; administrators are not Owners). A control action in the passport.
+  'agent.console.shell': { scope: 'agent', roles: ['owner'] },
   // The agent's credential proxy holds a high-risk call and waits for its approval (handlers: assertGatewayServes).
   'agent.action.request': { scope: 'agent', roles: [...CHANGERS, 'gateway'] },
   'approval.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },

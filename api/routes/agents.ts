@@ -34,6 +34,7 @@ import {
   STALE_AGENTS,
 } from './responses.ts';
 import { API_VERSION } from '../../contract/kube.ts';
+import { shellControlActions } from '../shell/passport.ts';
 
 const CREATE_BODY = {
   type: 'object',
@@ -299,6 +300,9 @@ export const AGENT_ROUTES: RouteSpec[] = [
     summary: 'The agent passport',
     success: 200,
     response: PASSPORT,
-    handle: (rc) => agentPassport(rc.deps, agentOf(rc)),
+    handle: async (rc) => ({
+      ...(await agentPassport(rc.deps, agentOf(rc))),
+      control_actions: await shellControlActions(rc.deps, agentOf(rc), rc.principal),
+    }),
   },
 ];

@@ -114,11 +114,19 @@ async function principalOf(ctx: Context, spec: RouteSpec, ex: Executor): Promise
 }
 
 /** The caller of a non-public endpoint (REST or MCP), 401 when unknown. */
-export async function authenticatedCaller(
+export function authenticatedCaller(
   ctx: Context,
   ex: Pick<Executor, 'authenticators' | 'metrics'>,
 ): Promise<Principal> {
-  const outcome = await authenticateToken(ctx.get('authorization'), ex.authenticators);
+  return callerOf(ctx.get('authorization'), ex);
+}
+
+/** The caller an Authorization header names (REST, MCP, the console shell's upgrade), 401 when unknown. */
+export async function callerOf(
+  authorization: string,
+  ex: Pick<Executor, 'authenticators' | 'metrics'>,
+): Promise<Principal> {
+  const outcome = await authenticateToken(authorization, ex.authenticators);
   if (typeof outcome !== 'string') {
     // The subject is stored (requestedBy, decidedBy, audit); an identity provider's claim is input too.
     if (refusedCharacter(outcome.subject) === undefined) return outcome;
@@ -128,7 +136,8 @@ export async function authenticatedCaller(
   throw unauthorized(outcome);
 }
 
-const outcomeOf = (status: number): 'allowed' | 'denied' | 'failed' =>
+/** How the audit log names an answer's status. */
+export const outcomeOf = (status: number): 'allowed' | 'denied' | 'failed' =>
   status < 400 ? 'allowed' : status === 403 ? 'denied' : 'failed';
 
 /** The route's state, on `ctx.state.rc` from the authentication step on. */

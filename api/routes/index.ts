@@ -23,6 +23,7 @@ import { TRUST_BUNDLE_ROUTES } from './trust-bundle.ts';
 import { OAUTH_ROUTES } from './oauth.ts';
 import { TOKEN_EXCHANGE_ROUTES } from './token-exchange.ts';
 import { WORKFLOW_ROUTES } from './workflows.ts';
+import { SHELL_ROUTES } from '../shell/route.ts';
 
 export const ROUTES: readonly RouteSpec[] = [
   ...AGENT_ROUTES,
@@ -48,4 +49,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...TOKEN_EXCHANGE_ROUTES,
   ...SCOPED_CREDENTIAL_ROUTES,
   ...SCOPED_TOOL_ROUTES,
+  ...SHELL_ROUTES,
 ];

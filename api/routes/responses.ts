@@ -37,6 +37,34 @@ export const ACCESS_REVIEW = object({
   counts: object({ Owner: int, Editor: int, Viewer: int }),
   findings: { type: 'array', items: str },
 });
+const intOrNull = { type: ['integer', 'null'] } as const;
+const CONTROL_ACTION = object(
+  {
+    action: { enum: ['agent.console.shell'] },
+    session_id: str,
+    subject: str,
+    time: str,
+    outcome: { enum: ['allowed', 'denied', 'failed'] },
+    status: int,
+    ended_at: strOrNull,
+    duration_ms: intOrNull,
+    exit_code: intOrNull,
+    commands_count: int,
+    commands: { type: 'array', items: str },
+  },
+  [
+    'action',
+    'session_id',
+    'subject',
+    'time',
+    'outcome',
+    'status',
+    'ended_at',
+    'duration_ms',
+    'exit_code',
+    'commands_count',
+  ],
+);
 export const PASSPORT = object(
   {
     agent_id: str,
@@ -76,6 +104,8 @@ export const PASSPORT = object(
       },
       ['trust_tier', 'hardware_attested', 'results'],
     ),
+    // The agent route's passport only (a workflow's lists none): shell sessions and refused attempts.
+    control_actions: { type: 'array', items: CONTROL_ACTION },
   },
   ['agent_id', 'phase', 'owners', 'accountable_owners', 'accesses', 'trust_tiers', 'attestation'],
 );

@@ -8,6 +8,7 @@ import type { PlatformAgent } from '../../crds/generated/types.ts';
 import { k8s } from '../../base/kube.ts';
 import { createLogger } from '../../base/log.ts';
 import { startApi, type RunningApi } from '../../api/run.ts';
+import type { ShellExec } from '../../api/shell/exec.ts';
 import { loadApiSettings } from '../../api/settings.ts';
 import { eventually, kubeConfig, type TestNamespace } from './harness.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
@@ -88,6 +89,8 @@ export async function readBootstrapKey(namespace: string, name = 'platform-api-b
 export interface UseApiOptions {
   /** Where the API logs, at level debug (every line it writes); else stdout at warn. */
   logTo?: NodeJS.WritableStream;
+  /** The console shell's exec: this control plane has no kubelet to exec in. */
+  shellExec?: ShellExec;
 }
 
 export function useApi(
@@ -113,7 +116,12 @@ export function useApi(
     const log = options.logTo
       ? createLogger('api', { level: 'debug', destination: options.logTo })
       : createLogger('api', { level: 'warn' });
-    fx.api = await startApi({ kc: kubeConfig(), settings, log });
+    fx.api = await startApi({
+      kc: kubeConfig(),
+      settings,
+      log,
+      ...(options.shellExec ? { shellExec: options.shellExec } : {}),
+    });
     fx.call = (method, path, o) => send(fx.api.url, method, path, o);
     await Promise.all(fx.api.informers.all.map((i) => i.waitForSync(30_000)));
     fx.keys.org_admin = await readBootstrapKey(ns.name);

@@ -114,6 +114,8 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /v1/scoped-tools': ADMINS,
   'DELETE /v1/scoped-tools/{id}': ADMINS,
   'GET /v1/scoped-tools/effective': SHARED,
+  // Only Owners (spec); a plain GET is 426, the WebSocket itself: console-shell.test.ts.
+  'GET /v1/agents/{agent_id}/console/shell': ['owner'],
 };
 
 const idp = useOidcIssuer();
