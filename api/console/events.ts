@@ -106,5 +106,9 @@ export const sseMessage = (event: ConsoleEvent): string =>
 export const sseMissed = (after: number): string =>
   `event: missed\ndata: ${JSON.stringify({ after: String(after), detail: 'some events after this id were pruned from the buffer' })}\n\n`;
 
+/** The first message of every stream: it is live; `latest_id` is the newest event in the log when it opened. */
+export const sseReady = (latest: number): string =>
+  `event: ready\ndata: ${JSON.stringify({ latest_id: String(latest) })}\n\n`;
+
 /** A comment line: keeps proxies from closing an idle stream; EventSource ignores it. */
 export const SSE_HEARTBEAT = ': heartbeat\n\n';

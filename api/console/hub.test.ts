@@ -33,8 +33,9 @@ function reader(stream: Readable): { text: () => string; events: () => { id: str
     events: () =>
       text
         .split('\n\n')
+        .filter((block) => !block.split('\n').some((l) => l.startsWith('event: ')))
         .map((block) => block.split('\n').find((l) => l.startsWith('data: ')))
-        .filter((l): l is string => l !== undefined && !l.includes('"detail"'))
+        .filter((l): l is string => l !== undefined)
         .map((l) => JSON.parse(l.slice(6)) as { id: string; payload: unknown }),
   };
 }
@@ -98,6 +99,7 @@ describe('the console hub', () => {
     const r = reader((await hub.subscribe('ns.a', {}, 1)).stream);
     await until(() => r.events().length === 2);
     expect(r.text()).toContain('event: missed');
+    expect(r.text()).toContain('event: ready');
     hub.stop();
   });
 

@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import { seqOf, type ConsoleEvent, type ConsoleEventInput, type ConsoleLog } from '../../contract/console.ts';
 import type { Logger } from '../../base/log.ts';
-import { matches, SSE_HEARTBEAT, sseMessage, sseMissed, type ConsoleFilter } from './events.ts';
+import { matches, SSE_HEARTBEAT, sseMessage, sseMissed, sseReady, type ConsoleFilter } from './events.ts';
 import type { ConsoleMetrics } from './metrics.ts';
 
 export interface HubOptions {
@@ -130,7 +130,8 @@ export class ConsoleHub {
   async subscribe(agentId: string, filter: ConsoleFilter, after?: number): Promise<Subscription> {
     await this.start();
     const sub = new Subscriber(agentId, filter, this.limits, (s) => this.drop(s));
-    sub.write(`retry: ${this.o.retryMs ?? 3000}\n: connected\n\n`);
+    // `ready` says the stream is live (and where the log stands): a client may act on it at once.
+    sub.write(`retry: ${this.o.retryMs ?? 3000}\n${sseReady(this.cursor)}`);
     this.add(sub);
     sub.stream.once('close', () => this.remove(sub));
     if (after === undefined) sub.lastSent = this.cursor;

@@ -166,7 +166,7 @@ describe('the samples on a real node', () => {
     expect(res.headers.get('x-platform-evidence-id')).toMatch(/\S/);
     const body = (await res.json()) as { choices: { message: { content: string } }[] };
     expect(body.choices[0]?.message.content).toBe(await directModelAnswer('llama-3-8b', BENIGN));
-  });
+  }, 300_000);
 
   it('serves kubectl logs and kubectl exec on an agent pod', async () => {
     await waitAgentReady(RELEASE_BOT);
