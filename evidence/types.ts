@@ -38,6 +38,8 @@ export interface Evidence {
   model_id?: string;
   /** The human the call was made for (`user` / `x-user-id`), when known. */
   user_id?: string;
+  /** The subagent of the agent that made the call (`x-platform-subagent`), when the runtime named one. */
+  subagent?: string;
   claims: Claim[];
   decision: 'allow' | 'deny';
   decision_reasons: string[];

@@ -41,6 +41,15 @@ describe('validateEvidence: call metadata', () => {
       'session_id: 1–253 printable ASCII characters when present',
     ]);
   });
+
+  it('accepts the subagent a call named, and refuses one that is not a subagent name', () => {
+    expect(validateEvidence(envelope({ subagent: 'web researcher/v2' })).ok).toBe(true);
+    for (const subagent of ['', '-x', 'a\nb', 'x'.repeat(254), 7]) {
+      const r = validateEvidence(envelope({ subagent }));
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.problems[0]).toMatch(/^subagent: a subagent name/);
+    }
+  });
 });
 
 describe('validateEvidence: the key id', () => {

@@ -5,6 +5,8 @@ import { keyIdOf } from '../attestation/keys.ts';
 import { ID_PATTERN } from '../crds/schema/parts.ts';
 import { CLAIM_TYPES, type Claim } from '../auditors/sdk/types.ts';
 import { claimTypeProblem } from '../policy/context.ts';
+import { SUBAGENT_PATTERN } from '../contract/console.ts';
+import { isSubagentName } from '../contract/subagent.ts';
 import { EVIDENCE_SCHEMA_VERSION, type Evidence } from './types.ts';
 
 const CLAIM_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
@@ -76,6 +78,10 @@ const ENVELOPE_RULES: ((e: Record<string, unknown>) => string)[] = [
   (e) => optionalId(e, 'model_id'),
   (e) => optionalId(e, 'user_id'),
   (e) => optionalId(e, 'session_id'),
+  (e) =>
+    e.subagent === undefined || isSubagentName(e.subagent)
+      ? ''
+      : `subagent: a subagent name (${SUBAGENT_PATTERN}) when present`,
 ];
 
 /**

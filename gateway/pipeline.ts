@@ -33,6 +33,8 @@ export interface EvaluateInput {
   phase: RequestPhase;
   /** The auditors' `platform_context`, less the detection overrides: those come from the policy. */
   platform_context?: Omit<NonNullable<ClaimsRequest['platform_context']>, 'detection_overrides'>;
+  /** The subagent that made the call (the agent runtime's `x-platform-subagent`), signed into the Evidence. */
+  subagent?: string;
 }
 
 export interface EvaluateResult {
@@ -164,6 +166,7 @@ export class Pipeline {
         trace_id: traceId,
         session_id: meta?.session_id || this.o.sessionId,
         ...callerOf(meta),
+        ...(input.subagent ? { subagent: input.subagent } : {}),
         claims,
         decision: d.decision,
         decision_reasons: d.reasons,

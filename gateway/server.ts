@@ -19,6 +19,7 @@ import { callJson } from '../base/http-client.ts';
 import { modelTarget } from './model-url.ts';
 import type { EvaluateInput, EvaluateResult, Pipeline } from './pipeline.ts';
 import type { AuditorRegistry } from './registry.ts';
+import { subagentOf } from '../contract/subagent.ts';
 
 export interface GatewayServerOptions {
   pipeline: Pipeline;
@@ -168,7 +169,23 @@ function evaluator(o: GatewayServerOptions): GatewayContext['evaluate'] {
 const isEvaluateInput = (body: Partial<EvaluateInput>): body is EvaluateInput =>
   REQUEST_PHASES.includes(body.phase as RequestPhase) && typeof body.data === 'object' && body.data !== null;
 
+/**
+ * The subagent a call names (`x-platform-subagent`), or undefined after
+ * answering 400 `invalid_subagent` for a malformed one. The header is the
+ * agent's to the Gateway: never forwarded to the model.
+ */
+function subagentOrRefuse(req: IncomingMessage, res: ServerResponse): { subagent?: string } | undefined {
+  const named = subagentOf(req.headers);
+  if (!named.ok) {
+    send(res, 400, { detail: named.problem, code: 'invalid_subagent' });
+    return undefined;
+  }
+  return named.subagent ? { subagent: named.subagent } : {};
+}
+
 async function handleEvaluate(ctx: GatewayContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const attribution = subagentOrRefuse(req, res);
+  if (!attribution) return;
   const body = JSON.parse(
     (await readBoundedBody(req, ctx.o.maxBodyBytes)).toString('utf8') || '{}',
   ) as Partial<EvaluateInput>;
@@ -178,7 +195,9 @@ async function handleEvaluate(ctx: GatewayContext, req: IncomingMessage, res: Se
       code: 'invalid_request',
     });
   }
-  const r = await ctx.evaluate(body);
+  // Only the header names a subagent: one in the body is not the agent runtime's word.
+  const { subagent: _fromBody, ...input } = body;
+  const r = await ctx.evaluate({ ...input, ...attribution });
   send(res, 200, r.evidence, {
     'x-platform-decision': r.evidence.decision,
     'x-platform-evidence-id': r.evidence.evidence_id,
@@ -200,9 +219,15 @@ async function handleModelPath(
   res: ServerResponse,
 ): Promise<void> {
   const { o, evaluate } = ctx;
+  const attribution = subagentOrRefuse(req, res);
+  if (!attribution) return;
   const raw = await readBoundedBody(req, o.maxBodyBytes);
   const meta = metadataOf(raw, req.headers);
-  const before = await evaluate({ data: { input: inputOf(raw), metadata: meta }, phase: 'request' });
+  const before = await evaluate({
+    data: { input: inputOf(raw), metadata: meta },
+    phase: 'request',
+    ...attribution,
+  });
   if (before.blocked) return blocked(res, before);
   if (!o.modelUrl) return send(res, 502, { detail: 'PLATFORM_MODEL_URL is not set', code: 'no_model' });
   const answer = await callJson(modelTarget(o.modelUrl, req.url ?? '/'), {
@@ -214,6 +239,7 @@ async function handleModelPath(
   const after = await evaluate({
     data: { input: inputOf(raw), output: outputOf(answer.body), metadata: meta },
     phase: 'response',
+    ...attribution,
   });
   if (after.blocked) return blocked(res, after);
   res.writeHead(answer.status, {

@@ -31,6 +31,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
   let defaulted: GatewayChild;
   let model: Server;
   const modelPaths: string[] = [];
+  const modelHeaders: Record<string, unknown>[] = [];
   let modelUrl: string;
   const dir = mkdtempSync(join(tmpdir(), 'gw-test-'));
   const tls = mtlsMaterial();
@@ -86,6 +87,7 @@ describe('gateway, auditors and Verifier on loopback', () => {
       );
     model = createServer((req, res) => {
       modelPaths.push(req.url ?? '');
+      modelHeaders.push(req.headers);
       req.resume();
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -196,6 +198,39 @@ describe('gateway, auditors and Verifier on loopback', () => {
       model_id: 'gpt-4o-mini',
       user_id: 'ann',
     });
+  });
+
+  it('signs the subagent a call names into its Evidence, never tells the model, and refuses a malformed name', async () => {
+    const header = { 'x-platform-subagent': 'researcher' };
+    const r = await json(`${observer.url}/v1/chat/completions`, {
+      body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: BENIGN.data.input }] },
+      headers: header,
+    });
+    expect(r.status).toBe(200);
+    expect(modelHeaders.at(-1)).not.toHaveProperty('x-platform-subagent');
+    const ev = (
+      await json(`${gateway.url}/v1/evaluate`, { body: { ...BENIGN, subagent: 'forged' }, headers: header })
+    ).body as Evidence;
+    expect(ev.subagent).toBe('researcher');
+    expect(verifyEvidenceSignature(ev)).toEqual({ valid: true });
+    // The Verifier's intake takes it (validate.ts knows the field) and stores it as signed.
+    await stored(ev.evidence_id);
+    expect((await verifier.store.get(ev.evidence_id))?.evidence).toMatchObject({ subagent: 'researcher' });
+    // A subagent named only in the body is not the runtime's word: not signed.
+    expect(
+      (
+        (await json(`${gateway.url}/v1/evaluate`, { body: { ...BENIGN, subagent: 'forged' } }))
+          .body as Evidence
+      ).subagent,
+    ).toBeUndefined();
+    const served = modelPaths.length;
+    for (const bad of ['', '-leading-dash', 'a,b', 'x'.repeat(254), 'tab\there'])
+      for (const url of [`${observer.url}/v1/chat/completions`, `${gateway.url}/v1/evaluate`]) {
+        const refused = await json(url, { body: BENIGN, headers: { 'x-platform-subagent': bad } });
+        expect(refused.status).toBe(400);
+        expect(refused.body.code).toBe('invalid_subagent');
+      }
+    expect(modelPaths.length).toBe(served);
   });
 
   it('applies the built-in default policy when no policy id is set: ready, allows, forwards once, blocks', async () => {
