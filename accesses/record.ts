@@ -2,6 +2,7 @@
 // what the agent's credential proxy saw of one call, posted in batches to
 // `POST /v1/agents/{agent_id}/accesses`. The body schema is strict (unknown
 // fields are refused) and bounds every string, so a batch has a known size.
+import { SUBAGENT_PATTERN } from '../contract/console.ts';
 import type { JSONSchema } from '../crds/kit.ts';
 
 export const ACCESS_KINDS = ['http', 'https', 'tunnel', 'mcp'] as const;
@@ -34,6 +35,8 @@ export interface AccessWire {
   injection_method: (typeof INJECTION_METHODS)[number] | null;
   service: string | null;
   approval_id: string | null;
+  /** The subagent that made the call (`x-platform-subagent`), null for the agent itself. */
+  subagent: string | null;
   bytes_up: number;
   bytes_down: number;
   duration_ms: number;
@@ -49,6 +52,7 @@ const OPTIONAL_FIELDS = [
   'injection_method',
   'service',
   'approval_id',
+  'subagent',
 ] as const;
 
 export const ACCESS_RECORD: JSONSchema = {
@@ -85,6 +89,7 @@ export const ACCESS_RECORD: JSONSchema = {
     injection_method: nullable({ enum: [...INJECTION_METHODS] }),
     service: nullable({ type: 'string', minLength: 1, maxLength: 253 }),
     approval_id: nullable({ type: 'string', minLength: 1, maxLength: 253 }),
+    subagent: nullable({ type: 'string', maxLength: 253, pattern: SUBAGENT_PATTERN }),
     bytes_up: count,
     bytes_down: count,
     duration_ms: count,

@@ -125,6 +125,8 @@ export interface DataAccess {
   injectionMethod?: InjectionMethod;
   service?: string;
   approvalId?: string;
+  /** The subagent that made the call (`x-platform-subagent`), when the agent runtime named one. */
+  subagent?: string;
   bytesUp: number;
   bytesDown: number;
   durationMs: number;

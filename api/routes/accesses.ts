@@ -38,7 +38,8 @@ export const accessItem = (e: StoredAccess): Record<string, unknown> => ({
   seq: e.seq,
   received_at: e.received_at,
   hash: e.hash,
-  ...e.access,
+  // Records stored before a field existed read with it null: one shape for every item.
+  ...normalizedRecord(e.access),
 });
 
 async function list(rc: RouteCtx): Promise<unknown> {

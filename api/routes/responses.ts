@@ -301,6 +301,7 @@ export const ACCESS_LOG = object(
           injection_method: strOrNull,
           service: strOrNull,
           approval_id: strOrNull,
+          subagent: strOrNull,
           bytes_up: int,
           bytes_down: int,
           duration_ms: int,

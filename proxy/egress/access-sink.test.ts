@@ -102,10 +102,15 @@ describe('accessToWire', () => {
       injection_method: 'token_exchange',
       service: null,
       approval_id: null,
+      subagent: null,
       bytes_up: 1,
       bytes_down: 0,
       duration_ms: 1,
     });
+  });
+
+  it('names the subagent that made the call', () => {
+    expect(accessToWire(access(1, { subagent: 'researcher' })).subagent).toBe('researcher');
   });
 });
 

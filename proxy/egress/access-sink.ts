@@ -60,6 +60,7 @@ export function accessToWire(a: DataAccess): AccessWire {
     injection_method: a.injectionMethod ?? null,
     service: a.service ? cut(a.service, 253) : null,
     approval_id: a.approvalId ? cut(a.approvalId, 253) : null,
+    subagent: a.subagent ?? null,
     bytes_up: Math.max(0, Math.trunc(a.bytesUp)),
     bytes_down: Math.max(0, Math.trunc(a.bytesDown)),
     duration_ms: Math.max(0, Math.trunc(a.durationMs)),

@@ -3,6 +3,7 @@
 // target. No sockets here.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EgressAction, Injection } from '../../contract/egress.ts';
+import { SUBAGENT_HEADER } from '../../contract/console.ts';
 import { parseAuthority, type Destination } from '../route.ts';
 
 /** The header carrying the user's own token for OBO calls; never forwarded. */
@@ -111,8 +112,8 @@ function connectionNamed(raw: readonly string[]): Set<string> {
 
 /**
  * The request headers for the target, as raw [name, value] pairs: without
- * hop-by-hop headers, the ones named by `Connection`, the subject token and
- * whatever the injection strips or sets; then the injection's own.
+ * hop-by-hop headers, the ones named by `Connection`, the subject token, the
+ * subagent's name (the agent's word to the proxy) and whatever the injection strips or sets; then the injection's own.
  */
 export function forwardHeaders(raw: readonly string[], injection: Injection | undefined): string[] {
   const set = injection?.set ?? {};
@@ -122,6 +123,7 @@ export function forwardHeaders(raw: readonly string[], injection: Injection | un
     ...(injection?.strip ?? []).map((h) => h.toLowerCase()),
     ...Object.keys(set).map((h) => h.toLowerCase()),
     SUBJECT_TOKEN_HEADER,
+    SUBAGENT_HEADER,
   ]);
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2)

@@ -23,6 +23,7 @@ import type {
   Injector,
 } from '../../contract/egress.ts';
 import { InjectionError } from '../../contract/egress.ts';
+import { subagentOf } from '../../contract/subagent.ts';
 import { answer, rawAnswer, readBody, Refusal } from './http-answers.ts';
 import {
   actionOf,
@@ -77,6 +78,8 @@ interface Call {
   question: AccessQuestion;
   subjectToken?: string;
   approvalId?: string;
+  /** The subagent the agent runtime named (`x-platform-subagent`); the header is not forwarded. */
+  subagent?: string;
   started: number;
   signal: AbortSignal;
   bytesUp: number;
@@ -210,13 +213,26 @@ class HttpPipeline implements Pipeline {
     }
   }
 
-  private callOf(req: IncomingMessage, res: ServerResponse): Call | Refusal {
-    const facts = this.facts.get(req.socket) ?? { scheme: 'http', defaultPort: this.o.route.plainPort };
+  /** Where the request goes and which subagent sends it; a Refusal for a request the proxy cannot take. */
+  private addressed(
+    req: IncomingMessage,
+    facts: ConnectionFacts,
+  ): { target: RequestTarget; subagent?: string } | Refusal {
     const target = targetOf(req.url ?? '/', req.headers.host, facts);
     if ('reason' in target)
       return new Refusal({ status: target.status, code: 'bad_request', detail: target.reason });
     if (isSelf(target.destination, this.o.route))
       return new Refusal({ status: 400, code: 'loop', detail: 'destination is the proxy itself' });
+    const named = subagentOf(req.headers);
+    if (!named.ok) return new Refusal({ status: 400, code: 'invalid_subagent', detail: named.problem });
+    return { target, ...(named.subagent ? { subagent: named.subagent } : {}) };
+  }
+
+  private callOf(req: IncomingMessage, res: ServerResponse): Call | Refusal {
+    const facts = this.facts.get(req.socket) ?? { scheme: 'http', defaultPort: this.o.route.plainPort };
+    const addressed = this.addressed(req, facts);
+    if (addressed instanceof Refusal) return addressed;
+    const { target, subagent } = addressed;
     const rule = this.o.match(target.destination.host);
     const subjectToken = subjectTokenOf(req.headers);
     const method = (req.method ?? 'GET').toUpperCase();
@@ -237,6 +253,7 @@ class HttpPipeline implements Pipeline {
       },
       ...(rule ? { rule } : {}),
       ...(subjectToken ? { subjectToken } : {}),
+      ...(subagent ? { subagent } : {}),
       started: performance.now(),
       signal: AbortSignal.any([this.abort.signal, gone.signal]),
       bytesUp: 0,
@@ -279,6 +296,7 @@ class HttpPipeline implements Pipeline {
       port: question.port,
       path: target.path,
       ...(question.user ? { user: question.user } : {}),
+      ...(call.subagent ? { subagent: call.subagent } : {}),
       ...(call.rule ? { service: call.rule.service, rule: call.rule.source } : {}),
     };
     const outcome = await this.o.approvals.hold(
@@ -353,6 +371,7 @@ class HttpPipeline implements Pipeline {
       ...(q.user ? { user: q.user } : {}),
       ...(call.rule ? { injectionMethod: call.rule.injectionMethod, service: call.rule.service } : {}),
       ...(call.approvalId ? { approvalId: call.approvalId } : {}),
+      ...(call.subagent ? { subagent: call.subagent } : {}),
       bytesUp: call.bytesUp,
       bytesDown: call.bytesDown,
       durationMs: Math.round(performance.now() - call.started),

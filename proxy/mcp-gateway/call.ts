@@ -37,6 +37,12 @@ export interface CallDeps {
 
 export type CallAnswer = { result: unknown } | { error: JsonRpcError };
 
+/** Who makes a call: the user ('' for the agent itself) and the subagent the agent runtime named. */
+export interface McpCaller {
+  user: string;
+  subagent?: string;
+}
+
 /** Approval arguments shown to the approver are cut at this many characters. */
 const MAX_SHOWN_ARGUMENTS = 2048;
 
@@ -67,7 +73,7 @@ interface CallContext {
 function context(
   entry: CatalogEntry,
   args: Record<string, unknown>,
-  user: string,
+  { user, subagent }: McpCaller,
   sink: AccessSink,
 ): CallContext {
   const { host, port } = serverAddress(entry.server.url);
@@ -83,6 +89,7 @@ function context(
       action: entry.action,
       path: `${new URL(entry.server.url).pathname}#${entry.tool.name}`,
       ...(user ? { user } : {}),
+      ...(subagent ? { subagent } : {}),
       bytesUp: up,
       bytesDown: 0,
       durationMs: Date.now() - started,
@@ -149,7 +156,7 @@ async function forward(
 /** One tools/call, as the agent (user '') or for an external client's user. */
 export async function callTool(
   params: Record<string, unknown>,
-  user: string,
+  caller: McpCaller,
   deps: CallDeps,
   signal: AbortSignal,
 ): Promise<CallAnswer> {
@@ -160,7 +167,7 @@ export async function callTool(
   const entry = deps.tools.catalog().entries.get(params.name);
   if (!entry)
     return { error: rpcError(INVALID_PARAMS, `unknown tool ${JSON.stringify(params.name.slice(0, 140))}`) };
-  const c = context(entry, args, user, deps.sink);
+  const c = context(entry, args, caller, deps.sink);
   const access = await deps.access.decide(c.question);
   if (!access.allow) {
     c.record({ outcome: 'denied', reason: access.reason });

@@ -3,7 +3,7 @@
 // Notifications are accepted and not answered; anything else is -32601.
 import type { Logger } from '../../base/log.ts';
 import { listedTool } from './catalog.ts';
-import { callTool, type CallDeps } from './call.ts';
+import { callTool, type CallDeps, type McpCaller } from './call.ts';
 import {
   INTERNAL_ERROR,
   METHOD_NOT_FOUND,
@@ -37,7 +37,7 @@ function initializeResult(params: Record<string, unknown>, version: string): Rec
 
 async function answer(
   req: JsonRpcRequest,
-  user: string,
+  caller: McpCaller,
   deps: DispatchDeps,
   signal: AbortSignal,
 ): Promise<JsonRpcResponse> {
@@ -49,7 +49,7 @@ async function answer(
     case 'tools/list':
       return resultResponse(req.id, { tools: [...deps.tools.catalog().entries.values()].map(listedTool) });
     case 'tools/call': {
-      const out = await callTool(req.params, user, deps, signal);
+      const out = await callTool(req.params, caller, deps, signal);
       return 'result' in out ? resultResponse(req.id, out.result) : errorResponse(req.id, out.error);
     }
     default:
@@ -63,7 +63,7 @@ async function answer(
 /** The answer to one message; undefined for a notification. Never rejects. */
 export async function dispatch(
   message: JsonRpcMessage,
-  user: string,
+  caller: McpCaller,
   deps: DispatchDeps,
   signal: AbortSignal,
 ): Promise<JsonRpcResponse | undefined> {
@@ -74,7 +74,7 @@ export async function dispatch(
   }
   let response: JsonRpcResponse;
   try {
-    response = await answer(message, user, deps, signal);
+    response = await answer(message, caller, deps, signal);
   } catch (err) {
     deps.log.error({ err, method: message.method }, 'mcp gateway request failed');
     response = errorResponse(message.id, rpcError(INTERNAL_ERROR, 'the gateway failed; see its log'));

@@ -20,10 +20,12 @@ import {
 } from './client-auth.ts';
 import type { McpGatewaySettings } from './config.ts';
 import { McpDiscovery } from './discovery.ts';
+import type { McpCaller } from './call.ts';
 import { dispatch, type DispatchDeps } from './dispatch.ts';
 import { errorResponse, parseBody, type JsonRpcResponse } from './jsonrpc.ts';
 import { gatewayMetrics } from './metrics.ts';
 import { svidFiles } from './svid-tls.ts';
+import { subagentOf } from '../../contract/subagent.ts';
 
 export interface McpGatewayOptions {
   host?: string;
@@ -89,6 +91,23 @@ async function caller(req: IncomingMessage, res: ServerResponse, h: Handler): Pr
   return undefined;
 }
 
+/**
+ * The user and subagent of a call, or undefined once refused. The subagent's
+ * name is the agent's word to the gateway: recorded, never sent to an MCP server.
+ */
+async function callerOf(
+  req: IncomingMessage,
+  res: ServerResponse,
+  h: Handler,
+): Promise<McpCaller | undefined> {
+  const user = await caller(req, res, h);
+  if (user === undefined) return undefined;
+  const named = subagentOf(req.headers);
+  if (named.ok) return { user, ...(named.subagent ? { subagent: named.subagent } : {}) };
+  send(res, 400, problem(named.problem, 'invalid_subagent'));
+  return undefined;
+}
+
 async function serveMcp(req: IncomingMessage, res: ServerResponse, h: Handler): Promise<void> {
   if (req.method !== 'POST')
     return send(
@@ -97,8 +116,8 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, h: Handler): 
       problem('only POST is served here (a stateless gateway has no stream)', 'method_not_allowed'),
       { allow: 'POST' },
     );
-  const user = await caller(req, res, h);
-  if (user === undefined) return;
+  const who = await callerOf(req, res, h);
+  if (who === undefined) return;
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
     return send(res, 415, problem('the body must be application/json', 'unsupported_media_type'));
   const body = await readBodyResult(req, h.o.settings.maxBodyBytes);
@@ -112,7 +131,7 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, h: Handler): 
   if ('error' in parsed) return send(res, 400, errorResponse(null, parsed.error));
   const gone = new AbortController();
   res.once('close', () => gone.abort());
-  const answers = await Promise.all(parsed.messages.map((m) => dispatch(m, user, h.deps, gone.signal)));
+  const answers = await Promise.all(parsed.messages.map((m) => dispatch(m, who, h.deps, gone.signal)));
   const replies = answers.filter((a): a is JsonRpcResponse => a !== undefined);
   if (replies.length === 0) return send(res, 202, undefined);
   send(res, 200, parsed.batch ? replies : replies[0]);

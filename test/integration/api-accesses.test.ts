@@ -80,6 +80,7 @@ describe('POST /v1/agents/{agent_id}/accesses', () => {
             outcome: 'denied',
             status: null,
             reason: 'owner denied',
+            subagent: 'web researcher/2',
           }),
         ],
       },
@@ -90,7 +91,13 @@ describe('POST /v1/agents/{agent_id}/accesses', () => {
     const list = await fx.call('GET', `${accesses()}?limit=1`, { key: fx.keys.viewer });
     expect(list.status).toBe(200);
     expect(list.body.items).toEqual([
-      expect.objectContaining({ method: 'POST', outcome: 'denied', reason: 'owner denied', user: null }),
+      expect.objectContaining({
+        method: 'POST',
+        outcome: 'denied',
+        reason: 'owner denied',
+        user: null,
+        subagent: 'web researcher/2',
+      }),
     ]);
     const next = await fx.call('GET', `${accesses()}?limit=1&before=${String(list.body.next_before)}`, {
       key: fx.keys.viewer,
@@ -100,6 +107,7 @@ describe('POST /v1/agents/{agent_id}/accesses', () => {
         path: '/items/1',
         user: 'ann@example.com',
         injection_method: 'token_exchange',
+        subagent: null,
       }),
     ]);
 
@@ -146,6 +154,9 @@ describe('POST /v1/agents/{agent_id}/accesses', () => {
       { records: [record(4, { bytes_up: -1 })] },
       { records: [record(4, { at: 'yesterday' })] },
       { records: [record(4, { status: 99 })] },
+      { records: [record(4, { subagent: '' })] },
+      { records: [record(4, { subagent: 'a\nb' })] },
+      { records: [record(4, { subagent: 'x'.repeat(254) })] },
       { records: 'all' },
     ];
     for (const body of bodies) {

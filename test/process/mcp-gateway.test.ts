@@ -199,6 +199,27 @@ describe('the MCP gateway over mTLS', () => {
     });
   });
 
+  it('records the subagent a call names, never sends its header to the server, and refuses a malformed one', async () => {
+    const sent = alpha.headerNames.length;
+    const named = await rpc(
+      { jsonrpc: '2.0', id: 20, method: 'tools/call', params: { name: 'alpha__lookup', arguments: {} } },
+      { 'x-platform-subagent': 'researcher' },
+    );
+    expect(named.body.result).toBeDefined();
+    expect(sink.records.at(-1)).toMatchObject({ outcome: 'forwarded', subagent: 'researcher' });
+    const upstream = alpha.headerNames.slice(sent).flat();
+    expect(upstream.length).toBeGreaterThan(0);
+    expect(upstream).not.toContain('x-platform-subagent');
+    const recorded = sink.records.length;
+    const bad = await rpc(
+      { jsonrpc: '2.0', id: 21, method: 'tools/call', params: { name: 'alpha__lookup', arguments: {} } },
+      { 'x-platform-subagent': 'a,b' },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'invalid_subagent' });
+    expect(sink.records.length).toBe(recorded);
+  });
+
   it('holds a destructive call until the Owner approves: the server sees nothing before', async () => {
     const held = gate.nextHold();
     const answer = call(3, 'alpha__erase', { id: 7 });

@@ -235,6 +235,39 @@ describe('the credential proxy HTTP path', () => {
     expect(records[0]).toMatchObject({ kind: 'https', outcome: 'forwarded' });
   });
 
+  it('records the subagent a call names, in plain HTTP and inside intercepted TLS, and never forwards the header', async () => {
+    const answer = await plain('GET', '/repos', 'X-Platform-Subagent: researcher\r\n');
+    expect(answer).toMatch(/^HTTP\/1.1 200/);
+    expect(seen[0]?.headers['x-platform-subagent']).toBeUndefined();
+    expect(records[0]).toMatchObject({ outcome: 'forwarded', subagent: 'researcher' });
+    const socket = tcpConnect(proxy.port, '127.0.0.1');
+    socket.write(`CONNECT localhost:${httpsPort} HTTP/1.1\r\nHost: localhost:${httpsPort}\r\n\r\n`);
+    await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+    const tls = tlsConnect({ socket, servername: 'localhost', ca: proxy.ca.certPem });
+    tls.write(
+      `GET /secure HTTP/1.1\r\nHost: localhost:${httpsPort}\r\nX-Platform-Subagent: web writer/2\r\nConnection: close\r\n\r\n`,
+    );
+    let out = '';
+    tls.on('data', (c: Buffer) => (out += c.toString()));
+    await new Promise((resolve) => tls.on('close', resolve));
+    expect(out).toMatch(/^HTTP\/1.1 200/);
+    expect(seen[1]?.headers['x-platform-subagent']).toBeUndefined();
+    expect(records[1]).toMatchObject({ kind: 'https', subagent: 'web writer/2' });
+    await plain('GET', '/plain');
+    expect(records[2]?.subagent).toBeUndefined();
+  });
+
+  it('refuses a malformed subagent name with 400 invalid_subagent and sends nothing', async () => {
+    for (const bad of ['-dash', 'a,b', 'x'.repeat(254)]) {
+      const answer = await plain('GET', '/repos', `X-Platform-Subagent: ${bad}\r\n`);
+      expect(answer).toMatch(/^HTTP\/1.1 400/);
+      expect(answer).toContain('"code":"invalid_subagent"');
+    }
+    const twice = await plain('GET', '/repos', 'X-Platform-Subagent: a\r\nX-Platform-Subagent: b\r\n');
+    expect(twice).toMatch(/^HTTP\/1.1 400/);
+    expect(seen).toHaveLength(0);
+  });
+
   it('refuses a Host inside intercepted TLS that is not the host the tunnel was opened for', async () => {
     const socket = tcpConnect(proxy.port, '127.0.0.1');
     socket.write(`CONNECT localhost:${httpsPort} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
@@ -249,11 +282,12 @@ describe('the credential proxy HTTP path', () => {
   });
 
   it('holds a DELETE until an Owner approves: nothing reaches the target before', async () => {
-    const answer = plain('DELETE', '/repos/1', '', 'x=1');
+    const answer = plain('DELETE', '/repos/1', 'X-Platform-Subagent: cleaner\r\n', 'x=1');
     await gate.waitHeld(1);
     expect(gate.held[0]).toMatchObject({
       action: 'delete',
       target: `DELETE http://localhost:${httpPort}/repos/1`,
+      details: { subagent: 'cleaner' },
     });
     expect(seen).toHaveLength(0);
     gate.decide({ outcome: 'approved', approvalId: 'ns.approval-1' });
