@@ -23,6 +23,7 @@ import { ConsoleHub } from './console/hub.ts';
 import { ConsoleMetrics } from './console/metrics.ts';
 import { publishPendingRequests } from './console/pending-requests.ts';
 import { kubePodLogSource, PodLogFollowers } from './console/pod-logs.ts';
+import { kubePodUsage } from './console/tree-usage.ts';
 import type { AccessStore } from '../accesses/store.ts';
 import { pinnedAttesterKeys } from '../evidence/intake.ts';
 import type { EvidenceStore } from '../evidence/store.ts';
@@ -234,7 +235,7 @@ function consoleOf(
     registry,
     informers,
   }: { consoleLog: ConsoleLog; registry: Registry; informers: ApiInformers },
-): Pick<ApiDeps, 'console' | 'consoleHub'> {
+): Pick<ApiDeps, 'console' | 'consoleHub' | 'podUsage'> {
   const followers: PodLogFollowers = new PodLogFollowers({
     source: kubePodLogSource(kc),
     publish: (events): Promise<void> => hub.publish(events),
@@ -254,7 +255,7 @@ function consoleOf(
     now: Date.now,
     publish: (events) => hub.publish(events),
   });
-  return { console: consoleLog, consoleHub: hub };
+  return { console: consoleLog, consoleHub: hub, podUsage: kubePodUsage(kc, { log }) };
 }
 
 type Stores = Awaited<ReturnType<typeof openStores>>;

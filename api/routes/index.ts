@@ -10,6 +10,7 @@ import { AUDITOR_ROUTES } from './auditors.ts';
 import { AUDITOR_SCHEMA_ROUTES } from './auditor-schema.ts';
 import { CATALOG_ROUTES } from './catalog.ts';
 import { CONSOLE_ROUTES } from './console.ts';
+import { CONSOLE_TREE_ROUTES } from './console-tree.ts';
 import { DELEGATION_ROUTES } from './delegations.ts';
 import { AUDITOR_SETTINGS_ROUTES } from './auditor-settings.ts';
 import { EVIDENCE_ROUTES } from './evidence.ts';
@@ -44,6 +45,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...EGRESS_ROUTES,
   ...ACCESS_ROUTES,
   ...CONSOLE_ROUTES,
+  ...CONSOLE_TREE_ROUTES,
   ...TRUST_BUNDLE_ROUTES,
   ...OAUTH_ROUTES,
   ...TOKEN_EXCHANGE_ROUTES,

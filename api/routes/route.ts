@@ -15,6 +15,7 @@ import type { IntakeDeps } from '../../evidence/intake.ts';
 import type { AccessStore } from '../../accesses/store.ts';
 import type { ConsoleLog } from '../../contract/console.ts';
 import type { ConsoleHub } from '../console/hub.ts';
+import type { PodUsageSource } from '../console/tree-usage.ts';
 import type { PolicyServiceDeps } from '../../policy/service.ts';
 import type { Logger } from '../../base/log.ts';
 import type { PlatformAgent } from '../agents/model.ts';
@@ -63,6 +64,8 @@ export interface ApiDeps {
   console: ConsoleLog;
   /** The console's fan-out: open streams, and where sources publish events (into `console`). */
   consoleHub: ConsoleHub;
+  /** The agent's pod and its CPU and memory use, for the console's subagent tree. */
+  podUsage: PodUsageSource;
   /** AuditorPolicies and the vocabularies their rules compile against. */
   policy: PolicyServiceDeps;
   /** Workflow resources, at the apiserver. */
