@@ -36,28 +36,32 @@ const ev = (
   subagent: string | null,
   type: ConsoleEvent['type'],
   secondsAgo: number,
-  payload: Record<string, unknown> = {},
-  severity: ConsoleEvent['severity'] = 'info',
+  extra: Partial<Pick<ConsoleEvent, 'payload' | 'severity'>> = {},
 ): ConsoleEvent => ({
   id: String(++seq),
   timestamp: ago(secondsAgo),
   agent_id: 'team.bot',
   subagent,
   type,
-  severity,
+  severity: 'info',
   auditor: null,
   auditors: [],
-  payload,
+  payload: {},
+  ...extra,
 });
 
 const EVENTS: ConsoleEvent[] = [
-  ev('researcher', 'model_call', 300, { model: 'gpt-4o' }),
-  ev('researcher', 'tool_call', 30, { method: 'GET', destination: 'api.example.com:443', path: '/search' }),
-  ev('researcher', 'chain_decision', 29, {}, 'error'),
-  ev('writer', 'approval_requested', 120, { kind: 'approval', action: 'delete', target: 'DELETE x' }),
-  ev('stray', 'model_call', 5, { model: null }),
-  ev(null, 'log', 1, { line: 'hello' }),
-  ev(null, 'model_call', 2, { model: 'small' }),
+  ev('researcher', 'model_call', 300, { payload: { model: 'gpt-4o' } }),
+  ev('researcher', 'tool_call', 30, {
+    payload: { method: 'GET', destination: 'api.example.com:443', path: '/search' },
+  }),
+  ev('researcher', 'chain_decision', 29, { severity: 'error' }),
+  ev('writer', 'approval_requested', 120, {
+    payload: { kind: 'approval', action: 'delete', target: 'DELETE x' },
+  }),
+  ev('stray', 'model_call', 5, { payload: { model: null } }),
+  ev(null, 'log', 1, { payload: { line: 'hello' } }),
+  ev(null, 'model_call', 2, { payload: { model: 'small' } }),
 ];
 
 describe('subagentTree', () => {

@@ -66,6 +66,7 @@ interface CallContext {
   entry: CatalogEntry;
   args: Record<string, unknown>;
   question: AccessQuestion;
+  subagent?: string;
   started: number;
   record: (a: Pick<DataAccess, 'outcome'> & Partial<DataAccess>) => void;
 }
@@ -95,7 +96,7 @@ function context(
       durationMs: Date.now() - started,
       ...a,
     });
-  return { entry, args, question, started, record };
+  return { entry, args, question, ...(subagent ? { subagent } : {}), started, record };
 }
 
 async function approve(
@@ -115,6 +116,7 @@ async function approve(
         tool: entry.tool.name,
         annotations: entry.tool.annotations ?? {},
         arguments: JSON.stringify(c.args).slice(0, MAX_SHOWN_ARGUMENTS),
+        ...(c.subagent ? { subagent: c.subagent } : {}),
       },
     },
     signal,

@@ -222,8 +222,14 @@ describe('the MCP gateway over mTLS', () => {
 
   it('holds a destructive call until the Owner approves: the server sees nothing before', async () => {
     const held = gate.nextHold();
-    const answer = call(3, 'alpha__erase', { id: 7 });
-    expect(await held).toMatchObject({ action: 'delete', details: { server: 'alpha', tool: 'erase' } });
+    const answer = rpc(
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'alpha__erase', arguments: { id: 7 } } },
+      { 'x-platform-subagent': 'cleaner' },
+    );
+    expect(await held).toMatchObject({
+      action: 'delete',
+      details: { server: 'alpha', tool: 'erase', subagent: 'cleaner' },
+    });
     expect(alpha.calls).not.toContain('erase {"id":7}');
     gate.decide({ outcome: 'approved', approvalId: 'apr-1' });
     expect((await answer).body.result.content[0]?.text).toBe('alpha:erase done');
@@ -232,6 +238,7 @@ describe('the MCP gateway over mTLS', () => {
       outcome: 'forwarded',
       approvalId: 'apr-1',
       action: 'delete',
+      subagent: 'cleaner',
     });
   });
 
