@@ -5,7 +5,7 @@ import { ROUTES } from './routes/index.ts';
 
 type Operation = {
   parameters: { name: string; in: string; schema: Record<string, unknown> }[];
-  responses: Record<string, { content?: { 'application/json': { schema: unknown } } }>;
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
 };
 
 const doc = openApiDocument(ROUTES, 'test') as {
@@ -19,13 +19,16 @@ describe('the OpenAPI document', () => {
     for (const { r, op } of operations) {
       const success = op.responses[String(r.success)]!;
       if (r.success === 204) expect(success.content, `${r.method} ${r.path}`).toBeUndefined();
-      else expect(success.content?.['application/json'].schema, `${r.method} ${r.path}`).toBeTypeOf('object');
+      else {
+        const type = r.produces ?? 'application/json';
+        expect(success.content?.[type]?.schema, `${r.method} ${r.path}`).toBeTypeOf('object');
+      }
     }
   });
 
   it('documents a second success answer: an update that lowers the audit mode is 202 with an approval', () => {
     const patch = doc.paths['/v1/agents/{agent_id}']!.patch!;
-    const accepted = patch.responses['202']?.content?.['application/json'].schema as
+    const accepted = patch.responses['202']?.content?.['application/json']?.schema as
       { properties?: Record<string, unknown> } | undefined;
     expect(Object.keys(accepted?.properties ?? {})).toEqual(['approval', 'applied']);
   });
@@ -43,7 +46,7 @@ describe('the OpenAPI document', () => {
       if (r.method !== 'GET') expect(listed, what).toContain('409');
       for (const s of listed) {
         // OAuth endpoints answer RFC 6749 §5.2 errors.
-        expect(op.responses[s]!.content?.['application/json'].schema).toEqual({
+        expect(op.responses[s]!.content?.['application/json']?.schema).toEqual({
           $ref: `#/components/schemas/${r.errorShape === 'oauth' ? 'OAuthError' : 'Error'}`,
         });
       }
@@ -65,7 +68,7 @@ describe('the OpenAPI document', () => {
     ajv.addSchema({ $id: 'doc', ...doc.components });
     for (const { r, op } of operations) {
       for (const response of Object.values(op.responses)) {
-        const schema = response.content?.['application/json'].schema as Record<string, unknown> | undefined;
+        const schema = Object.values(response.content ?? {})[0]?.schema as Record<string, unknown> | undefined;
         if (schema && !('$ref' in schema)) expect(() => ajv.compile(schema), r.path).not.toThrow();
       }
     }

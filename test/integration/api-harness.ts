@@ -70,6 +70,11 @@ async function send(base: string, method: string, path: string, o: CallOptions =
     headers,
     ...(payload !== undefined ? { body: payload } : {}),
   });
+  // An event stream never ends by itself: its status and headers are the answer.
+  if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, body: {}, headers: res.headers };
+  }
   const text = await res.text();
   let body: Reply['body'] = {};
   try {

@@ -34,6 +34,8 @@ const EXPECTED: Record<string, Who[]> = {
   'GET /v1/agents/{agent_id}/access-review': CHANGERS,
   'GET /v1/agents/{agent_id}/passport': SHARED,
   'GET /v1/agents/{agent_id}/console/subagents': SHARED,
+  'GET /v1/agents/{agent_id}/console/stream': SHARED,
+  'GET /v1/agents/{agent_id}/console/events': SHARED,
   'GET /v1/agents/{agent_id}/shares': SHARED,
   'POST /v1/agents/{agent_id}/shares': CHANGERS,
   'DELETE /v1/agents/{agent_id}/shares/{subject}': CHANGERS,
