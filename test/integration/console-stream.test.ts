@@ -5,6 +5,7 @@
 // nothing; Viewers and above read, nobody else; bad input is a clear 4xx; a
 // client that stops reading is dropped; the badge follows requests raised
 // and resolved.
+import { connect } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MintRequest } from '../../api/auth/key-store.ts';
 import { SUBJECTS, useApi } from './api-harness.ts';
@@ -183,24 +184,46 @@ describe('GET /v1/agents/{agent_id}/console/stream', () => {
   });
 
   it('drops a client that stops reading and counts it, while the others keep receiving', async () => {
-    const reading = await stream(fx.keys.viewer, 'type=tool_call');
-    // A client that reads nothing after the headers: its fetch body is never consumed.
-    const res = await fetch(streamUrl(state.agent, 'type=tool_call'), {
-      headers: { authorization: `Bearer ${fx.keys.viewer}` },
-    });
-    expect(res.status).toBe(200);
-    const big = 'x'.repeat(900);
-    for (let batch = 0; batch < 120; batch++) {
-      await postAccesses(
-        Array.from({ length: 100 }, (_, i) => record(1000 + batch * 100 + i, { reason: big })),
-      );
+    const reading = await stream(fx.keys.viewer, 'type=tool_call', {}, state.other);
+    // A client that reads nothing after the headers: its socket is paused, so the kernel's buffers fill.
+    const slow = connect({ host: '127.0.0.1', port: fx.api.port });
+    const closed = new Promise<void>((resolve) => slow.once('close', () => resolve()));
+    slow.on('error', () => undefined);
+    slow.write(
+      `GET /v1/agents/${state.other}/console/stream HTTP/1.1\r\nhost: x\r\n` +
+        `authorization: Bearer ${fx.keys.viewer}\r\naccept: text/event-stream\r\n\r\n`,
+    );
+    slow.pause();
+    await eventually(() => (fx.api.deps.consoleHub.clients >= 2 ? true : undefined), 'both streams open');
+    // Published as the sources do, at a pace a reading client keeps up with: 10 MB in all, far more
+    // than the kernel's socket buffers of a paused reader hold.
+    const pad = 'x'.repeat(4000);
+    for (let i = 0; i < 2500; i++) {
+      if (i % 25 === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      await fx.api.deps.consoleHub.publish([
+        {
+          timestamp: new Date().toISOString(),
+          agent_id: state.other,
+          subagent: null,
+          type: 'tool_call',
+          severity: 'info',
+          auditor: null,
+          auditors: [],
+          payload: { n: i, pad },
+          key: `flood-${ns.name}-${i}`,
+        },
+      ]);
     }
-    await reading.waitFor((e) => e.payload.path === '/items/12999', 60_000);
+    await reading.waitFor((e) => e.payload.n === 2499, 60_000);
     await eventually(async () => {
       const metrics = await fetch(`${fx.api.url}/metrics`).then((r) => r.text());
-      return /platform_console_clients_dropped_total\{reason="slow_client"\} [1-9]/.test(metrics) ? true : undefined;
+      return /platform_console_clients_dropped_total\{reason="slow_client"[^}]*\} [1-9]/.test(metrics)
+        ? true
+        : undefined;
     }, 'the slow client dropped and counted');
-    await res.body?.cancel().catch(() => undefined);
+    // The server closed its connection.
+    slow.resume();
+    await closed;
   }, 120_000);
 });
 
