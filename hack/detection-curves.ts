@@ -35,8 +35,8 @@ const SETS: EvalSet[] = [
   },
   {
     kind: 'injection',
-    name: 'blind v3',
-    rows: async () => loadRows('injection', path.join(FIXTURES, 'injection-blind-v3.jsonl'), undefined),
+    name: 'blind v5 (seen)',
+    rows: async () => loadRows('injection', path.join(FIXTURES, 'injection-blind-v5.jsonl'), undefined),
   },
   {
     kind: 'injection',
@@ -51,8 +51,8 @@ const SETS: EvalSet[] = [
   },
   {
     kind: 'toxicity',
-    name: 'blind v3',
-    rows: async () => loadRows('toxicity', path.join(FIXTURES, 'toxicity-blind-v3.csv'), undefined),
+    name: 'blind v5 (seen)',
+    rows: async () => loadRows('toxicity', path.join(FIXTURES, 'toxicity-blind-v5.csv'), undefined),
   },
   {
     kind: 'toxicity',

@@ -45,7 +45,17 @@ function trainInjection(): void {
   const rows = injectionTrainingRows();
   // --ngrams=binary|count: the n-gram weighting compared by grouped CV (decision 161).
   const ngrams = process.argv.find((a) => a.startsWith('--ngrams='))?.slice('--ngrams='.length);
-  const opts = ngrams ? { ...FEATURE_OPTIONS, binaryNgrams: ngrams === 'binary' } : FEATURE_OPTIONS;
+  // --structure-weight=<x>, --ngram-weight=<x>: the balance of slots against n-grams (decision 187).
+  const weight = (name: string): number | undefined => {
+    const v = process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+    return v === undefined ? undefined : Number(v);
+  };
+  const opts = {
+    ...FEATURE_OPTIONS,
+    ...(ngrams ? { binaryNgrams: ngrams === 'binary' } : {}),
+    structureWeight: weight('structure-weight') ?? FEATURE_OPTIONS.structureWeight,
+    ngramWeight: weight('ngram-weight') ?? FEATURE_OPTIONS.ngramWeight,
+  };
   const examples = injectionExamples(rows, true, opts);
   // --l2=<x>: the regularisation compared by grouped CV (no big grids: 2 shared cores).
   const l2 = process.argv.find((a) => a.startsWith('--l2='))?.slice('--l2='.length);

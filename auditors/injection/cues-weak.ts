@@ -10,6 +10,7 @@
 // `*` marks a stem; phrases are normalised like the input.
 
 import { WEAK_ACTION_CUES, type WeakActionSlot } from './cues-weak-action.ts';
+import { HARM_HOWTO } from './cues-harm.ts';
 
 export type WeakSlot =
   | 'frame_hypo'
@@ -275,6 +276,8 @@ export const WEAK_CUES: Record<WeakSlot, readonly string[]> = {
       'keylogger',
       'entrar en una cuenta',
     ],
+    // Round 3: crimes and harms a wrapper asks for, named as what they are.
+    ...HARM_HOWTO,
   ],
   ...WEAK_ACTION_CUES,
 };
@@ -284,7 +287,7 @@ export const WEAK_CONJUNCTIONS: readonly (readonly [string, readonly (readonly s
   [
     'jb_frame',
     [
-      ['frame_hypo', 'grief_frame', 'alter_ego', 'mode_switch', 'reward_game', 'fiction'],
+      ['frame_hypo', 'grief_frame', 'alter_ego', 'mode_switch', 'reward_game', 'fiction', 'role_switch'],
       ['unrestricted', 'no_limits_form', 'forbidden', 'refusal'],
     ],
   ],

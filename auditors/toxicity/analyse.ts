@@ -10,6 +10,7 @@ import { counterContext, type CounterContext } from './counter.ts';
 import { writerAttitude, type WriterAttitude } from './writer.ts';
 import { frameStatus } from './frames.ts';
 import { implicitHate, type ImplicitHate } from './implicit.ts';
+import { insinuation } from './insinuation.ts';
 import { negatedAt } from './negation.ts';
 import { tokenize, type TokenStream } from './stream.ts';
 import { FUZZY_TARGETS, LEXICON, MULTILINGUAL_LEXICON, type LexCategory, type LexEntry } from './lexicon.ts';
@@ -52,6 +53,8 @@ export interface ToxicityAnalysis {
   denial: boolean;
   /** Exclusion, loaded questions, harm wishes and victim frames around a group (implicit.ts). */
   implicit: ImplicitHate;
+  /** Insinuation markers per kind in the writer's own words (insinuation.ts). */
+  insinuation: Record<string, number>;
 }
 
 const DENIAL_VERBS = new Set([
@@ -376,5 +379,6 @@ export function analyseToxicity(input: string, multilingual = true): ToxicityAna
     negatedPositive: negatedPositives(stream, hits, reported),
     denial: denialFrom >= 0,
     implicit,
+    insinuation: insinuation(canonical, status),
   };
 }

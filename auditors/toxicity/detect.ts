@@ -78,8 +78,9 @@ function identityAttack(a: ToxicityAnalysis, f: Record<string, number>, pModel: 
   const hostile = a.hits.filter((h) => h.category !== 'identity');
   const softSlurOnly =
     (f.homonym! > 0 || f.reclaim! > 0) && hostile.length > 0 && hostile.every((h) => h.category === 'slur');
-  // Implicit constructions (implicit.ts) are evidence in their own right: they carry no hostile word.
-  const implicit = f.excl! + f.loaded_q! + f.wish! > 0;
+  // Implicit constructions (implicit.ts) and insinuation (insinuation.ts) are
+  // evidence in their own right: they carry no hostile word.
+  const implicit = f.excl! + f.loaded_q! + f.wish! + f.insinuation! > 0;
   const evidence = f.any_attack! > 0 || a.negatedPositive > 0 || implicit ? 1 : NO_EVIDENCE_FACTOR;
   // Counter-speech quotes or names the attack it rejects: the model sees the
   // attack's words, so its probability is discounted by the frame.

@@ -4,6 +4,7 @@
 // original words, and explicit context features with their conjunctions.
 import { addFeature, l2normalize, mergeInto, type SparseVector } from '../text/hashing.ts';
 import type { ToxicityAnalysis } from './analyse.ts';
+import { INSINUATION_KINDS } from './insinuation.ts';
 
 export const TOXICITY_DIMS = 8192;
 
@@ -40,7 +41,21 @@ function frameFlags(a: ToxicityAnalysis): Record<string, number> {
     wish: a.implicit.harmWish,
     impl_reported: a.implicit.reported,
     victim: a.implicit.victim,
+    ...insinuationFlags(a),
   };
+}
+
+/** One flag per insinuation kind (capped at 1) and their sum as `insinuation` (insinuation.ts). */
+function insinuationFlags(a: ToxicityAnalysis): Record<string, number> {
+  const flags: Record<string, number> = {};
+  let total = 0;
+  for (const kind of INSINUATION_KINDS) {
+    const n = Math.min(1, a.insinuation[kind] ?? 0);
+    flags[`ins_${kind}`] = n;
+    total += n;
+  }
+  flags.insinuation = Math.min(1, total);
+  return flags;
 }
 
 /** Pairs of flags whose product is a feature of its own. */
@@ -77,6 +92,8 @@ const FLAG_CONJUNCTIONS: readonly [string, string][] = [
   ['id', 'wish'],
   ['id', 'victim'],
   ['id', 'impl_reported'],
+  ['insinuation', 'counter'],
+  ['insinuation', 'positive'],
 ];
 
 /** Flags and category strengths, plus pairwise conjunctions of the most telling ones. */

@@ -171,6 +171,11 @@ const IDENTITY: readonly string[] = [
   'gypsies',
   'sikh',
   'sikhs',
+  // Round 3: more national, ethnic and religious groups, and disability and gender terms.
+  ...['somali', 'somalis', 'pakistani', 'pakistanis', 'nigerian', 'nigerians', 'syrian', 'syrians'],
+  ...['afghan', 'afghans', 'romanian', 'romanians', 'turks', 'iranian', 'iranians', 'hispanic'],
+  ...['hispanics', 'latina', 'latinas', 'buddhist', 'buddhists', 'catholics', 'aboriginal'],
+  ...['indigenous', 'queer', 'nonbinary', 'non-binary', 'autistic', 'asylum-seekers', 'muslima'],
 ];
 
 function table(words: Record<string, number>, category: LexCategory): [string, LexEntry][] {

@@ -37,6 +37,9 @@ function reportPipeline(
   const { oof, calibration } = fit;
   const byFamily = new Map<string, Tally>();
   const totals = { corpus: emptyTally(), aug: emptyTally() };
+  // --batch=<templ prefix>: out-of-fold figure of one fresh augmentation batch (its first look).
+  const batch = argv.find((a) => a.startsWith('--batch='))?.slice('--batch='.length);
+  const batchTally = emptyTally();
   rows.forEach((r, i) => {
     const p = analyses[i]!.tokens.length === 0 ? 0 : sigmoid(calibration.a * oof[i]! + calibration.b);
     const scores = categoryScores(analyses[i]!, p);
@@ -44,6 +47,7 @@ function reportPipeline(
     const f = byFamily.get(r.family) ?? emptyTally();
     count(r.positive, hit, f, r.family.startsWith('aug:') ? totals.aug : totals.corpus);
     byFamily.set(r.family, f);
+    if (batch && r.group.startsWith(`aug:${batch}`)) count(r.positive, hit, batchTally);
     if (argv.includes('--errors') && hit !== r.positive)
       console.log(`  ${hit ? 'FP' : 'FN'} ${r.family} ${r.text.slice(0, 110)}`);
   });
@@ -52,6 +56,12 @@ function reportPipeline(
       console.log(
         `toxicity pipeline, out of fold, ${name} rows: recall ${(t.tp / t.pos).toFixed(3)} FPR ${(t.fp / t.neg).toFixed(3)} (n=${t.pos + t.neg})`,
       );
+  if (batch) {
+    const { tp, pos, fp, neg } = batchTally;
+    console.log(
+      `  batch ${batch}: recall ${(tp / Math.max(1, pos)).toFixed(3)} (${tp}/${pos}), FPR ${(fp / Math.max(1, neg)).toFixed(3)} (${fp}/${neg})`,
+    );
+  }
   if (argv.includes('--verbose'))
     for (const [family, t] of [...byFamily].sort())
       console.log(`  ${family}: ${rate(t)} (n=${t.pos + t.neg})`);
