@@ -14,16 +14,15 @@ function stored(over: Partial<StoredEvidence['evidence']> = {}): StoredEvidence 
     decision: 'deny',
     blocked: true,
     audit_mode: 'enforce',
-    decision_reasons: ['injection.prompt_injection_detected'],
+    decision_reasons: ['forbid: platform:default/judge-block'],
     policy_id: 'p',
-    claims: [{ name: 'injection.prompt_injection_detected' }],
+    claims: [
+      { name: 'injection_detected', type: 'boolean', value: true },
+      { name: 'judge_risk_detected', type: 'boolean', value: true },
+    ],
     auditors: [
-      {
-        auditor_id: 'injection-detector',
-        status: 'ok',
-        claims: ['injection.prompt_injection_detected'],
-        attempts: 1,
-      },
+      { auditor_id: 'injection-detector', status: 'ok', claims: ['injection_detected'], attempts: 1 },
+      { auditor_id: 'judge', status: 'ok', claims: ['judge_risk_detected'], attempts: 1 },
       {
         auditor_id: 'pii-detector',
         status: 'error',
@@ -50,7 +49,7 @@ describe('console events from Evidence', () => {
       type: 'chain_decision',
       severity: 'error',
       auditor: 'injection-detector',
-      auditors: ['injection-detector', 'pii-detector'],
+      auditors: ['injection-detector', 'judge', 'pii-detector'],
       payload: { decision: 'deny', blocked: true },
     });
     expect(error).toMatchObject({

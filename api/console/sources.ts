@@ -30,10 +30,23 @@ function decisionSeverity(e: StoredEvidence['evidence']): Severity {
   return e.decision === 'deny' ? 'warning' : 'info';
 }
 
-/** The auditor a decision is about: the one whose claim a reason names, else the only one in the chain. */
+/** A boolean `…detected` claim that is true: what a refusal is about. */
+const detects = (c: { name: string; value?: unknown }): boolean =>
+  /detected$/.test(c.name) && c.value === true;
+
+/**
+ * The auditor a decision is about: on a deny, the first in the chain that
+ * contributed a true `…detected` claim, else one a reason names (a policy id
+ * such as `injection-block`); the only auditor of a one-auditor chain.
+ */
 function decidingAuditor(e: StoredEvidence['evidence']): string | null {
-  const named = e.auditors.find((a) => a.claims.some((c) => e.decision_reasons.some((r) => r.includes(c))));
-  if (named) return named.auditor_id;
+  if (e.decision === 'deny') {
+    const detected = new Set(e.claims.filter(detects).map((c) => c.name));
+    const byClaim = e.auditors.find((a) => a.claims.some((c) => detected.has(c)));
+    if (byClaim) return byClaim.auditor_id;
+    const byReason = e.auditors.find((a) => e.decision_reasons.some((r) => r.includes(a.auditor_id)));
+    if (byReason) return byReason.auditor_id;
+  }
   return e.auditors.length === 1 ? (e.auditors[0]?.auditor_id ?? null) : null;
 }
 
