@@ -14,6 +14,13 @@ const doc = openApiDocument(ROUTES, 'test') as {
 };
 const operations = ROUTES.map((r) => ({ r, op: doc.paths[r.path]![r.method.toLowerCase()]! }));
 
+/** OAuth endpoints answer RFC 6749 §5.2 errors; every other error is the Error shape. */
+function expectErrorShape(r: (typeof ROUTES)[number], op: Operation, status: string): void {
+  expect(op.responses[status]!.content?.['application/json']?.schema).toEqual({
+    $ref: `#/components/schemas/${r.errorShape === 'oauth' ? 'OAuthError' : 'Error'}`,
+  });
+}
+
 describe('the OpenAPI document', () => {
   it('describes the success body of every route that has one, with a schema', () => {
     for (const { r, op } of operations) {
@@ -44,12 +51,7 @@ describe('the OpenAPI document', () => {
       if (r.body) expect(listed, what).toEqual(expect.arrayContaining(['404', '413', '415', '422']));
       if (r.path.includes('{')) expect(listed, what).toContain('404');
       if (r.method !== 'GET') expect(listed, what).toContain('409');
-      for (const s of listed) {
-        // OAuth endpoints answer RFC 6749 §5.2 errors.
-        expect(op.responses[s]!.content?.['application/json']?.schema).toEqual({
-          $ref: `#/components/schemas/${r.errorShape === 'oauth' ? 'OAuthError' : 'Error'}`,
-        });
-      }
+      for (const s of listed) expectErrorShape(r, op, s);
     }
   });
 
@@ -68,7 +70,8 @@ describe('the OpenAPI document', () => {
     ajv.addSchema({ $id: 'doc', ...doc.components });
     for (const { r, op } of operations) {
       for (const response of Object.values(op.responses)) {
-        const schema = Object.values(response.content ?? {})[0]?.schema as Record<string, unknown> | undefined;
+        const schema = Object.values(response.content ?? {})[0]?.schema as
+          Record<string, unknown> | undefined;
         if (schema && !('$ref' in schema)) expect(() => ajv.compile(schema), r.path).not.toThrow();
       }
     }

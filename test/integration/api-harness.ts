@@ -70,6 +70,10 @@ async function send(base: string, method: string, path: string, o: CallOptions =
     headers,
     ...(payload !== undefined ? { body: payload } : {}),
   });
+  return replyOf(res);
+}
+
+async function replyOf(res: Response): Promise<Reply> {
   // An event stream never ends by itself: its status and headers are the answer.
   if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
     await res.body?.cancel();
