@@ -8,36 +8,17 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import type { ControlAction } from '../../api/shell/control-actions.ts';
 import { REPO_ROOT } from '../../hack/control-plane/paths.ts';
 import { verifierUrl } from '../../hack/system/roles.ts';
 import { agentId, waitAgentReady, type AgentRef } from './agents.ts';
-import { api, eventually, kubectlOk, topology } from './support.ts';
+import { eventually, kubectlOk, topology, userKey } from './support.ts';
 
 const SUMMARIZER: AgentRef = { namespace: 'default', name: 'summarizer' };
 // config/samples/workspace-multi-agent.yaml: alice is the workspace's Owner, bob the summarizer's Editor.
 const OWNER = 'alice@example.com';
 const EDITOR = 'bob@example.com';
 const MARK = `shell-e2e-${Date.now().toString(36)}`;
-
-interface ControlAction {
-  session_id: string;
-  subject: string;
-  outcome: string;
-  status: number;
-  ended_at: string | null;
-  exit_code: number | null;
-  commands_count: number;
-  commands?: string[];
-}
-
-async function keyFor(subject: string): Promise<string> {
-  const minted = await api<{ key: string }>('/v1/api-keys', {
-    method: 'POST',
-    body: JSON.stringify({ subject, role: 'user' }),
-  });
-  expect(minted.status).toBe(201);
-  return minted.body.key;
-}
 
 const shellUrl = (): string =>
   `${verifierUrl(topology()).replace(/^http/, 'ws')}/v1/agents/${agentId(SUMMARIZER)}/console/shell`;
@@ -80,7 +61,7 @@ let editorKey = '';
 beforeAll(async () => {
   kubectlOk(['apply', '-f', join(REPO_ROOT, 'config', 'samples')]);
   await waitAgentReady(SUMMARIZER);
-  [ownerKey, editorKey] = [await keyFor(OWNER), await keyFor(EDITOR)];
+  [ownerKey, editorKey] = [await userKey(OWNER), await userKey(EDITOR)];
 }, 300_000);
 
 describe('the console shell in a running agent pod', () => {

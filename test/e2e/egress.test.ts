@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBinary, REPO_ROOT } from '../../hack/control-plane/paths.ts';
 import { verifierUrl } from '../../hack/system/roles.ts';
 import { podName, waitAgentReady, type AgentRef } from './agents.ts';
-import { api, eventually, kubeconfigPath, kubectl, kubectlOk, topology } from './support.ts';
+import { api, eventually, kubeconfigPath, kubectl, kubectlOk, topology, userKey } from './support.ts';
 
 const SUMMARIZER: AgentRef = { namespace: 'default', name: 'summarizer' };
 const CANARY = `e2e-canary-${Date.now().toString(36)}`;
@@ -102,15 +102,6 @@ function inAgent(script: string): Promise<string> {
 
 const fetchScript = (url: string, init: object): string =>
   `fetch(${JSON.stringify(url)}, ${JSON.stringify(init)}).then(async (r) => console.log(r.status, await r.text()), (e) => console.log('error', e.cause?.code ?? e.message))`;
-
-async function keyFor(subject: string): Promise<string> {
-  const minted = await api<{ key: string }>('/v1/api-keys', {
-    method: 'POST',
-    body: JSON.stringify({ subject, role: 'user' }),
-  });
-  expect(minted.status).toBe(201);
-  return minted.body.key;
-}
 
 async function as<T>(
   key: string,
@@ -226,7 +217,7 @@ describe('the credential proxy in a running agent pod', () => {
   });
 
   it('holds a DELETE until an Owner approves; an Editor cannot; nothing reaches the tool before', async () => {
-    const [alice, bob] = [await keyFor('alice@example.com'), await keyFor('bob@example.com')];
+    const [alice, bob] = [await userKey('alice@example.com'), await userKey('bob@example.com')];
     const call = inAgent(fetchScript(`http://${toolIp}:8443/items/7`, { method: 'DELETE' }));
     const approval = await eventually(async () => {
       const pending = await as<{ items: { id: string; target: string; action: string }[] }>(

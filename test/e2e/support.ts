@@ -69,3 +69,13 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<{ st
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
+
+/** An API key for a human subject (minted by the bootstrap admin), to act as one of an agent's sharers. */
+export async function userKey(subject: string): Promise<string> {
+  const minted = await api<{ key: string }>('/v1/api-keys', {
+    method: 'POST',
+    body: JSON.stringify({ subject, role: 'user' }),
+  });
+  if (minted.status !== 201) throw new Error(`minting a key for ${subject}: ${minted.status}`);
+  return minted.body.key;
+}

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLogPath } from '../../accesses/open-store.ts';
 import { FileAccessStore } from '../../accesses/store-file.ts';
-import type { MintRequest } from '../../api/auth/key-store.ts';
-import { useApi } from './api-harness.ts';
+import { agentGatewayKey, useApi } from './api-harness.ts';
 import { useNamespace } from './harness.ts';
 
 const evidenceFile = join(mkdtempSync(join(tmpdir(), 'api-accesses-')), 'evidence.jsonl');
@@ -36,20 +35,6 @@ const record = (n: number, extra: Record<string, unknown> = {}): Record<string, 
   ...extra,
 });
 
-async function gatewayKeyFor(id: string): Promise<string> {
-  const minted = await fx.api.deps.keys.mint(
-    {
-      subject: `gateway:${id}`,
-      role: 'gateway',
-      workspaces: [],
-      agents: [id],
-      description: 'test',
-    } as MintRequest,
-    'test',
-  );
-  return minted.key;
-}
-
 /** How many accesses the worker's passport counts (model calls and data accesses). */
 async function stored(): Promise<unknown> {
   const r = await fx.call('GET', `/v1/agents/${agentId('worker')}/passport`, { key: fx.keys.owner });
@@ -59,8 +44,8 @@ async function stored(): Promise<unknown> {
 beforeAll(async () => {
   await fx.createAgent('worker');
   await fx.createAgent('other');
-  keys.worker = await gatewayKeyFor(agentId('worker'));
-  keys.other = await gatewayKeyFor(agentId('other'));
+  keys.worker = await agentGatewayKey(fx, agentId('worker'));
+  keys.other = await agentGatewayKey(fx, agentId('other'));
 });
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { PlatformAgent } from '../../crds/generated/types.ts';
+import type { MintRequest } from '../../api/auth/key-store.ts';
 import { k8s } from '../../base/kube.ts';
 import { createLogger } from '../../base/log.ts';
 import { startApi, type RunningApi } from '../../api/run.ts';
@@ -164,6 +165,31 @@ export function useApi(
     await fx.api?.stop();
   });
   return fx;
+}
+
+/**
+ * A Gateway key bound to one agent (what the operator mints for its pod),
+ * straight from the key store; `cached` also waits until the API's key cache
+ * has it, for a test that uses it at once.
+ */
+export async function agentGatewayKey(fx: ApiFixture, agentId: string, cached = false): Promise<string> {
+  const minted = await fx.api.deps.keys.mint(
+    {
+      subject: `gateway:${agentId}`,
+      role: 'gateway',
+      workspaces: [],
+      agents: [agentId],
+      description: 'test',
+    } as MintRequest,
+    'test',
+  );
+  if (cached) {
+    await eventually(async () => {
+      const r = await fx.call('GET', '/v1/api-keys', { key: fx.keys.org_admin });
+      return (r.body.items ?? []).some((k) => k.id === minted.record.id) ? true : undefined;
+    }, 'the gateway key in the cache');
+  }
+  return minted.key;
 }
 
 /** The PlatformAgent as the apiserver stores it (read past the API). */

@@ -12,6 +12,7 @@ import { WebSocket } from 'ws';
 import { k8s } from '../../base/kube.ts';
 import type { ExecIo, ShellExec } from '../../api/shell/exec.ts';
 import type { ShellTarget } from '../../api/shell/target.ts';
+import type { ControlAction } from '../../api/shell/control-actions.ts';
 import { SUBJECTS, useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { mergePatch } from './platform-client.ts';
@@ -116,17 +117,6 @@ async function runningPod(agent: string): Promise<void> {
     { namespace: ns.name, name, body: { status: { phase: 'Running' } } },
     mergePatch,
   );
-}
-
-interface ControlAction {
-  session_id: string;
-  subject: string;
-  outcome: string;
-  status: number;
-  ended_at: string | null;
-  exit_code: number | null;
-  commands_count: number;
-  commands?: string[];
 }
 
 async function controlActions(

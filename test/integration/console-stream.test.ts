@@ -7,8 +7,7 @@
 // and resolved.
 import { connect } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { MintRequest } from '../../api/auth/key-store.ts';
-import { SUBJECTS, useApi } from './api-harness.ts';
+import { agentGatewayKey, SUBJECTS, useApi } from './api-harness.ts';
 import { eventually, useNamespace } from './harness.ts';
 import { signedEvidence } from './verifier-fixtures.ts';
 import { openSse, type SseStream } from '../fixtures/sse.ts';
@@ -50,29 +49,11 @@ async function postAccesses(records: Record<string, unknown>[], key = state.gate
   expect(r.status, JSON.stringify(r.body)).toBe(202);
 }
 
-async function gatewayKeyFor(agent: string): Promise<string> {
-  const minted = await fx.api.deps.keys.mint(
-    {
-      subject: `gateway:${agent}`,
-      role: 'gateway',
-      workspaces: [],
-      agents: [agent],
-      description: 'test',
-    } as MintRequest,
-    'test',
-  );
-  await eventually(async () => {
-    const r = await fx.call('GET', '/v1/api-keys', { key: fx.keys.org_admin });
-    return (r.body.items ?? []).some((k) => k.id === minted.record.id) ? true : undefined;
-  }, 'the gateway key in the cache');
-  return minted.key;
-}
-
 beforeAll(async () => {
   state.agent = await fx.createAgent('watched');
   state.other = await fx.createAgent('elsewhere');
-  state.gatewayKey = await gatewayKeyFor(state.agent);
-  state.otherKey = await gatewayKeyFor(state.other);
+  state.gatewayKey = await agentGatewayKey(fx, state.agent, true);
+  state.otherKey = await agentGatewayKey(fx, state.other, true);
 });
 
 afterEach(() => {
