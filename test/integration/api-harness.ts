@@ -101,6 +101,8 @@ export interface UseApiOptions {
   logTo?: NodeJS.WritableStream;
   /** The console shell's exec: this control plane has no kubelet to exec in. */
   shellExec?: ShellExec;
+  /** The process environment the API's stores are chosen from (`DATABASE_URL`: all on PostgreSQL). */
+  storeEnv?: () => NodeJS.ProcessEnv;
 }
 
 export function useApi(
@@ -131,6 +133,7 @@ export function useApi(
       settings,
       log,
       ...(options.shellExec ? { shellExec: options.shellExec } : {}),
+      ...(options.storeEnv ? { env: options.storeEnv() } : {}),
     });
     fx.call = (method, path, o) => send(fx.api.url, method, path, o);
     await Promise.all(fx.api.informers.all.map((i) => i.waitForSync(30_000)));
