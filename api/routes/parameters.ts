@@ -7,6 +7,7 @@ import { APP_CATEGORIES, APP_TYPES } from '../../crds/schema/enums.ts';
 import { APP_ID } from '../catalog/installs.ts';
 import { AUDITOR_ID_RE, SETTING_RE } from './auditor-settings.ts';
 import { AGENT_ID_PATTERN, NAME_PATTERN, NAMESPACE_PATTERN } from '../../contract/agent-id.ts';
+import { CONSOLE_EVENT_TYPES, SEVERITIES, SUBAGENT_PATTERN } from '../../contract/console.ts';
 
 const DIGEST_PATTERN = '^sha256:[a-f0-9]{64}$';
 
@@ -79,8 +80,25 @@ const scopedTierQuery = (): Record<string, JSONSchema> =>
     ]),
   );
 
+const CONSOLE = '/v1/agents/{agent_id}/console';
+const TYPE_LIST = `^(${CONSOLE_EVENT_TYPES.join('|')})(,(${CONSOLE_EVENT_TYPES.join('|')})){0,${CONSOLE_EVENT_TYPES.length - 1}}$`;
+
+/** The console's filters, the same on the stream and the list (api/console/events.ts). */
+const consoleQuery = (): Record<string, JSONSchema> =>
+  Object.fromEntries(
+    ['stream', 'events'].flatMap((route) => [
+      [`GET ${CONSOLE}/${route} severity`, { enum: [...SEVERITIES] }],
+      [`GET ${CONSOLE}/${route} auditor`, { type: 'string', pattern: AUDITOR_ID_RE.source }],
+      [`GET ${CONSOLE}/${route} subagent`, { type: 'string', pattern: SUBAGENT_PATTERN }],
+      [`GET ${CONSOLE}/${route} type`, { type: 'string', pattern: TYPE_LIST }],
+    ]),
+  );
+
 /** Per-route exceptions to QUERY. */
 const QUERY_BY_ROUTE: Record<string, JSONSchema> = {
+  ...consoleQuery(),
+  [`GET ${CONSOLE}/stream last_event_id`]: { type: 'string', pattern: '^[0-9]{1,16}$' },
+  [`GET ${CONSOLE}/events after`]: integer(0, Number.MAX_SAFE_INTEGER),
   'GET /v1/agents/{agent_id}/evidence limit': integer(1, 500),
   'GET /v1/agents/{agent_id}/accesses limit': integer(1, 500),
   'GET /v1/agents/{agent_id}/accesses before': integer(1, Number.MAX_SAFE_INTEGER),

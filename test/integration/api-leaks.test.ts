@@ -65,13 +65,28 @@ function requestParts(o: { key?: string; body?: unknown; raw?: string }): {
   return { headers, body: payload };
 }
 
+/** The body; of an event stream (never ending), what it sent in its first half second, scanned all the same. */
+async function bodyText(res: Response): Promise<string> {
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return res.text();
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  const stop = setTimeout(() => void reader.cancel(), 500);
+  for (;;) {
+    const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+    if (done) break;
+    text += value;
+  }
+  clearTimeout(stop);
+  return text;
+}
+
 async function call(
   method: string,
   path: string,
   o: { key?: string; body?: unknown; raw?: string } = {},
 ): Promise<Answer> {
   const res = await fetch(`${api.url}${path}`, { method, ...requestParts(o) });
-  const text = await res.text();
+  const text = await bodyText(res);
   let body: Record<string, unknown> = {};
   try {
     body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
