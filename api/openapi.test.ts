@@ -5,7 +5,7 @@ import { ROUTES } from './routes/index.ts';
 
 type Operation = {
   parameters: { name: string; in: string; schema: Record<string, unknown> }[];
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { content?: Record<string, { schema?: unknown; itemSchema?: unknown }> }>;
 };
 
 const doc = openApiDocument(ROUTES, 'test') as {
@@ -27,8 +27,9 @@ describe('the OpenAPI document', () => {
       const success = op.responses[String(r.success)]!;
       if (r.success === 204) expect(success.content, `${r.method} ${r.path}`).toBeUndefined();
       else {
-        const type = r.produces ?? 'application/json';
-        expect(success.content?.[type]?.schema, `${r.method} ${r.path}`).toBeTypeOf('object');
+        // An event stream describes each of its messages (OpenAPI 3.2 `itemSchema`).
+        const media = success.content?.[r.produces ?? 'application/json'];
+        expect(r.produces ? media?.itemSchema : media?.schema, `${r.method} ${r.path}`).toBeTypeOf('object');
       }
     }
   });

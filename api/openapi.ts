@@ -121,7 +121,7 @@ export function errorStatuses(r: RouteSpec): number[] {
 
 function successResponse(r: RouteSpec): Record<string, unknown> {
   if (r.produces) {
-    return { description: 'an event stream', content: { [r.produces]: { schema: { type: 'string' } } } };
+    return { description: 'an event stream', content: { [r.produces]: { itemSchema: r.streamItem ?? {} } } };
   }
   if (!r.response) return { description: 'success (no body)' };
   return { description: 'success', content: { 'application/json': { schema: r.response } } };

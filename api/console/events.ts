@@ -84,7 +84,7 @@ export function matches(filter: ConsoleFilter, event: ConsoleEvent): boolean {
  * the log: 400 `invalid_last_event_id` (a client cannot have received it).
  */
 export function parseResumePoint(raw: string | undefined, head: number): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
+  if (raw === undefined) return undefined;
   if (!/^\d{1,16}$/.test(raw)) {
     throw badRequest(
       'Last-Event-ID: expected the decimal id of an event of this stream',

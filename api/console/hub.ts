@@ -35,6 +35,12 @@ interface QueueLimits {
   slowGraceMs: number;
 }
 
+/** The event's SSE message as bytes, made on first use and shared by every stream it goes to. */
+function frameOf(event: ConsoleEvent): () => Buffer {
+  let bytes: Buffer | undefined;
+  return () => (bytes ??= Buffer.from(sseMessage(event)));
+}
+
 class Subscriber {
   readonly stream = new Readable({ read: () => undefined });
   lastSent = 0;
@@ -51,14 +57,15 @@ class Subscriber {
     this.stream.once('close', () => clearTimeout(this.slowCheck));
   }
 
-  deliver(event: ConsoleEvent): void {
+  /** `framed` gives the event's SSE bytes, made once per event for all its streams. */
+  deliver(event: ConsoleEvent, framed: () => Buffer = frameOf(event)): void {
     const seq = seqOf(event);
     if (seq <= this.lastSent) return;
     this.lastSent = seq;
-    if (matches(this.filter, event)) this.write(sseMessage(event));
+    if (matches(this.filter, event)) this.write(framed());
   }
 
-  write(text: string): void {
+  write(text: string | Buffer): void {
     if (this.stream.destroyed) return;
     this.stream.push(text);
     const queued = this.stream.readableLength;
@@ -254,9 +261,10 @@ export class ConsoleHub {
     const set = this.byAgent.get(event.agent_id);
     if (!set) return;
     this.o.metrics?.delivered.inc(set.size);
+    const framed = frameOf(event);
     for (const sub of set) {
       if (sub.pending) sub.pending.push(event);
-      else sub.deliver(event);
+      else sub.deliver(event, framed);
     }
   }
 }

@@ -28,3 +28,26 @@ export const CONSOLE_EVENT_LIST = object({
   missed: { type: 'boolean' },
   latest_id: { type: 'string', pattern: '^[0-9]+$' },
 });
+
+const READY = object({ latest_id: { type: 'string', pattern: '^[0-9]+$' } });
+const MISSED = object({ after: { type: 'string', pattern: '^[0-9]+$' }, detail: str });
+
+/**
+ * One message of the console stream (OpenAPI 3.2 `itemSchema` of
+ * `text/event-stream`): a console event (no `event:` name, its `id:`), or the
+ * named `ready` and `missed` notices; `data` is JSON.
+ */
+export const CONSOLE_STREAM_MESSAGE: JSONSchema = {
+  type: 'object',
+  required: ['data'],
+  properties: {
+    event: { enum: ['ready', 'missed'] },
+    id: { type: 'string', pattern: '^[0-9]+$' },
+    retry: { type: 'integer', minimum: 0 },
+    data: {
+      type: 'string',
+      contentMediaType: 'application/json',
+      contentSchema: { anyOf: [CONSOLE_EVENT, READY, MISSED] },
+    },
+  },
+};

@@ -5,7 +5,7 @@
 import { seqOf, type ConsoleEvent } from '../../contract/console.ts';
 import { intQuery } from '../http/validate.ts';
 import { FILTER_QUERY, matches, parseFilter, parseResumePoint } from '../console/events.ts';
-import { CONSOLE_EVENT_LIST } from './console-responses.ts';
+import { CONSOLE_EVENT_LIST, CONSOLE_STREAM_MESSAGE } from './console-responses.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 import { agentIdOf } from '../../contract/agent-id.ts';
 import type { PlatformAgent } from '../agents/model.ts';
@@ -23,6 +23,7 @@ const agentOf = (rc: RouteCtx): string => agentIdOf(rc.agent as PlatformAgent);
 
 async function stream(rc: RouteCtx): Promise<unknown> {
   const filter = filterOf(rc, STREAM_QUERY);
+  // An absent header reads as '' (and EventSource sends none before its first id); an empty query value is bad input.
   const raw = rc.header('last-event-id') || rc.query.last_event_id;
   const after = parseResumePoint(raw, await rc.deps.console.head());
   const sub = await rc.deps.consoleHub.subscribe(agentOf(rc), filter, after);
@@ -62,6 +63,7 @@ export const CONSOLE_ROUTES: RouteSpec[] = [
       'The console log stream: Server-Sent Events, one JSON event each (id, timestamp, agent_id, subagent, type, severity, auditor, auditors, payload); resumes after Last-Event-ID',
     success: 200,
     produces: 'text/event-stream',
+    streamItem: CONSOLE_STREAM_MESSAGE,
     query: {
       ...FILTER_QUERY,
       last_event_id: 'resume after this event id (for clients that cannot send the Last-Event-ID header)',

@@ -137,6 +137,8 @@ export interface RouteSpec {
    * answer streams until either side closes (the console stream).
    */
   produces?: 'text/event-stream';
+  /** With `produces`: the schema of one message of the stream (OpenAPI 3.2 `itemSchema`). */
+  streamItem?: JSONSchema;
   /** Documented query parameters. */
   query?: Record<string, string>;
   /** A tighter body limit than the API's (413 above it); a function when it is configurable. */
