@@ -6,18 +6,15 @@
 import { spawn } from 'node:child_process';
 import { request, Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import type * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../base/log.ts';
 import { createApp } from '../../api/app.ts';
 import { apiKeyAuthenticator } from '../../api/auth/api-key-auth.ts';
-import { hashKey, mintKey } from '../../api/auth/api-key-format.ts';
-import { ApiKeyStore, secretNameFor } from '../../api/auth/key-store.ts';
 import { ApiMetrics } from '../../api/http/metrics.ts';
 import { MemoryCache } from '../../api/store/cache.ts';
 import type { PlatformAgent } from '../../crds/generated/types.ts';
 import { FileEvidenceStore } from '../../evidence/store-file.ts';
-import { memoryApiDeps } from '../fixtures/api-deps.ts';
+import { memoryApiDeps, memoryKeyStore } from '../fixtures/api-deps.ts';
 
 const AGENTS = 10_000;
 const arg = (name: string, dflt: number): number => {
@@ -53,19 +50,7 @@ function agent(i: number): PlatformAgent {
 async function serve(): Promise<void> {
   const agents = new MemoryCache<PlatformAgent>();
   for (let i = 0; i < AGENTS; i++) agents.set(agent(i));
-  const secrets = new MemoryCache<k8s.V1Secret>();
-  const fresh = mintKey();
-  const b64 = (s: string): string => Buffer.from(s).toString('base64');
-  secrets.set({
-    metadata: { namespace: 'bench', name: secretNameFor(fresh.id) },
-    data: {
-      sha256: b64(hashKey(fresh.key)),
-      subject: b64('bench@example.com'),
-      role: b64('user'),
-      createdAt: b64(new Date().toISOString()),
-    },
-  });
-  const keys = new ApiKeyStore({} as k8s.CoreV1Api, 'bench', secrets);
+  const { keys, key: benchKey } = memoryKeyStore('bench@example.com');
   const evidenceStore = await FileEvidenceStore.open();
   const registry = new Registry();
   const log = createLogger('api-bench', { level: 'warn' });
@@ -81,7 +66,7 @@ async function serve(): Promise<void> {
   });
   const server = app.listen(0, '127.0.0.1', () => {
     const { port } = server.address() as { port: number };
-    process.stdout.write(`${JSON.stringify({ port, key: fresh.key })}\n`);
+    process.stdout.write(`${JSON.stringify({ port, key: benchKey })}\n`);
   });
 }
 

@@ -18,20 +18,17 @@ import { Agent, get, request, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../base/log.ts';
 import { createApp } from '../../api/app.ts';
 import { apiKeyAuthenticator } from '../../api/auth/api-key-auth.ts';
-import { hashKey, mintKey } from '../../api/auth/api-key-format.ts';
-import { ApiKeyStore, secretNameFor } from '../../api/auth/key-store.ts';
 import { ConsoleHub } from '../../api/console/hub.ts';
 import { ConsoleMetrics } from '../../api/console/metrics.ts';
 import { ApiMetrics } from '../../api/http/metrics.ts';
 import { MemoryCache } from '../../api/store/cache.ts';
 import type { PlatformAgent } from '../../crds/generated/types.ts';
 import { FileEvidenceStore } from '../../evidence/store-file.ts';
-import { memoryApiDeps } from '../fixtures/api-deps.ts';
+import { memoryApiDeps, memoryKeyStore } from '../fixtures/api-deps.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200);
@@ -79,22 +76,6 @@ function benchAgent(): PlatformAgent {
   };
 }
 
-function keysFor(subject: string): { keys: ApiKeyStore; key: string } {
-  const secrets = new MemoryCache<k8s.V1Secret>();
-  const fresh = mintKey();
-  const b64 = (s: string): string => Buffer.from(s).toString('base64');
-  secrets.set({
-    metadata: { namespace: 'bench', name: secretNameFor(fresh.id) },
-    data: {
-      sha256: b64(hashKey(fresh.key)),
-      subject: b64(subject),
-      role: b64('user'),
-      createdAt: b64(new Date().toISOString()),
-    },
-  });
-  return { keys: new ApiKeyStore({} as k8s.CoreV1Api, 'bench', secrets), key: fresh.key };
-}
-
 /** Publishes `count` events SPACING_MS apart, as a source would, each carrying its publish time. */
 async function publishSeries(hub: ConsoleHub, c: PublishCommand): Promise<number[]> {
   const pad = c.padBytes > 0 ? { pad: 'x'.repeat(c.padBytes) } : {};
@@ -125,7 +106,7 @@ async function publishSeries(hub: ConsoleHub, c: PublishCommand): Promise<number
 async function serve(): Promise<void> {
   const agents = new MemoryCache<PlatformAgent>();
   agents.set(benchAgent());
-  const { keys, key } = keysFor('viewer@example.com');
+  const { keys, key } = memoryKeyStore('viewer@example.com');
   const registry = new Registry();
   // `error`: the hub warns once per dropped client, which the paused run does on purpose.
   const log = createLogger('console-bench', { level: 'error' });
