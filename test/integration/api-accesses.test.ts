@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLogPath } from '../../accesses/open-store.ts';
 import { FileAccessStore } from '../../accesses/store-file.ts';
-import { agentGatewayKey, useApi } from './api-harness.ts';
+import { accessRecord, agentGatewayKey, useApi } from './api-harness.ts';
 import { useNamespace } from './harness.ts';
 
 const evidenceFile = join(mkdtempSync(join(tmpdir(), 'api-accesses-')), 'evidence.jsonl');
@@ -19,21 +19,6 @@ const keys = { worker: '', other: '' };
 const agentId = (name: string): string => `${ns.name}.${name}`;
 const accesses = (name = 'worker'): string => `/v1/agents/${agentId(name)}/accesses`;
 let reopened: FileAccessStore | undefined;
-
-const record = (n: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  at: new Date(Date.UTC(2030, 0, 1, 0, 0, n)).toISOString(),
-  kind: 'https',
-  destination: 'api.example.com:443',
-  method: 'GET',
-  action: 'read',
-  path: `/items/${n}`,
-  status: 200,
-  outcome: 'forwarded',
-  bytes_up: 10,
-  bytes_down: 20,
-  duration_ms: 5,
-  ...extra,
-});
 
 /** How many accesses the worker's passport counts (model calls and data accesses). */
 async function stored(): Promise<unknown> {
@@ -58,8 +43,12 @@ describe('POST /v1/agents/{agent_id}/accesses', () => {
       key: keys.worker,
       body: {
         records: [
-          record(1, { user: 'ann@example.com', injection_method: 'token_exchange', service: 'example' }),
-          record(2, {
+          accessRecord(1, {
+            user: 'ann@example.com',
+            injection_method: 'token_exchange',
+            service: 'example',
+          }),
+          accessRecord(2, {
             method: 'POST',
             action: 'write',
             outcome: 'denied',
@@ -117,7 +106,7 @@ describe('POST /v1/agents/{agent_id}/accesses', () => {
   });
 
   it("refuses another agent's Gateway key and every human, and keeps the list from the Gateway key and strangers", async () => {
-    const body = { records: [record(3)] };
+    const body = { records: [accessRecord(3)] };
     expect((await fx.call('POST', accesses(), { key: keys.other, body })).status).toBe(403);
     for (const persona of ['org_admin', 'owner', 'viewer'] as const)
       expect((await fx.call('POST', accesses(), { key: fx.keys[persona], body })).status).toBe(403);
@@ -130,18 +119,18 @@ describe('POST /v1/agents/{agent_id}/accesses', () => {
     const bodies: unknown[] = [
       {},
       { records: [] },
-      { records: Array.from({ length: 101 }, (_, i) => record(i)) },
-      { records: [record(4), { ...record(5), secret: 'x' }] },
-      { records: [record(4)], extra: true },
-      { records: [record(4, { path: '/search?q=token' })] },
-      { records: [record(4, { destination: 'api.example.com' })] },
-      { records: [record(4, { outcome: 'maybe' })] },
-      { records: [record(4, { bytes_up: -1 })] },
-      { records: [record(4, { at: 'yesterday' })] },
-      { records: [record(4, { status: 99 })] },
-      { records: [record(4, { subagent: '' })] },
-      { records: [record(4, { subagent: 'a\nb' })] },
-      { records: [record(4, { subagent: 'x'.repeat(254) })] },
+      { records: Array.from({ length: 101 }, (_, i) => accessRecord(i)) },
+      { records: [accessRecord(4), { ...accessRecord(5), secret: 'x' }] },
+      { records: [accessRecord(4)], extra: true },
+      { records: [accessRecord(4, { path: '/search?q=token' })] },
+      { records: [accessRecord(4, { destination: 'api.example.com' })] },
+      { records: [accessRecord(4, { outcome: 'maybe' })] },
+      { records: [accessRecord(4, { bytes_up: -1 })] },
+      { records: [accessRecord(4, { at: 'yesterday' })] },
+      { records: [accessRecord(4, { status: 99 })] },
+      { records: [accessRecord(4, { subagent: '' })] },
+      { records: [accessRecord(4, { subagent: 'a\nb' })] },
+      { records: [accessRecord(4, { subagent: 'x'.repeat(254) })] },
       { records: 'all' },
     ];
     for (const body of bodies) {
@@ -149,7 +138,7 @@ describe('POST /v1/agents/{agent_id}/accesses', () => {
       expect([400, 422], JSON.stringify(body).slice(0, 200)).toContain(r.status);
       expect(r.body.detail).toEqual(expect.any(String));
     }
-    const huge = JSON.stringify({ records: [record(4, { reason: 'x'.repeat(600 * 1024) })] });
+    const huge = JSON.stringify({ records: [accessRecord(4, { reason: 'x'.repeat(600 * 1024) })] });
     expect((await fx.call('POST', accesses(), { key: keys.worker, raw: huge })).status).toBe(413);
     expect((await fx.call('POST', accesses(), { key: keys.worker, raw: '{"records": [' })).status).toBe(400);
     expect(await stored()).toBe(2);

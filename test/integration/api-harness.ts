@@ -171,6 +171,25 @@ export function useApi(
 }
 
 /**
+ * One data-access record as an agent's credential proxy posts it: a read of
+ * `/items/<n>` at 2030-01-01T00:00:<n>Z (so records sort by `n`), `extra` on top.
+ */
+export const accessRecord = (n: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  at: new Date(Date.UTC(2030, 0, 1, 0, 0, n)).toISOString(),
+  kind: 'https',
+  destination: 'api.example.com:443',
+  method: 'GET',
+  action: 'read',
+  path: `/items/${n}`,
+  status: 200,
+  outcome: 'forwarded',
+  bytes_up: 10,
+  bytes_down: 20,
+  duration_ms: 5,
+  ...extra,
+});
+
+/**
  * A Gateway key bound to one agent (what the operator mints for its pod),
  * straight from the key store; `cached` also waits until the API's key cache
  * has it, for a test that uses it at once.

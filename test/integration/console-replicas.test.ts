@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../process/fixtures/loopback.ts';
 import { openSse, type SseStream } from '../fixtures/sse.ts';
 import { startPostgres, type Postgres } from '../process/fixtures/postgres.ts';
-import { agentGatewayKey, useApi, type ApiFixture } from './api-harness.ts';
+import { accessRecord, agentGatewayKey, useApi, type ApiFixture } from './api-harness.ts';
 import { useNamespace } from './harness.ts';
 
 let db: Postgres | undefined;
@@ -38,19 +38,7 @@ async function stream(
 }
 
 async function postAccess(fx: ApiFixture, path: string): Promise<void> {
-  const record = {
-    at: new Date().toISOString(),
-    kind: 'https',
-    destination: 'api.example.com:443',
-    method: 'GET',
-    action: 'read',
-    path,
-    status: 200,
-    outcome: 'forwarded',
-    bytes_up: 1,
-    bytes_down: 1,
-    duration_ms: 1,
-  };
+  const record = accessRecord(0, { path });
   const r = await fx.call('POST', `/v1/agents/${state.agent}/accesses`, {
     key: state.gatewayKey,
     body: { records: [record] },

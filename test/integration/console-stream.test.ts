@@ -7,7 +7,7 @@
 // and resolved.
 import { connect } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentGatewayKey, SUBJECTS, useApi } from './api-harness.ts';
+import { accessRecord, agentGatewayKey, SUBJECTS, useApi } from './api-harness.ts';
 import { eventually, useNamespace } from './harness.ts';
 import { signedEvidence } from './verifier-fixtures.ts';
 import { openSse, type SseStream } from '../fixtures/sse.ts';
@@ -28,21 +28,6 @@ async function stream(key: string, query = '', headers: Record<string, string> =
   open.push(s);
   return s;
 }
-
-const record = (n: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  at: new Date().toISOString(),
-  kind: 'https',
-  destination: 'api.example.com:443',
-  method: 'GET',
-  action: 'read',
-  path: `/items/${n}`,
-  status: 200,
-  outcome: 'forwarded',
-  bytes_up: 1,
-  bytes_down: 2,
-  duration_ms: 3,
-  ...extra,
-});
 
 async function postAccesses(records: Record<string, unknown>[], key = state.gatewayKey, agent = state.agent) {
   const r = await fx.call('POST', `/v1/agents/${agent}/accesses`, { key, body: { records } });
@@ -67,10 +52,10 @@ describe('GET /v1/agents/{agent_id}/console/stream', () => {
     expect(all.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const warnings = await stream(fx.keys.editor, 'severity=warning');
     const onlyTools = await stream(fx.keys.owner, 'type=tool_call&subagent=researcher');
-    await postAccesses([record(1, { subagent: 'researcher' })], state.otherKey, state.other);
+    await postAccesses([accessRecord(1, { subagent: 'researcher' })], state.otherKey, state.other);
     await postAccesses([
-      record(1),
-      record(2, {
+      accessRecord(1),
+      accessRecord(2, {
         method: 'DELETE',
         action: 'delete',
         outcome: 'denied',
@@ -123,10 +108,10 @@ describe('GET /v1/agents/{agent_id}/console/stream', () => {
 
   it('resumes after Last-Event-ID with exactly the events missed while away', async () => {
     const first = await stream(fx.keys.viewer, 'type=tool_call');
-    await postAccesses([record(10)]);
+    await postAccesses([accessRecord(10)]);
     const seen = await first.waitFor((e) => e.payload.path === '/items/10');
     first.close();
-    await postAccesses([record(11), record(12)]);
+    await postAccesses([accessRecord(11), accessRecord(12)]);
     const resumed = await stream(fx.keys.viewer, 'type=tool_call', { 'last-event-id': seen.id });
     await resumed.waitFor((e) => e.payload.path === '/items/12');
     expect(resumed.events().map((e) => e.payload.path)).toEqual(['/items/11', '/items/12']);
