@@ -1,7 +1,12 @@
 // The `platform` command: `platform run <role> [name]` for the long-running
-// roles; user commands (apply, auditor, model, policy) join here.
-import { Command, CommanderError } from 'commander';
+// roles, and the user commands (docs/cli.md). Errors are one line on stderr
+// with what to do, and an exit code from cli/errors.ts; a stack trace only
+// with --verbose.
+import { Command } from 'commander';
 import { addAskCommand } from './ask-command.ts';
+import { registerUserCommands } from './cli/commands.ts';
+import { reportError } from './cli/report.ts';
+import { FORMATS } from './cli/output.ts';
 import { ConfigError } from '../base/config.ts';
 import { createLifecycle } from '../base/lifecycle.ts';
 import { createLogger } from '../base/log.ts';
@@ -41,8 +46,19 @@ async function runRole(
 export function buildProgram(): Command {
   const program = new Command('platform')
     .description('Governs AI agents running as Kubernetes pods.')
+    .option('-o, --output <format>', `output format: ${FORMATS.join(' | ')}`, 'table')
+    .option(
+      '--server <url>',
+      'the Verifier API (default: PLATFORM_SERVER, the config file, http://127.0.0.1:8000)',
+    )
+    .option('--verbose', 'print stack traces and more detail on errors')
     .exitOverride()
-    .showHelpAfterError();
+    .configureOutput({
+      // One line: commander's message and where the usage is.
+      outputError: (message, write) =>
+        write(`platform: ${message.replace(/^error: /, '').trim()} (see --help)\n`),
+    })
+    .showSuggestionAfterError();
   program
     .command('run')
     .description(`run a long-running role: ${Object.keys(ROLES).join(', ')}`)
@@ -52,6 +68,7 @@ export function buildProgram(): Command {
     .option('--log-level <level>', 'trace | debug | info | warn | error')
     .action(runRole);
   addAskCommand(program);
+  registerUserCommands(program);
   return program;
 }
 
@@ -60,13 +77,7 @@ async function main(argv: string[]): Promise<void> {
     await buildProgram().parseAsync(argv);
     process.exit(process.exitCode ?? 0);
   } catch (err) {
-    if (err instanceof CommanderError) process.exit(err.exitCode);
-    if (err instanceof ConfigError) {
-      process.stderr.write(`platform: ${err.message}\n`);
-      process.exit(2);
-    }
-    process.stderr.write(`platform: ${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
+    process.exit(reportError(err, argv.includes('--verbose'), (s) => process.stderr.write(s)));
   }
 }
 
