@@ -6,7 +6,10 @@
 // names no port still reaches 8443 (the original destination, read from the
 // kernel); a DELETE is held until an Owner approves it, an Editor cannot, and
 // only then reaches the tool; a second tool pod is reached with a token of
-// the agent's own OAuth client (client_credentials, its SVID as assertion).
+// the agent's own OAuth client (client_credentials, its SVID as assertion);
+// a third for a user, with an RFC 8693 delegation token made from that user's
+// own token while their grant is active (token_exchange), refused once the
+// grant is revoked.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -14,12 +17,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBinary, REPO_ROOT } from '../../hack/control-plane/paths.ts';
 import { verifierUrl } from '../../hack/system/roles.ts';
 import { podName, waitAgentReady, type AgentRef } from './agents.ts';
+import { inject } from 'vitest';
+import { userTokenSigner } from '../fixtures/oidc-issuer.ts';
 import { api, eventually, kubeconfigPath, kubectl, kubectlOk, topology, userKey } from './support.ts';
 
 const SUMMARIZER: AgentRef = { namespace: 'default', name: 'summarizer' };
 const CANARY = `e2e-canary-${Date.now().toString(36)}`;
 const TOOL = 'egress-tool';
 const CC_TOOL = 'egress-tool-cc';
+const OBO_TOOL = 'egress-tool-obo';
+const OBO_USER = 'bob@example.com';
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
 // The tool: answers every request with what it saw, the Authorization only as a hash; `/_seen` lists them.
@@ -118,6 +125,7 @@ async function as<T>(
 
 let toolIp = '';
 let ccToolIp = '';
+let oboToolIp = '';
 let credentialId = '';
 let originalRules: unknown[] = [];
 
@@ -149,7 +157,11 @@ async function startTool(name: string): Promise<string> {
 
 beforeAll(async () => {
   kubectlOk(['apply', '-f', join(REPO_ROOT, 'config', 'samples')]);
-  [toolIp, ccToolIp] = await Promise.all([startTool(TOOL), startTool(CC_TOOL)]);
+  [toolIp, ccToolIp, oboToolIp] = await Promise.all([
+    startTool(TOOL),
+    startTool(CC_TOOL),
+    startTool(OBO_TOOL),
+  ]);
   const created = await api<{ id: string }>('/v1/scoped-credentials', {
     method: 'POST',
     body: JSON.stringify({
@@ -173,13 +185,19 @@ beforeAll(async () => {
     injectionMethod: 'sidecar',
   };
   // The second tool is reached as the agent itself: a token of its own OAuth client (its SVID as assertion).
-  workspaceRules([...originalRules, rule, { destination: ccToolIp, injectionMethod: 'client_credentials' }]);
+  // The third for a user: a delegation token exchanged from the user's own token (OBO).
+  workspaceRules([
+    ...originalRules,
+    rule,
+    { destination: ccToolIp, injectionMethod: 'client_credentials' },
+    { destination: oboToolIp, injectionMethod: 'token_exchange' },
+  ]);
 }, 300_000);
 
 afterAll(async () => {
   workspaceRules(originalRules);
   if (credentialId) await api(`/v1/scoped-credentials/${credentialId}`, { method: 'DELETE' });
-  for (const pod of [TOOL, CC_TOOL])
+  for (const pod of [TOOL, CC_TOOL, OBO_TOOL])
     kubectl(['-n', 'default', 'delete', 'pod', pod, '--ignore-not-found', '--wait=false']);
 });
 
@@ -263,4 +281,55 @@ describe('the credential proxy in a running agent pod', () => {
     };
     expect(String(claims.sub)).toContain('summarizer');
   }, 300_000);
+
+  it("acts for a user with a delegation token while the user's grant is active, and stops once it is revoked", async () => {
+    const sign = await userTokenSigner(inject('e2eOidc').url, inject('e2eOidc').privateJwk);
+    const [alice, bob] = [await userKey('alice@example.com'), await userKey(OBO_USER)];
+    const base = '/v1/agents/default.summarizer/delegations';
+    const consent = await as<{ id: string }>(alice, `${base}/pending`, {
+      method: 'POST',
+      body: JSON.stringify({ user: OBO_USER, service: oboToolIp, scopes: ['mail:read'] }),
+    });
+    expect(consent.status, JSON.stringify(consent.body)).toBe(201);
+    const grant = await as<{ id: string }>(bob, base, {
+      method: 'POST',
+      body: JSON.stringify({ consent_id: consent.body.id }),
+    });
+    expect(grant.status, JSON.stringify(grant.body)).toBe(201);
+    // Each call carries a fresh user token: a user token belongs to the first agent that exchanges it.
+    const callAsBob = async (): Promise<string> =>
+      inAgent(
+        fetchScript(`http://${oboToolIp}:8443/mail`, {
+          headers: { 'x-platform-subject-token': await sign({ sub: OBO_USER }) },
+        }),
+      );
+    const said = await eventually(
+      async () => {
+        const out = await callAsBob();
+        return out.startsWith('200 ') ? out : undefined;
+      },
+      'the delegated call',
+      240_000,
+    );
+    expect(said).not.toContain('eyJ');
+    const auth = seenByTool(OBO_TOOL).findLast((s) => s.url === '/mail')?.auth ?? '';
+    const claims = JSON.parse(Buffer.from(auth.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      sub?: string;
+      act?: { sub?: string };
+    };
+    expect(claims.sub).toBe(OBO_USER);
+    expect(String(claims.act?.sub)).toContain('summarizer');
+
+    const revoked = await as(bob, `${base}/${grant.body.id}`, { method: 'DELETE' });
+    expect(revoked.status).toBeLessThan(300);
+    const refused = await eventually(
+      async () => {
+        const out = await callAsBob();
+        return out.startsWith('403 ') ? out : undefined;
+      },
+      'the call refused after the revocation',
+      120_000,
+    );
+    expect(refused).toContain('egress_denied');
+  }, 400_000);
 });

@@ -10,22 +10,30 @@ import type { TestProject } from 'vitest/node';
 import { prepareLocalImages } from '../../hack/images/local.ts';
 import { startSystem, type RunningSystem } from '../../hack/system/system.ts';
 import type { LocalTopology } from '../../hack/system/roles.ts';
+import { startOidcIssuer, type RunningOidcIssuer } from '../fixtures/oidc-issuer.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     e2eKubeconfig: string;
     e2eTopology: LocalTopology;
     e2eLogDir: string;
+    /** The users' OIDC issuer the Verifier trusts: its URL and signing key (tests sign user tokens). */
+    e2eOidc: { url: string; privateJwk: Record<string, unknown> };
   }
 }
 
 let system: RunningSystem | undefined;
+let oidc: RunningOidcIssuer | undefined;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = Date.now();
   const logDir = mkdtempSync(join(tmpdir(), 'platform-e2e-'));
   const say = (line: string): void => console.log(`[e2e] ${line}`);
   const kubeconfig = process.env.PLATFORM_TEST_KUBECONFIG;
+  // The Verifier accepts this issuer's user tokens (subject tokens of token exchange); the roles
+  // inherit this process's environment.
+  oidc = await startOidcIssuer();
+  Object.assign(process.env, oidc.env());
   system = await startSystem({
     ...(kubeconfig ? { kubeconfig } : {}),
     prepareImages: () => prepareLocalImages(say),
@@ -36,13 +44,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!kubeconfig && !system.topology.node) {
     const reason = system.noNodeReason ?? 'unknown';
     await system.stop();
+    await oidc.close();
     throw new Error(`the e2e suite needs a node and none could start: ${reason}`);
   }
   say(`system ready in ${Date.now() - started} ms; role logs in ${logDir}`);
   project.provide('e2eKubeconfig', system.kubeconfigPath);
   project.provide('e2eTopology', system.topology);
   project.provide('e2eLogDir', logDir);
+  project.provide('e2eOidc', { url: oidc.url, privateJwk: oidc.privateJwk });
   return async () => {
     await system?.stop();
+    await oidc?.close();
   };
 }
