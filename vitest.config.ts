@@ -25,6 +25,9 @@ export default defineConfig({
             '**/*.int.test.ts',
           ],
           environment: 'node',
+          // Pure tests are fast, but a loaded machine (CI beside other work) stretches a first call that
+          // compiles large regexes past vitest's 5 s default; the limit is a hang guard, not a speed check.
+          testTimeout: 30_000,
         },
       },
       {
