@@ -71,16 +71,22 @@ function headerProblem(b: Record<string, unknown>): string {
   return Array.isArray(b.records) ? '' : 'records: a list required';
 }
 
-/** The stored-entry fields, each checked for its type. */
+/** One check per stored-entry field: the problem when its type is wrong, '' when it holds. */
+const RECORD_FIELDS: [string, (v: unknown) => boolean, string][] = [
+  ['seq', (v) => Number.isSafeInteger(v) && (v as number) >= 1, 'a positive integer'],
+  ['evidence_id', (v) => typeof v === 'string', 'a string'],
+  ['agent_id', (v) => typeof v === 'string', 'a string'],
+  ['received_at', (v) => typeof v === 'string', 'a string'],
+  ['prev_hash', (v) => typeof v === 'string' && HEX64.test(v), '64 hex digits'],
+  ['hash', (v) => typeof v === 'string' && HEX64.test(v), '64 hex digits'],
+  ['evidence', isObject, 'an object'],
+  ['result', isObject, 'an object'],
+];
+
 function recordShape(r: unknown): string {
   if (!isObject(r)) return 'not a JSON object';
-  if (!Number.isSafeInteger(r.seq) || (r.seq as number) < 1) return 'seq: a positive integer required';
-  for (const f of ['evidence_id', 'agent_id', 'received_at'] as const)
-    if (typeof r[f] !== 'string') return `${f}: a string required`;
-  for (const f of ['prev_hash', 'hash'] as const)
-    if (typeof r[f] !== 'string' || !HEX64.test(r[f])) return `${f}: 64 hex digits required`;
-  if (!isObject(r.evidence)) return 'evidence: an object required';
-  return isObject(r.result) ? '' : 'result: an object required';
+  const broken = RECORD_FIELDS.find(([field, ok]) => !ok(r[field]));
+  return broken ? `${broken[0]}: ${broken[2]} required` : '';
 }
 
 interface Walk {
@@ -236,12 +242,17 @@ function walkOf(bundle: EvidenceBundle): Walk {
 }
 
 function chainHeaderProblem(b: EvidenceBundle): string {
+  const first = b.records[0];
   const last = b.records[b.records.length - 1];
-  if ((b.chain.last_hash ?? null) !== (last?.hash ?? null))
-    return 'chain.last_hash is not the last record’s hash';
-  if ((b.chain.first_seq ?? null) !== (b.records[0]?.seq ?? null))
-    return 'chain.first_seq is not the first record’s';
-  return (b.chain.last_seq ?? null) === (last?.seq ?? null) ? '' : 'chain.last_seq is not the last record’s';
+  const expected: [keyof EvidenceBundle['chain'], unknown][] = [
+    ['first_seq', first?.seq ?? null],
+    ['last_seq', last?.seq ?? null],
+    ['last_hash', last?.hash ?? null],
+  ];
+  const wrong = expected.find(([field, value]) => (b.chain[field] ?? null) !== value);
+  return wrong
+    ? `chain.${wrong[0]} is not the ${wrong[0].startsWith('first') ? 'first' : 'last'} record’s`
+    : '';
 }
 
 /** Verifies a parsed bundle. */

@@ -144,7 +144,7 @@ describe('evidence bundles', () => {
     const v = await verifyBundle(dropped);
     expect(v).toMatchObject({
       ok: false,
-      problem: 'bundle header: chain.last_hash is not the last record’s hash',
+      problem: 'bundle header: chain.last_seq is not the last record’s',
     });
     expect(await verifyBundle({ ...b, format: 'x' })).toMatchObject({ ok: false, problem: /^bundle header/ });
   });
