@@ -143,10 +143,9 @@ function cedarValidationProblems(doc: PolicyDoc, claims: Map<string, ClaimInfo>)
 }
 
 function compileProblems(doc: PolicyDoc, claims: Map<string, ClaimInfo>): Problem[] {
+  // A rule that does not compile is left out of the set, so the rest is still validated.
   const rules = ruleProblems(doc, claims);
-  const parse = cedarParseProblems(doc);
-  if (rules.length > 0 || (parse && parse.length > 0)) return [...rules, ...(parse ?? [])];
-  return cedarValidationProblems(doc, claims);
+  return [...rules, ...(cedarParseProblems(doc) ?? cedarValidationProblems(doc, claims))];
 }
 
 /** Every problem of every document, in file order. */

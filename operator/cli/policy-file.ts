@@ -121,7 +121,7 @@ function yamlProblems(doc: Document, file: string): Problem[] {
   return doc.errors.map((e) => ({
     file,
     line: e.linePos?.[0]?.line,
-    message: `invalid YAML: ${e.message.split('\n')[0]}`,
+    message: `invalid YAML: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
   }));
 }
 

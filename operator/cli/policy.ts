@@ -70,6 +70,8 @@ function printProblems(ctx: CliContext, loaded: LoadedFile): void {
 async function validateCmd(ctx: CliContext, flags: FileFlags): Promise<number> {
   const loaded = await loadChecked(ctx, flags);
   printProblems(ctx, loaded);
+  // A file that is not YAML is bad input (2); a policy that breaks a rule is a failed check (1).
+  if (loaded.problems.some((p) => p.message.startsWith('invalid YAML'))) return EXIT.usage;
   if (loaded.problems.length > 0) return EXIT.failed;
   if (ctx.format === 'table')
     ctx.out(
