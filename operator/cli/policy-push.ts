@@ -5,6 +5,7 @@
 // it is the same. The Verifier checks enforcement modes and the Cedar
 // compile; its refusal (422) is shown with its detail as it is.
 import { isDeepStrictEqual } from 'node:util';
+import { validateResource } from '../../crds/validators.ts';
 import type { PolicyRecord } from '../../policy/types.ts';
 import type { CliContext } from './context.ts';
 import { EXIT } from './errors.ts';
@@ -22,6 +23,12 @@ const withoutVersion = (spec: PolicyRecord['spec']): Record<string, unknown> => 
   return rest;
 };
 
+/** The spec as the apiserver stores it: the CRD's defaults filled in (`enforcement: unlocked`, …). */
+function defaulted(doc: PolicyDoc): PolicyRecord['spec'] {
+  const checked = validateResource<{ spec: PolicyRecord['spec'] }>(doc.value, { applyDefaults: true });
+  return checked.valid ? checked.value.spec : doc.record.spec;
+}
+
 async function pushOne(ctx: CliContext, doc: PolicyDoc): Promise<PushRow> {
   const client = ctx.client();
   const path = `/v1/policies/${encodeURIComponent(doc.id)}`;
@@ -31,7 +38,7 @@ async function pushOne(ctx: CliContext, doc: PolicyDoc): Promise<PushRow> {
     const { body } = await client.post<PolicyRecord>('/v1/policies', { id: doc.id, spec });
     return { policy_id: doc.id, action: 'created', version: body.version };
   }
-  if (isDeepStrictEqual(withoutVersion(current.body.spec), withoutVersion(spec)))
+  if (isDeepStrictEqual(withoutVersion(current.body.spec), withoutVersion(defaulted(doc))))
     return { policy_id: doc.id, action: 'unchanged', version: current.body.version };
   const { body } = await client.request<PolicyRecord>('PUT', path, { body: { spec } });
   return { policy_id: doc.id, action: 'configured', version: body.version };
