@@ -57,11 +57,20 @@ async function submit(rc: RouteCtx): Promise<unknown> {
   };
 }
 
+/**
+ * One timeline entry: the Evidence, its tier and AttestationResult, and the
+ * stored entry's place in the hash chain (`seq`, `prev_hash`, `hash`, with the
+ * `received_at` and `agent_uid` the entry hash covers), so a client can check
+ * the entry offline (`platform evidence export`).
+ */
 export const timelineItem = (e: StoredEvidence): Record<string, unknown> => ({
   ...e.evidence,
   trust_tier: e.result.trust_tier,
   seq: e.seq,
+  prev_hash: e.prev_hash,
   hash: e.hash,
+  received_at: e.received_at,
+  ...(e.agent_uid === undefined ? {} : { agent_uid: e.agent_uid }),
   attestation_result: e.result,
 });
 

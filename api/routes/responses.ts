@@ -318,11 +318,19 @@ export const EVIDENCE_TIMELINE = object({
   agent_id: str,
   items: {
     type: 'array',
-    items: object({ evidence_id: str, seq: int, hash: str, trust_tier: str, attestation_result: obj }, [
-      'seq',
-      'hash',
-      'attestation_result',
-    ]),
+    items: object(
+      {
+        evidence_id: str,
+        seq: int,
+        prev_hash: str,
+        hash: str,
+        received_at: str,
+        agent_uid: str,
+        trust_tier: str,
+        attestation_result: obj,
+      },
+      ['seq', 'hash', 'attestation_result'],
+    ),
   },
 });
 
