@@ -3,7 +3,7 @@
 // health, the vocabulary, claims for every declared phase, every error path it
 // can provoke from outside, the optional /batch and /metrics, and that no
 // answer carries decision vocabulary.
-import type { Vocabulary } from '../../auditors/sdk/types.ts';
+import type { Vocabulary } from '../sdk/types.ts';
 import {
   decisionWordProblems,
   envelopeProblems,
