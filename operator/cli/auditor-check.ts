@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { auditorImageProblems } from '../../auditors/conformance/dockerfile.ts';
 import { imageConfigProblems } from '../../auditors/conformance/image-config.ts';
 import { runConformance, type ConformanceReport } from '../../auditors/conformance/suite.ts';
-import type { Vocabulary } from '../../auditors/sdk/types.ts';
 import { freeLoopbackPort, localProject, startLocal, waitListening } from './auditor-local.ts';
 import { listAuditors, type AuditorListItem } from './auditor-registry.ts';
 import { checkLines, checkSummary, type Check } from './auditor-view.ts';
@@ -85,7 +84,7 @@ export async function testCommand(
 }
 
 /** Served and registered claims agree: every registered claim is served with its type, and no served one is missing. */
-export function registryCheck(item: AuditorListItem, served: Vocabulary | undefined): Check {
+export function registryCheck(item: AuditorListItem, served: ConformanceReport['vocabulary']): Check {
   const id = 'registry.claims';
   if (!served) return { id, ok: false, problems: ['no vocabulary to compare with the registration'] };
   const byName = new Map(served.vocabulary.map((v) => [v.name, v.type]));
