@@ -15,6 +15,17 @@ export interface LocalProject {
   entry: string;
 }
 
+/** The project's package.json (`{}` when it has none). */
+function packageOf(dir: string): { main?: unknown; dependencies?: Record<string, string> } {
+  const path = join(dir, 'package.json');
+  if (!existsSync(path)) return {};
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as { main?: unknown };
+  } catch {
+    throw usageError(`${path} is not valid JSON`);
+  }
+}
+
 /** The project in `dir`, checked: a directory with an entry point and its dependencies installed. */
 export function localProject(dirArg: string): LocalProject {
   const dir = resolve(dirArg);
@@ -23,19 +34,11 @@ export function localProject(dirArg: string): LocalProject {
       `${dirArg} is neither a URL nor a directory`,
       'give http(s)://host:port or a project dir',
     );
-  let main: string | undefined;
-  const pkgPath = join(dir, 'package.json');
-  if (existsSync(pkgPath)) {
-    try {
-      main = (JSON.parse(readFileSync(pkgPath, 'utf8')) as { main?: unknown }).main as string | undefined;
-    } catch {
-      throw usageError(`${pkgPath} is not valid JSON`);
-    }
-  }
-  const entry = typeof main === 'string' && main !== '' ? main : 'src/main.ts';
+  const pkg = packageOf(dir);
+  const entry = typeof pkg.main === 'string' && pkg.main !== '' ? pkg.main : 'src/main.ts';
   if (!existsSync(join(dir, entry)))
     throw usageError(`${join(dir, entry)} does not exist`, 'set "main" in package.json to the entry point');
-  if (existsSync(pkgPath) && !existsSync(join(dir, 'node_modules')))
+  if (Object.keys(pkg.dependencies ?? {}).length > 0 && !existsSync(join(dir, 'node_modules')))
     throw usageError(`${dir} has no node_modules`, `run \`npm install\` in ${dir} first`);
   return { dir, entry };
 }

@@ -69,7 +69,6 @@ export async function initCommand(
         ].join('\n')
       : render(ctx.format, summary, { rows: [], columns: [] }),
   );
-  await Promise.resolve();
   return EXIT.ok;
 }
 

@@ -42,7 +42,7 @@ function packageJson({ name, platformDir }: ScaffoldInput): string {
     scripts: {
       dev: 'platform auditor dev .',
       test: 'platform auditor test .',
-      start: 'platform auditor dev . --no-watch',
+      start: 'platform auditor dev . --no-watch --port 8080',
     },
     dependencies: { 'agent-platform-operator': `file:${platformDir}` },
   };

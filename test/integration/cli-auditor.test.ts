@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
+import { freePort } from '../process/fixtures/loopback.ts';
 import { useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 
@@ -68,9 +69,12 @@ let project = '';
 let dev: ChildProcess | undefined;
 let devUrl = '';
 let devOut = '';
+/** A loopback address nothing listens at. */
+let closed = '';
 
 beforeAll(async () => {
   auditorId = `kw-${ns.name}`.slice(0, 63).replace(/-+$/, '');
+  closed = `http://127.0.0.1:${await freePort()}`;
   project = await initProject(auditorId);
 }, 120_000);
 
@@ -135,13 +139,22 @@ describe('auditor init and test', () => {
     expect(oneLine(bad)).toMatch(/not a valid auditor id/);
   });
 
-  it('names a missing project, and an auditor URL nothing answers at (exit 4)', async () => {
+  it('names a missing or uninstalled project, and an auditor URL nothing answers at (exit 4)', async () => {
     const missing = await platform('auditor', 'test', join(work, 'nope'));
     expect(missing.code).toBe(2);
     expect(oneLine(missing)).toMatch(/is neither a URL nor a directory/);
-    const down = await platform('auditor', 'test', 'http://127.0.0.1:9');
+    const fresh = join(work, 'not-installed');
+    expect((await platform('auditor', 'init', 'not-installed', '--dir', fresh)).code).toBe(0);
+    const uninstalled = await platform('auditor', 'test', fresh);
+    expect(uninstalled.code).toBe(2);
+    expect(oneLine(uninstalled)).toBe(
+      `platform: ${fresh} has no node_modules; run \`npm install\` in ${fresh} first`,
+    );
+    const down = await platform('auditor', 'test', closed);
     expect(down.code).toBe(4);
-    expect(oneLine(down)).toMatch(/^platform: cannot reach the auditor at http:\/\/127\.0\.0\.1:9/);
+    expect(oneLine(down)).toBe(
+      `platform: cannot reach the auditor at ${closed}: ECONNREFUSED; check the URL and that the auditor is running`,
+    );
   });
 });
 
@@ -271,12 +284,14 @@ describe('bad input', () => {
   });
 
   it('an unreachable Verifier: exit 4', async () => {
-    const res = await run(process.execPath, [BIN, 'auditor', 'list', '--server', 'http://127.0.0.1:9'], {
+    const res = await run(process.execPath, [BIN, 'auditor', 'list', '--server', closed], {
       PLATFORM_API_KEY: 'x',
       PLATFORM_CONFIG: join(work, 'config.yaml'),
     });
     expect(res.code).toBe(4);
-    expect(oneLine(res)).toMatch(/^platform: cannot reach the Verifier at http:\/\/127\.0\.0\.1:9/);
+    expect(oneLine(res)).toMatch(
+      new RegExp(`^platform: cannot reach the Verifier at ${closed}: ECONNREFUSED`),
+    );
   });
 
   it('missing or wrong flags: exit 2, nothing sent', async () => {
