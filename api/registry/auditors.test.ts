@@ -26,6 +26,15 @@ describe('auditor registrations at the Verifier', () => {
     expect(registrationFacts(again)).toEqual({ deploymentMode: 'external', authType: 'mtls' });
   });
 
+  it('records a display name, and keeps it when a later registration names none', () => {
+    const reg = registrationFrom({ auditor_id: 'kw', endpoint: 'https://kw', display_name: 'Keyword watch' });
+    expect(reg.spec.displayName).toBe('Keyword watch');
+    const stored = { ...reg, metadata: { name: 'kw' } } as AuditorRegistration;
+    expect(registrationFrom({ auditor_id: 'kw', endpoint: 'https://kw' }, stored).spec.displayName).toBe(
+      'Keyword watch',
+    );
+  });
+
   it('knows the built-in vocabularies and adds registered claims', () => {
     const reg = registrationFrom({
       auditor_id: 'ext',

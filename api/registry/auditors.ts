@@ -77,6 +77,8 @@ export function registrationFacts(reg: AuditorRegistration | undefined): Registr
 /** The self-registration body (snake_case, as auditors and the Gateway send it). */
 export interface RegistrationBody {
   auditor_id: string;
+  /** The name the catalog and the registry list show (default: the id). */
+  display_name?: string;
   /** Where an in-cluster or external auditor answers; a sidecar names `image` instead. */
   endpoint?: string;
   /** A sidecar's image (the webhook injects it), pinned by `image_digest`. */
@@ -107,6 +109,7 @@ export const REGISTRATION_BODY = {
   anyOf: [{ required: ['endpoint'] }, { required: ['image'] }],
   properties: {
     auditor_id: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' },
+    display_name: { type: 'string', minLength: 1, maxLength: 253 },
     endpoint: { type: 'string', maxLength: 2048, format: 'uri', pattern: '^https?://' },
     image: { type: 'string', minLength: 1, maxLength: 512, pattern: '^[^\\s@]+(@sha256:[a-f0-9]{64})?$' },
     image_digest: { type: 'string', pattern: '^sha256:[a-f0-9]{64}$' },
@@ -149,6 +152,7 @@ function authOf(body: RegistrationBody, prev: Spec | undefined): Spec['auth'] {
 /** The optional fields the body sets (absent ones keep their stored value). */
 function optionalFields(body: RegistrationBody): Partial<Spec> {
   const fields: Partial<Spec> = {
+    displayName: body.display_name,
     vocabularyUrl: body.vocabulary_url,
     healthCheckIntervalSeconds: body.health_check_interval,
     supportedPhases: body.supported_phases,

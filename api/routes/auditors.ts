@@ -108,6 +108,8 @@ function listAuditors(rc: RouteCtx): Promise<unknown> {
       builtin: false,
       deployment_mode: r.spec.deploymentMode,
       endpoint: r.spec.endpoint ?? null,
+      // The operator's last probe of GET /health (decision 114); null until probed.
+      health: r.status?.health?.status ?? null,
       workspaces: r.spec.workspaces ?? [],
       trust_tier: registeredTier(r.spec.auditorId, r),
       claims: (r.spec.claims ?? []).map((c) => ({ name: c.name, type: c.type })),

@@ -360,6 +360,7 @@ export const AUDITOR_LIST = listOf(
       builtin: bool,
       deployment_mode: str,
       endpoint: strOrNull,
+      health: strOrNull,
       trust_tier: str,
       claims: { type: 'array', items: object({ name: str, type: str }, ['name']) },
     },

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { finalStage } from '../../test/conformance/dockerfile.ts';
+import { finalStage } from '../../auditors/conformance/dockerfile.ts';
 import { IMAGE_NAME, imageDefinitions, layersFor, parseImageIds } from './definitions.ts';
 import { NODE_PURPOSE } from '../architecture/graph.ts';
 import { group, NSSWITCH, parseLdd, passwd, runtimePlan, XTABLES_NAMES, type PlanItem } from './rootfs.ts';

@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../base/log.ts';
 import { startAuditor, type RunningAuditor } from '../../auditors/sdk/serve.ts';
 import type { AuditorDefinition } from '../../auditors/sdk/types.ts';
-import { postJson, send } from '../conformance/http.ts';
-import { runConformance } from '../conformance/suite.ts';
+import { postJson, send } from '../../auditors/conformance/http.ts';
+import { runConformance } from '../../auditors/conformance/suite.ts';
 import { exited, freePort, REPO_ROOT, startReceiver, type Receiver } from './fixtures/loopback.ts';
 import { createTestAuditor } from './fixtures/test-auditors.ts';
 

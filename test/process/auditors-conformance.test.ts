@@ -3,7 +3,7 @@
 // and stops cleanly on SIGTERM.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_AUDITORS } from '../../auditors/registry.ts';
-import { formatFailures, runConformance } from '../conformance/suite.ts';
+import { formatFailures, runConformance } from '../../auditors/conformance/suite.ts';
 import {
   freePort,
   spawnAuditor,

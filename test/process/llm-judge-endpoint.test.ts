@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmJudge } from '../../auditors/llm-judge/index.ts';
 import { startAuditor } from '../../auditors/sdk/serve.ts';
 import { createLogger } from '../../base/log.ts';
-import { postJson } from '../conformance/http.ts';
+import { postJson } from '../../auditors/conformance/http.ts';
 import { startReceiver } from './fixtures/loopback.ts';
 
 const cleanups: (() => Promise<void>)[] = [];

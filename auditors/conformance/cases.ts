@@ -1,6 +1,6 @@
 // The requests the conformance suite sends: a valid sample per phase, and
 // every malformed request it can provoke an INVALID_INPUT with.
-import type { RequestPhase, Vocabulary } from '../../auditors/sdk/types.ts';
+import type { RequestPhase, Vocabulary } from '../sdk/types.ts';
 import type { SendOptions } from './http.ts';
 
 export function sampleRequest(phase: RequestPhase, _vocabulary: Vocabulary): Record<string, unknown> {

@@ -3,7 +3,7 @@
 // health, the vocabulary, claims for every declared phase, every error path it
 // can provoke from outside, the optional /batch and /metrics, and that no
 // answer carries decision vocabulary.
-import type { Vocabulary } from '../../auditors/sdk/types.ts';
+import type { Vocabulary } from '../sdk/types.ts';
 import {
   decisionWordProblems,
   envelopeProblems,
@@ -25,6 +25,8 @@ export interface ConformanceReport {
   baseUrl: string;
   auditorId?: string;
   version?: string;
+  /** The declaration `/vocabulary` served, when it passed its check. */
+  vocabulary?: Vocabulary;
   passed: boolean;
   checks: CheckResult[];
   durationMs: number;
@@ -36,11 +38,18 @@ export interface ConformanceOptions {
   /** Size of the oversized bodies sent. Default 10 MB. */
   oversizedBytes?: number;
   requestTimeoutMs?: number;
+  /**
+   * `full` (default): every check. `core`: health, the vocabulary, claims per
+   * phase and decision words only, nothing provoked (what `auditor verify`
+   * runs against an auditor in service).
+   */
+  scope?: 'full' | 'core';
 }
 
 class Recorder {
   readonly checks: CheckResult[] = [];
   readonly answers: { id: string; answer: HttpAnswer }[] = [];
+  vocabulary?: Vocabulary;
 
   add(id: string, problems: string[], skipped = false): void {
     this.checks.push({ id, ok: problems.length === 0, problems, ...(skipped ? { skipped } : {}) });
@@ -189,12 +198,14 @@ export async function runConformance(
   const vocabAnswer = await send(`${base}/vocabulary`).catch(() => undefined);
   const vocabProblems = vocabAnswer ? vocabularyProblems(vocabAnswer) : ['no answer from /vocabulary'];
   rec.add('vocabulary', vocabProblems);
+  if (vocabAnswer && vocabProblems.length === 0) rec.vocabulary = vocabAnswer.json as Vocabulary;
   const report = (): ConformanceReport => {
     const h = health?.json as { auditor_id?: string; version?: string } | undefined;
     return {
       baseUrl: base,
       ...(h?.auditor_id ? { auditorId: h.auditor_id } : {}),
       ...(h?.version ? { version: h.version } : {}),
+      ...(rec.vocabulary ? { vocabulary: rec.vocabulary } : {}),
       passed: rec.checks.every((c) => c.ok),
       checks: rec.checks,
       durationMs: Math.round(performance.now() - started),
@@ -203,8 +214,10 @@ export async function runConformance(
   if (vocabProblems.length > 0 || !vocabAnswer) return report();
   const vocabulary = vocabAnswer.json as Vocabulary;
   await claimsChecks(base, vocabulary, rec, options.requestTimeoutMs ?? 30_000);
-  await errorChecks(base, vocabulary, rec, options);
-  await optionalChecks(base, vocabulary, rec);
+  if (options.scope !== 'core') {
+    await errorChecks(base, vocabulary, rec, options);
+    await optionalChecks(base, vocabulary, rec);
+  }
   rec.add(
     'no_decision_words',
     rec.answers.flatMap(({ id, answer }) => decisionWordProblems(answer).map((p) => `${id}: ${p}`)),

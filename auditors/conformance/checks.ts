@@ -1,9 +1,9 @@
 // Pure checks of auditor answers against the contract (spec: Claim,
 // Vocabulary declaration, Auditor contract, Auditor errors). Each returns the
 // problems found; an empty list is a pass.
-import { findDecisionWordsInResponse } from '../../auditors/sdk/decision-words.ts';
-import { valueMatchesClaimType } from '../../auditors/sdk/enforce.ts';
-import { SETTING_TYPES, settingValueMatches } from '../../auditors/sdk/setting-names.ts';
+import { findDecisionWordsInResponse } from '../sdk/decision-words.ts';
+import { valueMatchesClaimType } from '../sdk/enforce.ts';
+import { SETTING_TYPES, settingValueMatches } from '../sdk/setting-names.ts';
 import {
   CLAIM_TYPES,
   ERROR_CODES,
@@ -11,7 +11,7 @@ import {
   type ClaimType,
   type ErrorCode,
   type Vocabulary,
-} from '../../auditors/sdk/types.ts';
+} from '../sdk/types.ts';
 import type { HttpAnswer } from './http.ts';
 
 type Obj = Record<string, unknown>;

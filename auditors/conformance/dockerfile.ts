@@ -72,8 +72,11 @@ export function isNonRootUser(user: string | undefined): boolean {
   return name !== '' && name !== 'root' && name !== '0';
 }
 
-export function auditorImageProblems(text: string): string[] {
-  const stage = finalStage(text);
+/** The auditor image rules (spec: Auditor contract) over an image's labels and user. */
+export function imageRuleProblems(image: {
+  labels: Record<string, string>;
+  user?: string | undefined;
+}): string[] {
   const problems: string[] = [];
   const want: Record<string, (v: string) => boolean> = {
     'io.platform.auditor': (v) => v === 'true',
@@ -83,10 +86,16 @@ export function auditorImageProblems(text: string): string[] {
       ['health', 'claims', 'vocabulary'].every((i) => v.split(',').includes(i)),
   };
   for (const [label, ok] of Object.entries(want)) {
-    const v = stage.labels[label];
+    const v = image.labels[label];
     if (v === undefined) problems.push(`label ${label} is missing`);
     else if (!ok(v)) problems.push(`label ${label}=${JSON.stringify(v)} is not valid`);
   }
-  if (!isNonRootUser(stage.user)) problems.push(`the final stage runs as ${stage.user ?? 'root (no USER)'}`);
+  if (!isNonRootUser(image.user)) problems.push(`the image runs as ${image.user || 'root (no USER)'}`);
   return problems;
+}
+
+export function auditorImageProblems(text: string): string[] {
+  return imageRuleProblems(finalStage(text)).map((p) =>
+    p.startsWith('the image runs as') ? p.replace('the image', 'the final stage') : p,
+  );
 }
