@@ -60,6 +60,13 @@ describe('what an apply did', () => {
       ],
     });
     expect(outcomeOf(live, answer)).toBe('unchanged');
+    // A Namespace applied with its name alone has no managedFields until the apiserver adds that entry.
+    const bare = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', resourceVersion: '1' } };
+    const booked = {
+      ...bare,
+      metadata: { ...bare.metadata, resourceVersion: '2', managedFields: [field('before-first-apply', 't')] },
+    };
+    expect(outcomeOf(bare, booked)).toBe('unchanged');
   });
 
   it('is configured when a field, a label or the owner of a field changed', () => {

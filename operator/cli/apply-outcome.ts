@@ -39,7 +39,7 @@ export function comparable(obj: Obj): Obj {
           return entry;
         })
     : undefined;
-  return { ...rest, metadata: fields ? { ...meta, managedFields: fields } : meta };
+  return { ...rest, metadata: fields?.length ? { ...meta, managedFields: fields } : meta };
 }
 
 /** Key order does not matter to an object's meaning. */
