@@ -15,6 +15,8 @@ export interface LoadOptions {
   namespace?: string;
   /** Auditor ids that exist (built-ins plus registered ones); defaults to the built-ins. */
   knownAuditors?: readonly string[];
+  /** Fill schema defaults into the returned resources (default true); false leaves defaulting to the apiserver. */
+  applyDefaults?: boolean;
 }
 
 export type Resource = ConvertedResource['resource'];
@@ -65,7 +67,13 @@ function unconvertible(errors: readonly DefinitionError[]): boolean {
   return errors.length > 0 && (errors[0]!.path === '' || errors.some((e) => e.path === 'kind'));
 }
 
-function documentErrors(
+const withDefaults = (options: LoadOptions): boolean => options.applyDefaults !== false;
+
+/**
+ * One parsed document of a definition file: its rule and schema errors, and
+ * the resources it converts to (complete only when there is no error).
+ */
+export function loadDefinitionDocument(
   src: SourceDocument,
   options: LoadOptions,
 ): { errors: DefinitionError[]; resources: Resource[] } {
@@ -83,7 +91,7 @@ function documentErrors(
   for (const [index, c] of converted.entries()) {
     const result = validateResource<Resource>(c.resource, { applyDefaults: true });
     if (result.valid) {
-      resources.push(result.value);
+      resources.push(withDefaults(options) ? result.value : c.resource);
       continue;
     }
     // A workspace agent's fields are checked on the workspace already; its own resource only adds echoes.
@@ -94,6 +102,20 @@ function documentErrors(
     }
   }
   return { errors, resources };
+}
+
+/**
+ * A plain custom resource as written (no definition-file conversion) against
+ * its kind's schema: every issue located at its line in the document.
+ */
+export function resourceDocumentErrors(
+  src: SourceDocument,
+  resource: Record<string, unknown>,
+): DefinitionError[] {
+  const result = validateResource(resource);
+  if (result.valid) return [];
+  const converted = { resource, renames: [] } as unknown as ConvertedResource;
+  return result.issues.map((issue) => schemaError(src, converted, issue));
 }
 
 /** Drops repeats (a workspace agent's error is seen on the workspace and on the agent resource). */
@@ -129,7 +151,7 @@ export function loadDefinitionFile(text: string, options: LoadOptions = {}): Loa
   }
   const resources: Resource[] = [];
   for (const src of docs) {
-    const found = documentErrors(src, options);
+    const found = loadDefinitionDocument(src, options);
     errors.push(...found.errors);
     resources.push(...found.resources);
   }

@@ -46,6 +46,18 @@ export function contextOf(
   };
 }
 
+let pipeWatched = false;
+
+/** A reader that closed early (`platform … | head`) ends a user command quietly, as SIGPIPE would. */
+function endQuietlyOnClosedPipe(): void {
+  if (pipeWatched) return;
+  pipeWatched = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 /**
  * Wraps a command's handler: builds its context from the flags of the command
  * and its parents, runs it and sets the process's exit code from its answer.
@@ -54,6 +66,7 @@ export function action<A extends unknown[]>(
   run: (ctx: CliContext, ...args: A) => Promise<number>,
 ): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
+    endQuietlyOnClosedPipe();
     const cmd = args[args.length - 1] as Command;
     const ctx = contextOf(cmd.optsWithGlobals<GlobalFlags>());
     process.exitCode = await run(ctx, ...(args.slice(0, -1) as A));

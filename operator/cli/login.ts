@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { ApiClient } from './client.ts';
-import { removeConfig, resolveTarget, writeConfig } from './config.ts';
+import { removeConfig, resolveTarget, writeConfig, type CliConfig } from './config.ts';
 import { action, type CliContext } from './context.ts';
 import { CliError, EXIT, usageError } from './errors.ts';
 import { render } from './output.ts';
@@ -74,6 +74,7 @@ async function login(ctx: CliContext, flags: LoginFlags): Promise<number> {
       }
       throw err;
     });
+  const previous = ctx.config();
   writeConfig(ctx.configPath, {
     server: base.server,
     api_key: minted.key,
@@ -81,6 +82,8 @@ async function login(ctx: CliContext, flags: LoginFlags): Promise<number> {
     subject: minted.subject,
     expires_at: minted.expires_at,
   });
+  // The key this login replaces would otherwise stay valid with no copy left to revoke it.
+  if (previous.key_id !== minted.id) await revoke(ctx, previous);
   const summary = {
     server: base.server,
     subject: minted.subject,
@@ -97,18 +100,34 @@ async function login(ctx: CliContext, flags: LoginFlags): Promise<number> {
   return EXIT.ok;
 }
 
-async function logout(ctx: CliContext): Promise<number> {
-  const config = ctx.config();
-  if (config.api_key && config.key_id) {
-    const target = resolveTarget({ server: config.server }, {}, config);
-    try {
-      await new ApiClient(target).request('DELETE', `/v1/api-keys/${config.key_id}`, { accept: [401, 404] });
-    } catch (err) {
-      ctx.note(
-        `warning: the key was not revoked at the server (${err instanceof CliError ? err.line() : String(err)})`,
-      );
-    }
+/** Revokes a key of the config file with itself; a key the server no longer knows or accepts is gone already. */
+async function revoke(ctx: CliContext, config: CliConfig): Promise<void> {
+  if (!config.api_key || !config.key_id) return;
+  const target = resolveTarget({ server: config.server }, {}, config);
+  try {
+    await new ApiClient(target).request('DELETE', `/v1/api-keys/${config.key_id}`, { accept: [401, 404] });
+  } catch (err) {
+    ctx.note(
+      `warning: the key ${config.key_id} was not revoked at the server (${err instanceof CliError ? err.line() : String(err)})`,
+    );
   }
+}
+
+/** The config file's contents; a file that cannot be read holds no key this command could revoke. */
+function configOrNothing(ctx: CliContext): CliConfig | undefined {
+  try {
+    return ctx.config();
+  } catch (err) {
+    ctx.note(
+      `warning: ${err instanceof CliError ? err.line() : String(err)}; removing it without revoking a key`,
+    );
+    return undefined;
+  }
+}
+
+async function logout(ctx: CliContext): Promise<number> {
+  const config = configOrNothing(ctx);
+  if (config) await revoke(ctx, config);
   const removed = removeConfig(ctx.configPath);
   ctx.out(removed ? `Logged out; removed ${ctx.configPath}` : `Not logged in (no ${ctx.configPath})`);
   return EXIT.ok;

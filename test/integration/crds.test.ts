@@ -5,13 +5,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { findBinary, REPO_ROOT } from '../../hack/control-plane/paths.ts';
 import { applyDefinitionFile } from '../../crds/definitions/validate.ts';
 import { ALL_KINDS } from '../../crds/index.ts';
 import { apiMessage, k8s } from '../../base/kube.ts';
-import { kubeConfig, useNamespace } from './harness.ts';
+import { eventually, kubeConfig, useNamespace } from './harness.ts';
+import { acquireSamplesLock } from './samples-lock.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
 
 const SAMPLES = join(REPO_ROOT, 'config/samples');
@@ -98,9 +99,25 @@ async function rejection(file: string): Promise<string> {
   }
 }
 
+// The samples' cluster-wide objects are shared with cli-apply.test.ts: one file at a time applies them.
+let releaseSamples: (() => void) | undefined;
+beforeAll(async () => {
+  releaseSamples = await acquireSamplesLock();
+  // The other file's clean-up may still be removing the org's home namespace.
+  await eventually(
+    () => {
+      const phase = kubectl('get', 'namespace', 'platform-org-acme', '-o', 'jsonpath={.status.phase}');
+      return phase.stdout === 'Terminating' ? undefined : true;
+    },
+    'namespace platform-org-acme not terminating',
+    120_000,
+  );
+}, 700_000);
+
 afterAll(() => {
   // Cluster-scoped samples outlive the namespace; remove them so other files start clean.
   kubectlWith(samplesInTestNamespace(), 'delete', '--ignore-not-found', '--wait=false', '-f', '-');
+  releaseSamples?.();
 });
 
 describe('custom resource definitions on the apiserver', () => {
