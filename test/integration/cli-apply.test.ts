@@ -13,7 +13,7 @@ import { ALL_KINDS } from '../../crds/index.ts';
 import { freePort } from '../../hack/control-plane/control-plane.ts';
 import { findBinary, REPO_ROOT } from '../../hack/control-plane/paths.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
-import { linesOf, runCli, type CliResult } from './cli-run.ts';
+import { linesOf, runCli, type CliResult } from '../fixtures/cli/run-cli.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { acquireSamplesLock } from './samples-lock.ts';
 

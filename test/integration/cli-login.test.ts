@@ -1,9 +1,10 @@
 // `platform login` and `logout` as subprocesses against the Verifier API
 // (in process, on the test control plane): the minted key in a 0600 file,
 // logout revoking it, a second login revoking the key it replaces, wrong
-// credentials and an unreachable server as one line each. The 401 hint and
-// the PLATFORM_API_KEY override of the commands that read with the key are in
-// operator/cli/client.int.test.ts, against the same API.
+// credentials and an unreachable server as one line each; a command reading
+// with the stored key (`platform auditor list`) works after login, and a
+// revoked or expired key gives exit 3 and the hint to log in again on one
+// line; PLATFORM_API_KEY overrides the file.
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { freePort } from '../../hack/control-plane/control-plane.ts';
 import { useApi } from './api-harness.ts';
-import { linesOf, runCli, type CliResult } from './cli-run.ts';
+import { linesOf, runCli, type CliResult } from '../fixtures/cli/run-cli.ts';
 import { eventually, useNamespace } from './harness.ts';
 
 /** The exit codes of operator/cli/errors.ts (docs/cli.md). */
@@ -151,5 +152,42 @@ describe('platform login and logout', () => {
       `warning: ${config} is not valid YAML; fix it or run \`platform logout\` to remove it; removing it without revoking a key`,
     ]);
     expect(existsSync(config)).toBe(false);
+  });
+
+  it('reads with the stored key after login; a revoked or expired key is exit 3 with the hint to log in again', async () => {
+    const config = configFile();
+    const list = (env: Record<string, string> = {}): Promise<CliResult> =>
+      runCli(['auditor', 'list', '-o', 'json'], { env: { PLATFORM_CONFIG: config, ...env } });
+    const { api_key, key_id } = await loggedIn(config);
+    const ok = await list();
+    expect([ok.status, ok.stderr]).toEqual([0, '']);
+    expect(JSON.stringify(JSON.parse(ok.stdout))).toContain('injection');
+
+    await fx.call('DELETE', `/v1/api-keys/${key_id}`, { key: fx.keys.org_admin });
+    expect(await statusWith(api_key, 401)).toBe(401);
+    const refused = await list();
+    expect(refused.status).toBe(EXIT.auth);
+    expect(linesOf(refused.stderr)).toHaveLength(1);
+    expect(refused.stderr).toMatch(/^platform: unauthorized \(401\): .+; run `platform login` again\n$/);
+    expect(refused.stderr).not.toContain(api_key);
+
+    // PLATFORM_API_KEY overrides the file's (revoked) key; a refused one says which key to fix.
+    expect((await list({ PLATFORM_API_KEY: fx.keys.org_admin })).status).toBe(0);
+    const bad = await list({ PLATFORM_API_KEY: 'pk_not-a-real-key-0000000000000000' });
+    expect(bad.status).toBe(EXIT.auth);
+    expect(bad.stderr).toMatch(
+      /PLATFORM_API_KEY was refused: set a valid key or unset it and run `platform login`\n$/,
+    );
+
+    const minted = await fx.call('POST', '/v1/api-keys', {
+      key: fx.keys.org_admin,
+      body: { expires_at: new Date(Date.now() + 2_000).toISOString() },
+    });
+    expect(minted.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 2_500));
+    const expired = await list({ PLATFORM_API_KEY: String(minted.body.key) });
+    expect(expired.status).toBe(EXIT.auth);
+    expect(linesOf(expired.stderr)).toHaveLength(1);
+    expect(expired.stderr).toMatch(/^platform: unauthorized \(401\): .*expired/);
   });
 });

@@ -3,7 +3,6 @@
 // the Verifier (real apiserver), list it, verify its endpoint and digest
 // (before and after notarization), and send sample requests through a real
 // gateway with the built-in injection auditor: the decision and its reasons.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,11 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
+import { runCli } from '../fixtures/cli/run-cli.ts';
 import { freePort, spawnAuditor, spawnPlatform, type AuditorChild } from '../process/fixtures/loopback.ts';
 import { useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'platform.js');
 const ns = useNamespace('cli-model');
 const fx = useApi(ns);
 const work = mkdtempSync(join(tmpdir(), 'cli-model-'));
@@ -34,25 +33,14 @@ interface Run {
 }
 
 /** `platform …` against the test Verifier as its org administrator, without blocking this process. */
-function platform(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: work,
-      env: {
-        ...process.env,
-        PLATFORM_SERVER: fx.api.url,
-        PLATFORM_API_KEY: fx.keys.org_admin,
-        PLATFORM_CONFIG: join(work, 'config.yaml'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+async function platform(...args: string[]): Promise<Run> {
+  const r = await runCli(args, {
+    server: fx.api.url,
+    key: fx.keys.org_admin,
+    cwd: work,
+    env: { PLATFORM_CONFIG: join(work, 'config.yaml') },
   });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const ready = (url: string, path: string, what: string): Promise<true> =>
