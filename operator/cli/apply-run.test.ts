@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from './errors.ts';
 import { kubeError } from './apply-kube.ts';
 import { conflictError } from './apply-run.ts';
-import { dryRunOf } from './apply.ts';
+import { dryRunOf } from './apply-command.ts';
 
 describe('apply errors and flags', () => {
   it('names each conflicting field and its manager, and suggests --force-conflicts', () => {
