@@ -83,6 +83,8 @@ const SLURS: Record<string, number> = {
   savages: 0.7,
 };
 const HOMONYMS = new Set([
+  // Round 4: British "fag(s)" (cigarettes), "chink" (of light, in the armour), "spic" (Spic and Span).
+  ...['fag', 'fags', 'coons', 'chink', 'chinks', 'spic'],
   'faggot',
   'faggots',
   'hoe',
