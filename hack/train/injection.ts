@@ -17,7 +17,15 @@ import {
   stripCorpusArtefacts,
   type LabelledRow,
 } from './data.ts';
-import { count, emptyTally, fitDetector, rate, type Example, type Tally } from './fit.ts';
+import {
+  count,
+  crossFittedIsotonic,
+  emptyTally,
+  fitDetector,
+  rate,
+  type Example,
+  type Tally,
+} from './fit.ts';
 import { auc } from './layers.ts';
 import { bipiaHeldOut, loadBipia } from './bipia.ts';
 
@@ -105,11 +113,13 @@ export function crossValidate(
   rows: readonly TrainingRow[],
   examples: readonly Example[],
   train: TrainOptions,
-  report: { threshold: number; verbose: boolean },
+  report: { threshold: number; verbose: boolean; isotonic: boolean },
 ): { recall: number; fpr: number; auc: number } {
-  const { threshold, verbose } = report;
+  const { threshold, verbose, isotonic } = report;
   const { model, oof } = fitDetector(examples, train);
-  const p = oof.map((z) => sigmoid(model.calibration.a * z + model.calibration.b));
+  const platt = oof.map((z) => sigmoid(model.calibration.a * z + model.calibration.b));
+  // The isotonic correction (decision 206) is graded cross-fitted: knots from the other folds.
+  const p = isotonic ? crossFittedIsotonic(platt, examples) : platt;
   const tallies = new Map<string, Tally>();
   const total = emptyTally();
   rows.forEach((r, i) => {
