@@ -84,6 +84,15 @@ const VICTIM_AUX = new Set([
   'been',
   'be',
 ]);
+/**
+ * The writer counts themselves in the group ("me and my <id> friends", "as a
+ * <id>", "us <id>"): rhetoric about it is then in-group talk, not insinuation
+ * (round 4: "me and my queer friends are taking over karaoke").
+ */
+const IN_GROUP = /(?:^| )(?:me and my|my fellow|us|we|as an?|i'?m an?|i am an?|im an?|proud) (?:\S+ )?<id>(?: |$)/;
+function inGroupSpeaker(canonical: readonly string[]): boolean {
+  return canonical.includes('<id>') && IN_GROUP.test(canonical.slice(0, 2000).join(' '));
+}
 const RECLAIM_CUES =
   /\b(my|myself|being an?|i'?m (the|a|an)|me and my|like me|we|us|our|i'?m an?|proud|as an?|fellow|love (you|my)|happy birthday|bestie|sis|queen)\b/;
 const HOMONYM_CUES =
@@ -386,6 +395,6 @@ export function analyseToxicity(input: string, multilingual = true): ToxicityAna
     negatedPositive: negatedPositives(stream, hits, reported),
     denial: denialFrom >= 0,
     implicit,
-    insinuation: insinuation(canonical, status),
+    insinuation: inGroupSpeaker(canonical) ? insinuation([], status) : insinuation(canonical, status),
   };
 }
