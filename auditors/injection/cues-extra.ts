@@ -172,7 +172,22 @@ export const EXTRA_CUES: Record<ExtraSlot, readonly string[]> = {
   ],
   // The assistant's own things ("your instructions"): what leakage and override attacks target.
   your: [
-    ...['ur', 'your', 'yours', 'yourself', 'tus', 'tu', 'tes', 'ton', 'vos', 'dein*', 'seu', 'sua', 'suas', 'seus'],
+    ...[
+      'ur',
+      'your',
+      'yours',
+      'yourself',
+      'tus',
+      'tu',
+      'tes',
+      'ton',
+      'vos',
+      'dein*',
+      'seu',
+      'sua',
+      'suas',
+      'seus',
+    ],
     ...['tuo', 'tuoi', 'tue', 'jouw', 'twoj*', 'senin', 'твой', 'твои', 'твоих', 'свой', 'свои', '你的'],
     ...['あなたの', 'الخاصة بك', 'अपने', 'तुम्हारे'],
   ],

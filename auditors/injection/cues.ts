@@ -25,7 +25,7 @@ export type Slot =
 export const CUES: Record<Slot, readonly string[]> = {
   override_verb: [
     // Round 4: plain conversational overrides ("scrap all that", "never mind your programming").
-    ...['never mind', 'nevermind', 'scrap all', 'drop them', 'doesn\'t matter now', 'does not matter now'],
+    ...['never mind', 'nevermind', 'scrap all', 'drop them', "doesn't matter now", 'does not matter now'],
     ...['no longer in effect', 'are cancelled', 'is cancelled', 'task cancelled', 'were a mistake'],
     ...['placeholder', 'from consideration', 'as expired', 'expired', 'treat all previous'],
     ...[
@@ -53,7 +53,13 @@ export const CUES: Record<Slot, readonly string[]> = {
   directive: [
     // Round 4: the assistant's setup named indirectly ("what you were set up with").
     ...['set up with', 'configured with', 'you were told', 'were you told', 'you were instructed'],
-    ...['the real instructions', 'follow mine', 'my rules instead', 'previous task', 'operating instructions'],
+    ...[
+      'the real instructions',
+      'follow mine',
+      'my rules instead',
+      'previous task',
+      'operating instructions',
+    ],
     ...['you started with', 'opgedragen', 'system guidance'],
     ...[
       'was man dir',
@@ -136,7 +142,14 @@ export const CUES: Record<Slot, readonly string[]> = {
   reveal_verb: [
     // Round 4: leakage requests in plain words ("paste it here", "echo back", "quote it").
     ...['paste', 'echo', 'echo back', 'quote', 'copy out', 'list them all', 'translate your', 'type out'],
-    ...['what does your', 'what do your', 'put your prompt', 'give me your', 'send me your', 'exactly as written'],
+    ...[
+      'what does your',
+      'what do your',
+      'put your prompt',
+      'give me your',
+      'send me your',
+      'exactly as written',
+    ],
     ...['yaz', 'napisz', 'write down'],
     ...['without paraphrasing', 'recite', 'what were the instructions', 'ripeti'],
     ...['reproduce', 'copy it', 'copy the', 'paste it back', 'write out', 'transcribe', 'original wording'],

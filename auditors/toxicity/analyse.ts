@@ -89,7 +89,8 @@ const VICTIM_AUX = new Set([
  * <id>", "us <id>"): rhetoric about it is then in-group talk, not insinuation
  * (round 4: "me and my queer friends are taking over karaoke").
  */
-const IN_GROUP = /(?:^| )(?:me and my|my fellow|us|we|as an?|i'?m an?|i am an?|im an?|proud) (?:\S+ )?<id>(?: |$)/;
+const IN_GROUP =
+  /(?:^| )(?:me and my|my fellow|us|we|as an?|i'?m an?|i am an?|im an?|proud) (?:\S+ )?<id>(?: |$)/;
 function inGroupSpeaker(canonical: readonly string[]): boolean {
   return canonical.includes('<id>') && IN_GROUP.test(canonical.slice(0, 2000).join(' '));
 }

@@ -213,10 +213,7 @@ const HARM_WISH: readonly RegExp[] = [
     String.raw`(?<g>${G}) (?:\S+ ){0,3}?(?:deserve|deserves|need|needs|could use|are asking for|is asking for) (?:a |a good )?(?<p>slap|slapping|beating|kicking|hiding|bullet|smack|punch|bullets)\b`,
     'd',
   ),
-  new RegExp(
-    String.raw`\b(?:string|hang) (?:up )?(?:\S+ ){0,2}?(?<g>${G})(?: up)? (?:from|on)\b`,
-    'd',
-  ),
+  new RegExp(String.raw`\b(?:string|hang) (?:up )?(?:\S+ ){0,2}?(?<g>${G})(?: up)? (?:from|on)\b`, 'd'),
   new RegExp(
     String.raw`\bwe know where (?:(?<g>${GS}) (?:live|lives|sleep|sleeps|pray|prays|work|works)|(?:the|your|their) (?:mosque|synagogue|church|temple|gurdwara|community cent(?:re|er)) is)\b`,
     'd',

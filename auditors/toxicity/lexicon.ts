@@ -182,7 +182,7 @@ const IDENTITY: readonly string[] = [
   ...['somali', 'somalis', 'pakistani', 'pakistanis', 'nigerian', 'nigerians', 'syrian', 'syrians'],
   ...['afghan', 'afghans', 'romanian', 'romanians', 'turks', 'iranian', 'iranians', 'hispanic'],
   ...['hispanics', 'latina', 'latinas', 'buddhist', 'buddhists', 'catholics', 'aboriginal'],
-  ...['indigenous', 'queer', 'nonbinary', 'non-binary', 'autistic', 'asylum-seekers', 'muslima'],  // Round 4: terms in tweet-style text.
+  ...['indigenous', 'queer', 'nonbinary', 'non-binary', 'autistic', 'asylum-seekers', 'muslima'], // Round 4: terms in tweet-style text.
   ...['hijabi', 'hijabis', 'gypsy', 'lesbians', 'bisexuals', 'palestinians', 'israelis', 'ukrainians'],
 ];
 
