@@ -47,7 +47,7 @@ export interface LogisticWeights {
    * x increasing, interpolated linearly), where the Platt curve's shape does
    * not follow the margins (decision 206).
    */
-  calibration: { a: number; b: number; knots?: [number, number][] };
+  calibration: { a: number; b: number; knots?: number[][] };
 }
 
 export function sigmoid(z: number): number {
@@ -64,18 +64,18 @@ export function margin(model: Pick<LogisticWeights, 'bias' | 'weights'>, x: Spar
 }
 
 /** Piecewise-linear interpolation through increasing knots (flat beyond the ends). */
-export function interpolateKnots(knots: readonly (readonly [number, number])[], x: number): number {
+export function interpolateKnots(knots: readonly (readonly number[])[], x: number): number {
   if (knots.length === 0) return x;
-  if (x <= knots[0]![0]) return knots[0]![1];
+  if (x <= knots[0]![0]!) return knots[0]![1]!;
   let [lo, hi] = [0, knots.length - 1];
-  if (x >= knots[hi]![0]) return knots[hi]![1];
+  if (x >= knots[hi]![0]!) return knots[hi]![1]!;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (knots[mid]![0] <= x) lo = mid;
+    if (knots[mid]![0]! <= x) lo = mid;
     else hi = mid;
   }
-  const [x0, y0] = knots[lo]!;
-  const [x1, y1] = knots[hi]!;
+  const [x0, y0] = knots[lo] as [number, number];
+  const [x1, y1] = knots[hi] as [number, number];
   return x1 > x0 ? y0 + ((y1 - y0) * (x - x0)) / (x1 - x0) : y1;
 }
 
@@ -180,9 +180,7 @@ export function compactWeights(model: LogisticWeights, digits = 4): LogisticWeig
     calibration: {
       a: r(model.calibration.a),
       b: r(model.calibration.b),
-      ...(model.calibration.knots
-        ? { knots: model.calibration.knots.map(([x, y]) => [r(x), r(y)] as [number, number]) }
-        : {}),
+      ...(model.calibration.knots ? { knots: model.calibration.knots.map((k) => k.map(r)) } : {}),
     },
   };
 }
