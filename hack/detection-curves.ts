@@ -40,8 +40,8 @@ const SETS: EvalSet[] = [
   },
   {
     kind: 'injection',
-    name: 'blind v4 (seen)',
-    rows: async () => loadRows('injection', path.join(FIXTURES, 'injection-blind-v4.jsonl'), undefined),
+    name: 'blind v6 (seen)',
+    rows: async () => loadRows('injection', path.join(FIXTURES, 'injection-blind-v6.jsonl'), undefined),
   },
   { kind: 'toxicity', name: 'davidson held-out', rows: () => loadSet('davidson', 'heldout') },
   {
@@ -56,8 +56,8 @@ const SETS: EvalSet[] = [
   },
   {
     kind: 'toxicity',
-    name: 'blind v4 (seen)',
-    rows: async () => loadRows('toxicity', path.join(FIXTURES, 'toxicity-blind-v4.csv'), undefined),
+    name: 'blind v6 (seen)',
+    rows: async () => loadRows('toxicity', path.join(FIXTURES, 'toxicity-blind-v6.csv'), undefined),
   },
 ];
 

@@ -60,15 +60,18 @@ function trainInjection(): void {
   // --l2=<x>: the regularisation compared by grouped CV (no big grids: 2 shared cores).
   const l2 = process.argv.find((a) => a.startsWith('--l2='))?.slice('--l2='.length);
   const train = l2 ? { ...INJECTION_TRAIN_OPTIONS, l2: Number(l2) } : INJECTION_TRAIN_OPTIONS;
+  // --no-isotonic: Platt scaling alone (the calibration before round 4, decision 206).
+  const isotonic = !process.argv.includes('--no-isotonic');
   const cv = crossValidate(rows, examples, train, {
     threshold: 0.8,
     verbose: process.argv.includes('--verbose'),
+    isotonic,
   });
   console.log(
     `injection: grouped ${FOLDS}-fold CV on train+aug at 0.8: recall ${cv.recall.toFixed(3)} FPR ${cv.fpr.toFixed(3)} AUC ${cv.auc.toFixed(3)} (n=${rows.length})`,
   );
   if (process.argv.includes('--no-write')) return;
-  const { model } = fitDetector(examples, train);
+  const { model } = fitDetector(examples, train, isotonic);
   writeWeights(path.join(REPO_ROOT, 'auditors/injection/weights.json'), model, {
     method: 'hashed logistic regression',
     trained_on: 'injection train split + BIPIA training groups + injection-train-aug.jsonl',

@@ -95,6 +95,8 @@ export const EXTRA_CUES: Record<ExtraSlot, readonly string[]> = {
   ],
   // Content that speaks to the AI reading it ("Note to the AI assistant processing this …").
   ai_vocative: [
+    ...['whoever or whatever', 'if you are an ai', 'if you are a language model', 'if you are an llm'],
+    ...['chatbot instruction', 'processing this sheet', 'processing this file', 'processing this document'],
     ...['that reads this', 'who reads this', 'automation notice', 'agent directive', 'directive for'],
     ...[
       'que estas leyendo',
@@ -170,7 +172,22 @@ export const EXTRA_CUES: Record<ExtraSlot, readonly string[]> = {
   ],
   // The assistant's own things ("your instructions"): what leakage and override attacks target.
   your: [
-    ...['your', 'yours', 'yourself', 'tus', 'tu', 'tes', 'ton', 'vos', 'dein*', 'seu', 'sua', 'suas', 'seus'],
+    ...[
+      'ur',
+      'your',
+      'yours',
+      'yourself',
+      'tus',
+      'tu',
+      'tes',
+      'ton',
+      'vos',
+      'dein*',
+      'seu',
+      'sua',
+      'suas',
+      'seus',
+    ],
     ...['tuo', 'tuoi', 'tue', 'jouw', 'twoj*', 'senin', 'твой', 'твои', 'твоих', 'свой', 'свои', '你的'],
     ...['あなたの', 'الخاصة بك', 'अपने', 'तुम्हारे'],
   ],

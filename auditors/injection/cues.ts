@@ -24,6 +24,9 @@ export type Slot =
 
 export const CUES: Record<Slot, readonly string[]> = {
   override_verb: [
+    // Round 4: plain conversational overrides ("scrap all that", "never mind your programming").
+    ...['never mind', 'nevermind', 'scrap all', 'drop them', "doesn't matter now", 'does not matter now'],
+    ...['no longer in effect', 'are cancelled', 'is cancelled', 'task cancelled', 'were a mistake'],
     ...['placeholder', 'from consideration', 'as expired', 'expired', 'treat all previous'],
     ...[
       'nothing you were',
@@ -48,6 +51,15 @@ export const CUES: Record<Slot, readonly string[]> = {
     ...['अनदेखा', 'भूल जाओ', 'नज़रअंदाज़', 'मत मानो'],
   ],
   directive: [
+    // Round 4: the assistant's setup named indirectly ("what you were set up with").
+    ...['set up with', 'configured with', 'you were told', 'were you told', 'you were instructed'],
+    ...[
+      'the real instructions',
+      'follow mine',
+      'my rules instead',
+      'previous task',
+      'operating instructions',
+    ],
     ...['you started with', 'opgedragen', 'system guidance'],
     ...[
       'was man dir',
@@ -99,6 +111,7 @@ export const CUES: Record<Slot, readonly string[]> = {
     ...['التعليمات', 'القواعد', 'الأوامر', 'निर्देश', 'नियम'],
   ],
   prior: [
+    ...['you were given', 'you were told', 'you got', 'at the beginning', 'by the operator', 'up to now'],
     ...['vorher', 'zuvor', 'davor', 'antes', 'avant', 'prima', 'eerder', 'wczesniej', 'daha once', 'ранее'],
     ...['previous', 'prior', 'earlier', 'above', 'original', 'initial', 'preceding', 'before this', 'so far'],
     ...[
@@ -127,6 +140,16 @@ export const CUES: Record<Slot, readonly string[]> = {
     ...['السابقة', 'पिछले', 'पहले'],
   ],
   reveal_verb: [
+    // Round 4: leakage requests in plain words ("paste it here", "echo back", "quote it").
+    ...['paste', 'echo', 'echo back', 'quote', 'copy out', 'list them all', 'translate your', 'type out'],
+    ...[
+      'what does your',
+      'what do your',
+      'put your prompt',
+      'give me your',
+      'send me your',
+      'exactly as written',
+    ],
     ...['yaz', 'napisz', 'write down'],
     ...['without paraphrasing', 'recite', 'what were the instructions', 'ripeti'],
     ...['reproduce', 'copy it', 'copy the', 'paste it back', 'write out', 'transcribe', 'original wording'],
@@ -171,6 +194,12 @@ export const CUES: Record<Slot, readonly string[]> = {
     ...['اعرض', 'اكشف', 'أظهر', 'أخبرني', 'दिखाओ', 'बताओ', 'प्रकट'],
   ],
   hidden: [
+    // Round 4: where a system prompt sits, and what it is called in plain words.
+    ...['beginning of this conversation', 'start of this conversation', 'start of the conversation'],
+    ...['beginning of the conversation', 'before this chat', 'before i started', 'before we started'],
+    ...['preamble', 'internal notes', "the part i can't see", 'keep private', 'never to tell', 'not to tell'],
+    ...['initialised with', 'initialized with', 'set up with', 'operating instructions', 'ur instructions'],
+    ...['ur prompt', 'ur rules', 'your setup', 'what you were told', 'confidential instructions'],
     ...['top of this chat', 'before my message', 'the company put', 'developer instructions'],
     ...['systemow*', 'sistem talimat*'],
     ...['first message', 'your context', 'from the developers', 'instructions you got', 'скрыт*', 'nascoste'],

@@ -91,10 +91,12 @@ const FORMAT_RES = {
       // "Language models indexing this page must …", "the AI that reads this".
       `(?<!\\p{L})${AI}s? (that |who )?(reading|indexing|processing|summari[sz]ing|crawling|parsing|analy[sz]ing|using|describing|reads|summari[sz]es|processes|indexes|handles|sees) (this|these|the)\\b`,
       // An AI named by its job ("summary tools must …", "the screening model", "Zusammenfassungs-KI").
-      `\\b(summary|summari[sz]ation|screening|review|reviewer|grading|shopping|scheduling|email|mail|coding|browsing|recruiting) (tools?|ai|assistants?|agents?|bots?|models?|systems?)\\b`,
+      `\\b(summary|summari[sz]ation|screening|review|reviewer|grading|shopping|scheduling|email|mail|coding|browsing|recruiting|meeting|note-taking|transcription|accounts-payable|payable|hiring|applicant) (tools?|ai|assistants?|agents?|bots?|models?|systems?)\\b`,
       `\\b\\p{L}{3,20}-(ki|ia|ai)\\b`,
       `\\bautomated [\\w-]{1,20} (assistants?|agents?|tools?|systems?|readers?)\\b`,
       `\\b(llm|ai|agent|model|assistant)[_ -]?(instructions?|directive|note|prompt)\\b`,
+      // Round 4: "LLM reviewers", "AI agents summarising …".
+      `\\b(llm|ai) (reviewers?|agents?|readers?|tools?|systems?)\\b`,
     ].join('|'),
     'gu',
   ),

@@ -40,8 +40,14 @@ export interface LogisticWeights {
   bias: number;
   /** Dense weights, length `dims`. */
   weights: number[];
-  /** Platt scaling fitted on out-of-fold training scores: p = σ(a·z + b). */
-  calibration: { a: number; b: number };
+  /**
+   * Platt scaling fitted on out-of-fold training scores: p = σ(a·z + b);
+   * optionally followed by a monotone correction (`knots`: isotonic fit of
+   * the Platt probability on the same out-of-fold scores, [x, y] pairs,
+   * x increasing, interpolated linearly), where the Platt curve's shape does
+   * not follow the margins (decision 206).
+   */
+  calibration: { a: number; b: number; knots?: number[][] };
 }
 
 export function sigmoid(z: number): number {
@@ -57,9 +63,50 @@ export function margin(model: Pick<LogisticWeights, 'bias' | 'weights'>, x: Spar
   return z;
 }
 
+/** Piecewise-linear interpolation through increasing knots (flat beyond the ends). */
+export function interpolateKnots(knots: readonly (readonly number[])[], x: number): number {
+  if (knots.length === 0) return x;
+  if (x <= knots[0]![0]!) return knots[0]![1]!;
+  let [lo, hi] = [0, knots.length - 1];
+  if (x >= knots[hi]![0]!) return knots[hi]![1]!;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (knots[mid]![0]! <= x) lo = mid;
+    else hi = mid;
+  }
+  const [x0, y0] = knots[lo] as [number, number];
+  const [x1, y1] = knots[hi] as [number, number];
+  return x1 > x0 ? y0 + ((y1 - y0) * (x - x0)) / (x1 - x0) : y1;
+}
+
 /** Calibrated probability. */
 export function predict(model: LogisticWeights, x: SparseVector): number {
-  return sigmoid(model.calibration.a * margin(model, x) + model.calibration.b);
+  const p = sigmoid(model.calibration.a * margin(model, x) + model.calibration.b);
+  return model.calibration.knots ? interpolateKnots(model.calibration.knots, p) : p;
+}
+
+/**
+ * Isotonic regression (pool adjacent violators) of labels on probabilities,
+ * the classes weighted equally as in fitPlatt: knots at each pooled block's
+ * mean probability, plus (0, 0) and (1, 1), so the map stays increasing.
+ */
+export function isotonicKnots(probs: readonly number[], ys: readonly number[]): [number, number][] {
+  const pos = ys.filter((y) => y === 1).length;
+  const neg = ys.length - pos;
+  const w = (y: number): number => (y === 1 ? 0.5 / Math.max(pos, 1) : 0.5 / Math.max(neg, 1));
+  const order = probs.map((_, i) => i).sort((i, j) => probs[i]! - probs[j]!);
+  const blocks: { x: number; v: number; w: number }[] = [];
+  for (const i of order) {
+    blocks.push({ x: probs[i]! * w(ys[i]!), v: ys[i]! * w(ys[i]!), w: w(ys[i]!) });
+    while (blocks.length > 1) {
+      const [a, b] = [blocks[blocks.length - 2]!, blocks[blocks.length - 1]!];
+      if (a.v / a.w < b.v / b.w) break;
+      [a.x, a.v, a.w] = [a.x + b.x, a.v + b.v, a.w + b.w];
+      blocks.pop();
+    }
+  }
+  const knots: [number, number][] = blocks.map((b) => [b.x / b.w, b.v / b.w]);
+  return [[0, 0], ...knots.filter(([x]) => x > 0 && x < 1), [1, 1]];
 }
 
 export interface TrainOptions {
@@ -130,6 +177,10 @@ export function compactWeights(model: LogisticWeights, digits = 4): LogisticWeig
     dims: model.dims,
     bias: r(model.bias),
     weights: model.weights.map(r),
-    calibration: { a: r(model.calibration.a), b: r(model.calibration.b) },
+    calibration: {
+      a: r(model.calibration.a),
+      b: r(model.calibration.b),
+      ...(model.calibration.knots ? { knots: model.calibration.knots.map((k) => k.map(r)) } : {}),
+    },
   };
 }

@@ -84,10 +84,20 @@ const VICTIM_AUX = new Set([
   'been',
   'be',
 ]);
+/**
+ * The writer counts themselves in the group ("me and my <id> friends", "as a
+ * <id>", "us <id>"): rhetoric about it is then in-group talk, not insinuation
+ * (round 4: "me and my queer friends are taking over karaoke").
+ */
+const IN_GROUP =
+  /(?:^| )(?:me and my|my fellow|us|we|as an?|i'?m an?|i am an?|im an?|proud) (?:\S+ )?<id>(?: |$)/;
+function inGroupSpeaker(canonical: readonly string[]): boolean {
+  return canonical.includes('<id>') && IN_GROUP.test(canonical.slice(0, 2000).join(' '));
+}
 const RECLAIM_CUES =
   /\b(my|myself|being an?|i'?m (the|a|an)|me and my|like me|we|us|our|i'?m an?|proud|as an?|fellow|love (you|my)|happy birthday|bestie|sis|queen)\b/;
 const HOMONYM_CUES =
-  /\b(ate|eat|eaten|smoke|smoking|cigarettes?|dinner|cooked|cooking|delicious|tasty|oven|canines?|meatballs?|pan-fried|butcher|recipe|sticks|firewood|bundle|garden|gardening|shed|tools?|soil|weeds?|notion|strange|odd|peculiar|feeling|dogs?|puppies|breeder|embankment|dam|river|ignition|engine|spark|timing|retardants?|flame|fireproof|peas|gravy|kennel|litter|whelp(ed|ing)?|breeding|moths?|caterpillars?|weeding|vegetables?|allotment|rake|spade|lighter|ashtray)\b/;
+  /\b(ate|eat|eaten|smoke|smoking|cigarettes?|dinner|cooked|cooking|delicious|tasty|oven|canines?|meatballs?|pan-fried|butcher|recipe|sticks|firewood|bundle|garden|gardening|shed|tools?|soil|weeds?|notion|strange|odd|peculiar|feeling|dogs?|puppies|breeder|embankment|dam|river|ignition|engine|spark|timing|retardants?|flame|fireproof|peas|gravy|kennel|litter|whelp(ed|ing)?|breeding|moths?|caterpillars?|weeding|vegetables?|allotment|rake|spade|lighter|ashtray|coffee|tea|fag break|pack of|packet of|throat|smoked|cheese|toastie|sandwich|bins?|raccoons?|rummaging|fields?|flooded|flood|rain|levee|dutch|armou?r|light|glasses|cleaning|cleaned|kitchen|spray|cat|cats|kitten|radiator)\b/;
 
 /** "t h r e a t" → "threat": runs of three or more single letters are joined. */
 export function joinSpacedLetters(text: string): string {
@@ -160,7 +170,12 @@ function compoundLookup(word: string): string | undefined {
 }
 
 /** Common words one letter away from a group term ("back" / "black"): never respelled. */
-const ORDINARY = new Set(['back', 'backs', 'lack', 'lacks', 'bake', 'bakes']);
+const ORDINARY = new Set([
+  ...['back', 'backs', 'lack', 'lacks', 'bake', 'bakes'],
+  // Round 4: frequent words in ordinary tweets one letter from a lexicon word, or
+  // ending in one ("down" / "drown", "money" / "monkey", "pics" / "spics", "hangover").
+  ...['down', 'money', 'pick', 'picks', 'pics', 'lose', 'treat', 'treats', 'rick', 'hangover', 'hangovers'],
+]);
 
 /** Resolves a token to a lexicon word: exact, leetspeak, multilingual, fuzzy, compound. */
 export function resolveWord(
@@ -306,6 +321,8 @@ function negatedPositives(s: TokenStream, hits: readonly LexHit[], reported: (i:
   let n = 0;
   s.tokens.forEach((t, i) => {
     if (!POSITIVE.has(t) || !negatedAt(s, i) || reported(i)) return;
+    // "not less intelligent", "no less capable": a negated comparative of inferiority affirms the group.
+    if (s.tokens[i - 1] === 'less' || s.tokens[i - 1] === 'inferior') return;
     for (let j = i + 1; j <= i + 6 && s.sentence[j] === s.sentence[i]; j++) if (harmAt.has(j)) return;
     n++;
   });
@@ -379,6 +396,6 @@ export function analyseToxicity(input: string, multilingual = true): ToxicityAna
     negatedPositive: negatedPositives(stream, hits, reported),
     denial: denialFrom >= 0,
     implicit,
-    insinuation: insinuation(canonical, status),
+    insinuation: inGroupSpeaker(canonical) ? insinuation([], status) : insinuation(canonical, status),
   };
 }

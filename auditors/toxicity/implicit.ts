@@ -178,7 +178,7 @@ const HARM_WISH: readonly RegExp[] = [
     'd',
   ),
   new RegExp(
-    String.raw`(?<g>${GS}) (?:\S+ ){0,2}(?:had better|'d better|better) (?:watch (?:their|your|his|her|our) backs?|run|hide|leave|start running|be careful)\b`,
+    String.raw`(?<g>${GS}) (?:\S+ ){0,4}(?:had better|'d better|better) (?:watch (?:their|your|his|her|our) backs?|run|hide|leave|start running|be careful)\b`,
     'd',
   ),
   new RegExp(
@@ -198,6 +198,30 @@ const HARM_WISH: readonly RegExp[] = [
     'd',
   ),
   new RegExp(String.raw`(?:(?<g>${G})|their) days (?:are|is) numbered\b`, 'd'),
+  // Round 4, veiled threats: intimidation that names no threat word ("show X what happens",
+  // "X … leaving in an ambulance", "X … getting their teeth kicked in", "X deserve a slap").
+  new RegExp(String.raw`\b(?:show|teach) (?<g>${GS}) (?<p>what happens)\b`, 'd'),
+  new RegExp(
+    String.raw`(?<g>${G}) (?:\S+ ){0,8}?(?<p>(?:leaving|leave|leaves|going home|go home|ends? up|ending up|carried out) in (?:an ambulance|a body ?bag|a box|a coffin|pieces))\b`,
+    'd',
+  ),
+  new RegExp(
+    String.raw`(?<g>${G}) (?:\S+ ){0,6}?(?<p>(?:getting|get|gets|got|will get|gonna get|are getting|is getting) (?:(?:his|her|their|its|your) (?:teeth|head|heads|skull|skulls|face|faces) (?:kicked|smashed|caved|bashed|knocked|punched) in|buried|a visit|a beating|a kicking|jumped|curb-stomped|shot|stabbed|lynched|strung up))\b`,
+    'd',
+  ),
+  new RegExp(
+    String.raw`(?<g>${G}) (?:\S+ ){0,3}?(?:deserve|deserves|need|needs|could use|are asking for|is asking for) (?:a |a good )?(?<p>slap|slapping|beating|kicking|hiding|bullet|smack|punch|bullets)\b`,
+    'd',
+  ),
+  new RegExp(String.raw`\b(?:string|hang) (?:up )?(?:\S+ ){0,2}?(?<g>${G})(?: up)? (?:from|on)\b`, 'd'),
+  new RegExp(
+    String.raw`\bwe know where (?:(?<g>${GS}) (?:live|lives|sleep|sleeps|pray|prays|work|works)|(?:the|your|their) (?:mosque|synagogue|church|temple|gurdwara|community cent(?:re|er)) is)\b`,
+    'd',
+  ),
+  new RegExp(
+    String.raw`\b(?:i'm|i am|we're|we are|i'll|we'll|gonna|going to|i will|we will) (?:\S+ ){0,2}?(?<p>crack\S* (?:skulls|heads)|bash\S* (?:heads|skulls|faces)|break\S* (?:legs|bones|necks)|burn\S* (?:their|his|her|your) (?:house|houses|home|homes|shop|shops) down)\b`,
+    'd',
+  ),
 ];
 
 // Lexicon words are placeholders in the canonical stream (`<emo>` for "hatred", `<threat>` for "attacks").

@@ -107,6 +107,13 @@ const MARKERS: Record<string, readonly string[]> = {
     'globalist',
     'globalists',
   ],
+  // Round 4: tweet-style stereotypes ("jew owned", "smell like", "back to the kitchen", "need a real man").
+  stereotype: [
+    ...['<id> owned', '<id>-owned', '<id> run', '<id> controlled', 'smell like', 'smells like', 'stink'],
+    ...['stinks', 'reek', 'groomer', 'groomers', 'back to the kitchen', 'make me a sandwich'],
+    ...['need the right guy', 'need a real man', 'needs a real man', 'need the right man', 'the right dick'],
+    ...['felt like i was in', 'breed like', 'ruin every', 'ruins every'],
+  ],
 };
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

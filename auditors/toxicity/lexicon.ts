@@ -19,6 +19,11 @@ export interface LexEntry {
 }
 
 const SLURS: Record<string, number> = {
+  // Round 4: tweet-style slurs.
+  lesbo: 0.8,
+  lesbos: 0.8,
+  feminazi: 0.7,
+  feminazis: 0.7,
   nigger: 1,
   niggers: 1,
   nigga: 0.8,
@@ -83,6 +88,8 @@ const SLURS: Record<string, number> = {
   savages: 0.7,
 };
 const HOMONYMS = new Set([
+  // Round 4: British "fag(s)" (cigarettes), "chink" (of light, in the armour), "spic" (Spic and Span).
+  ...['fag', 'fags', 'coons', 'chink', 'chinks', 'spic'],
   'faggot',
   'faggots',
   'hoe',
@@ -175,7 +182,8 @@ const IDENTITY: readonly string[] = [
   ...['somali', 'somalis', 'pakistani', 'pakistanis', 'nigerian', 'nigerians', 'syrian', 'syrians'],
   ...['afghan', 'afghans', 'romanian', 'romanians', 'turks', 'iranian', 'iranians', 'hispanic'],
   ...['hispanics', 'latina', 'latinas', 'buddhist', 'buddhists', 'catholics', 'aboriginal'],
-  ...['indigenous', 'queer', 'nonbinary', 'non-binary', 'autistic', 'asylum-seekers', 'muslima'],
+  ...['indigenous', 'queer', 'nonbinary', 'non-binary', 'autistic', 'asylum-seekers', 'muslima'], // Round 4: terms in tweet-style text.
+  ...['hijabi', 'hijabis', 'gypsy', 'lesbians', 'bisexuals', 'palestinians', 'israelis', 'ukrainians'],
 ];
 
 function table(words: Record<string, number>, category: LexCategory): [string, LexEntry][] {

@@ -4,6 +4,9 @@
 import {
   compactWeights,
   fitPlatt,
+  interpolateKnots,
+  isotonicKnots,
+  sigmoid,
   margin,
   trainLogistic,
   type LogisticWeights,
@@ -42,15 +45,43 @@ export function outOfFoldMargins(examples: readonly Example[], opts: TrainOption
   return margins;
 }
 
+/**
+ * Isotonic correction cross-fitted by fold: each example's Platt probability
+ * is mapped by knots fitted on the other folds only, so the report does not
+ * grade the correction on the rows it was fitted on.
+ */
+export function crossFittedIsotonic(probs: readonly number[], examples: readonly Example[]): number[] {
+  const out = new Array<number>(probs.length).fill(0);
+  for (let k = 0; k < FOLDS; k++) {
+    const rest = examples.map((_, i) => i).filter((i) => foldOf(examples[i]!.group) !== k);
+    const knots = isotonicKnots(
+      rest.map((i) => probs[i]!),
+      rest.map((i) => examples[i]!.y),
+    );
+    examples.forEach((e, i) => {
+      if (foldOf(e.group) === k) out[i] = interpolateKnots(knots, probs[i]!);
+    });
+  }
+  return out;
+}
+
 export function fitDetector(
   examples: readonly Example[],
   opts: TrainOptions,
+  isotonic = false,
 ): { model: LogisticWeights; oof: number[] } {
   const oof = outOfFoldMargins(examples, opts);
-  const calibration = fitPlatt(
-    oof,
-    examples.map((e) => e.y),
-  );
+  const ys = examples.map((e) => e.y);
+  const platt = fitPlatt(oof, ys);
+  const calibration = isotonic
+    ? {
+        ...platt,
+        knots: isotonicKnots(
+          oof.map((z) => sigmoid(platt.a * z + platt.b)),
+          ys,
+        ),
+      }
+    : platt;
   const model = trainLogistic(
     examples.map((e) => e.x),
     examples.map((e) => e.y),

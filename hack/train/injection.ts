@@ -17,7 +17,15 @@ import {
   stripCorpusArtefacts,
   type LabelledRow,
 } from './data.ts';
-import { count, emptyTally, fitDetector, rate, type Example, type Tally } from './fit.ts';
+import {
+  count,
+  crossFittedIsotonic,
+  emptyTally,
+  fitDetector,
+  rate,
+  type Example,
+  type Tally,
+} from './fit.ts';
 import { auc } from './layers.ts';
 import { bipiaHeldOut, loadBipia } from './bipia.ts';
 
@@ -67,6 +75,22 @@ function recallAtFpr(p: readonly number[], rows: readonly TrainingRow[], fpr: nu
   return `${recall.toFixed(3)} (threshold ${cut.toFixed(3)})`;
 }
 
+/** Share of attacks per out-of-fold score bin, the classes weighted equally (what the Platt fit assumes). */
+export function reliability(p: readonly number[], rows: readonly { positive: boolean }[]): string {
+  const pos = rows.filter((r) => r.positive).length;
+  const w = (i: number): number => (rows[i]!.positive ? 0.5 / pos : 0.5 / (rows.length - pos));
+  const bins = [0, 0.2, 0.4, 0.6, 0.7, 0.8, 0.9, 1.0001];
+  return bins
+    .slice(0, -1)
+    .map((lo, b) => {
+      const idx = p.map((x, i) => (x >= lo && x < bins[b + 1]! ? i : -1)).filter((i) => i >= 0);
+      const total = idx.reduce((t, i) => t + w(i), 0);
+      const share = idx.filter((i) => rows[i]!.positive).reduce((t, i) => t + w(i), 0) / (total || 1);
+      return `${lo.toFixed(1)}–${Math.min(1, bins[b + 1]!).toFixed(1)}: ${idx.length ? share.toFixed(2) : '-'} (n=${idx.length})`;
+    })
+    .join('; ');
+}
+
 /**
  * `--batch=<prefix>` (repeatable): out-of-fold recall / FPR of the augmentation
  * groups whose id starts with the prefix (a fresh batch's first look, before
@@ -89,11 +113,13 @@ export function crossValidate(
   rows: readonly TrainingRow[],
   examples: readonly Example[],
   train: TrainOptions,
-  report: { threshold: number; verbose: boolean },
+  report: { threshold: number; verbose: boolean; isotonic: boolean },
 ): { recall: number; fpr: number; auc: number } {
-  const { threshold, verbose } = report;
+  const { threshold, verbose, isotonic } = report;
   const { model, oof } = fitDetector(examples, train);
-  const p = oof.map((z) => sigmoid(model.calibration.a * z + model.calibration.b));
+  const platt = oof.map((z) => sigmoid(model.calibration.a * z + model.calibration.b));
+  // The isotonic correction (decision 206) is graded cross-fitted: knots from the other folds.
+  const p = isotonic ? crossFittedIsotonic(platt, examples) : platt;
   const tallies = new Map<string, Tally>();
   const total = emptyTally();
   rows.forEach((r, i) => {
@@ -115,6 +141,7 @@ export function crossValidate(
     for (const [k, t] of [...tallies].sort()) console.log(`  ${k} (n=${t.pos + t.neg}): ${rate(t)}`);
     batchReport(rows, p, threshold);
     for (const f of [0.05, 0.1]) console.log(`  best recall at FPR <= ${f}: ${recallAtFpr(p, rows, f)}`);
+    console.log(`  reliability (classes weighted equally): ${reliability(p, rows)}`);
   }
   return { recall: total.tp / total.pos, fpr: total.fp / total.neg, auc: a };
 }
