@@ -43,6 +43,11 @@ const SETS: EvalSet[] = [
     name: 'blind v6 (seen)',
     rows: async () => loadRows('injection', path.join(FIXTURES, 'injection-blind-v6.jsonl'), undefined),
   },
+  {
+    kind: 'injection',
+    name: 'blind v7 (seen)',
+    rows: async () => loadRows('injection', path.join(FIXTURES, 'injection-blind-v7.jsonl'), undefined),
+  },
   { kind: 'toxicity', name: 'davidson held-out', rows: () => loadSet('davidson', 'heldout') },
   {
     kind: 'toxicity',
@@ -58,6 +63,11 @@ const SETS: EvalSet[] = [
     kind: 'toxicity',
     name: 'blind v6 (seen)',
     rows: async () => loadRows('toxicity', path.join(FIXTURES, 'toxicity-blind-v6.csv'), undefined),
+  },
+  {
+    kind: 'toxicity',
+    name: 'blind v7 (seen)',
+    rows: async () => loadRows('toxicity', path.join(FIXTURES, 'toxicity-blind-v7.csv'), undefined),
   },
 ];
 

@@ -22,6 +22,9 @@ for (const file of [
   'injection-blind-v2.jsonl',
   'injection-blind-v3.jsonl',
   'injection-blind-v4.jsonl',
+  'injection-blind-v5.jsonl',
+  'injection-blind-v6.jsonl',
+  'injection-blind-v7.jsonl',
 ]) {
   const injectionRows = jsonl(file);
   describe(`injection fixtures: ${file}`, () => {
@@ -51,6 +54,9 @@ for (const file of [
   'toxicity-blind-v2.csv',
   'toxicity-blind-v3.csv',
   'toxicity-blind-v4.csv',
+  'toxicity-blind-v5.csv',
+  'toxicity-blind-v6.csv',
+  'toxicity-blind-v7.csv',
 ]) {
   const toxicityLines = readFileSync(new URL(file, dir), 'utf8').trim().split('\n');
   describe(`toxicity fixtures: ${file}`, () => {
