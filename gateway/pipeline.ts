@@ -8,6 +8,7 @@ import type { Claim, ClaimsRequest, RequestPhase } from '../auditors/sdk/types.t
 import type { AttestationAgent } from '../attestation/agent.ts';
 import { signEvidence } from '../evidence/sign.ts';
 import { EVIDENCE_SCHEMA_VERSION, type AuditorOutcome, type Evidence } from '../evidence/types.ts';
+import { withAuditorFailures } from '../policy/auditor-failures.ts';
 import { compilePolicySet } from '../policy/cedar-gen.ts';
 import { CedarEngine, type Decision } from '../policy/cedar-engine.ts';
 import { cedarSchema, indexVocabularies, type ClaimInfo } from '../policy/cedar-schema.ts';
@@ -97,15 +98,7 @@ export class Pipeline {
           reasons: [`PolicyNotFound: ${this.o.policy.problem()}`],
           determining: [],
         };
-    const failures = outcomes
-      .filter((o) => o.status === 'error')
-      .map((o) => `AuditorError: ${o.auditor_id}: ${o.error?.code}: ${o.error?.message}`);
-    if (failures.length === 0) return d;
-    return {
-      decision: 'deny',
-      reasons: [...failures, ...(d.decision === 'deny' ? d.reasons : [])],
-      determining: d.determining,
-    };
+    return withAuditorFailures(d, outcomes);
   }
 
   async evaluate(input: EvaluateInput): Promise<EvaluateResult> {

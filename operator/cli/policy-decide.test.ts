@@ -11,8 +11,8 @@ import {
   inferType,
   knownVocabularies,
   targetDoc,
-  withAuditorFailures,
 } from './policy-decide.ts';
+import { withAuditorFailures } from '../../policy/auditor-failures.ts';
 
 const { claims } = indexVocabularies(knownVocabularies());
 const doc = (name: string, scope: string, extra = ''): string =>

@@ -7,6 +7,7 @@ import type { Claim, ClaimType, Vocabulary } from '../../auditors/sdk/types.ts';
 import { vocabulariesOf } from '../../api/registry/auditors.ts';
 import type { AuditorOutcome } from '../../evidence/types.ts';
 import { applicableParents } from '../../policy/admission.ts';
+import { withAuditorFailures } from '../../policy/auditor-failures.ts';
 import { CedarEngine, type Decision } from '../../policy/cedar-engine.ts';
 import { compilePolicySet } from '../../policy/cedar-gen.ts';
 import { cedarSchema, type ClaimInfo } from '../../policy/cedar-schema.ts';
@@ -99,19 +100,6 @@ export function evaluator(chain: PolicyRecord[], claims: Map<string, ClaimInfo>)
         : engine.decide(engineId, request, claims);
       return withAuditorFailures(d, outcomes);
     },
-  };
-}
-
-/** A failed auditor is a deny, its failure first among the reasons (gateway/pipeline.ts `decide`). */
-export function withAuditorFailures(d: Decision, outcomes: readonly AuditorOutcome[]): Decision {
-  const failures = outcomes
-    .filter((o) => o.status === 'error')
-    .map((o) => `AuditorError: ${o.auditor_id}: ${o.error?.code}: ${o.error?.message}`);
-  if (failures.length === 0) return d;
-  return {
-    decision: 'deny',
-    reasons: [...failures, ...(d.decision === 'deny' ? d.reasons : [])],
-    determining: d.determining,
   };
 }
 
