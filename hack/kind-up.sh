@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end cluster for users with Docker: a kind cluster on the pinned
-# Kubernetes release, the operator image loaded into it, and config/default
+# Kubernetes release, the operator image loaded into it, and config/overlays/dev
 # applied. Not used by CI (no Docker engine there).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -17,6 +17,6 @@ if ! kind get clusters | grep -qx "$CLUSTER"; then
 fi
 docker build -t "$IMAGE" "$HERE/.."
 kind load docker-image "$IMAGE" --name "$CLUSTER"
-kubectl apply -k "$HERE/../config/default"
+kubectl apply -k "$HERE/../config/overlays/dev"
 kubectl -n platform-system rollout status deploy/platform-operator --timeout=180s
 echo "kind cluster '$CLUSTER' ready: kubectl get platform -A"

@@ -27,7 +27,7 @@ export const crdsMissing = (server: string, kind?: string): CliError =>
   new CliError(
     `the platform CRDs are not installed on the cluster at ${server}${kind ? ` (no kind ${kind})` : ''}`,
     EXIT.failed,
-    'install them with `kubectl apply -k config/crd` (or run `npm start`)',
+    'install them with `kubectl apply -k config/crds` (or run `npm start`)',
   );
 
 const apiPath = (apiVersion: string): string =>

@@ -9,7 +9,7 @@
 // in spec.agents (created by the workspace controller) and 50 more are
 // applied as PlatformAgents naming the workspace. The operator runs as the
 // compiled JavaScript the image ships, under its ServiceAccount and
-// config/rbac/role.yaml. BENCH_NODE_ARGS passes V8 flags (e.g. --cpu-prof);
+// config/rbac/operator.yaml. BENCH_NODE_ARGS passes V8 flags (e.g. --cpu-prof);
 // BENCH_OPERATOR_ENV (JSON) extra settings.
 import { spawn, spawnSync } from 'node:child_process';
 import { installCrds } from '../../crds/install.ts';

@@ -1,5 +1,5 @@
 // Cluster plumbing of the operator scale benchmark: the operator's own
-// ServiceAccount identity (config/rbac/role.yaml, applied as is, so the
+// ServiceAccount identity (config/rbac/operator.yaml, applied as is, so the
 // benchmark also proves the RBAC is sufficient), a kubeconfig with its token,
 // and the operator's peak RSS.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,12 +11,12 @@ import { k8s } from '../../../base/kube.ts';
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 export const OPERATOR_NAMESPACE = 'platform-system';
 
-/** Applies config/rbac/role.yaml and returns a kubeconfig path that authenticates as its ServiceAccount. */
+/** Applies config/rbac/operator.yaml and returns a kubeconfig path that authenticates as its ServiceAccount. */
 export async function operatorIdentity(kc: k8s.KubeConfig, plane: ControlPlane): Promise<string> {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   await core.createNamespace({ body: { metadata: { name: OPERATOR_NAMESPACE } } });
   const generic = k8s.KubernetesObjectApi.makeApiClient(kc);
-  for (const doc of parseAllDocuments(readFileSync(join(ROOT, 'config/rbac/role.yaml'), 'utf8'))) {
+  for (const doc of parseAllDocuments(readFileSync(join(ROOT, 'config/rbac/operator.yaml'), 'utf8'))) {
     await generic.create(doc.toJSON() as k8s.KubernetesObject);
   }
   const token = await core.createNamespacedServiceAccountToken({
