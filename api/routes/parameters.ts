@@ -105,6 +105,8 @@ const QUERY_BY_ROUTE: Record<string, JSONSchema> = {
   'GET /v1/app-catalog category': { enum: [...APP_CATEGORIES] },
   'GET /v1/app-catalog type': { enum: [...APP_TYPES] },
   'GET /v1/app-catalog search': { type: 'string', maxLength: 200 },
+  // The agent whose view it is (blocked tools hidden): an agent id, never empty.
+  'GET /v1/app-catalog agent_id': agentId,
   'DELETE /v1/app-catalog/agents/{agent_id}/uninstall app_id': APP_ID,
   ...settingsTargetQuery(),
   [`DELETE ${SETTINGS} auditor_id`]: { type: 'string', pattern: AUDITOR_ID_RE.source },
