@@ -26,13 +26,13 @@ import { pushPolicies } from './policy-push.ts';
 import { printReplay } from './policy-print.ts';
 import { replay } from './policy-replay.ts';
 
-interface FileFlags {
+export interface FileFlags {
   file: string;
   namespace: string;
   registered?: boolean;
 }
 
-interface TestFlags extends FileFlags, RangeFlags {
+export interface TestFlags extends FileFlags, RangeFlags {
   claims?: string;
   replay?: string;
   policy?: string;

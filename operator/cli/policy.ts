@@ -2,16 +2,11 @@
 // policy-command.ts, loaded only when one runs (Cedar and the resource
 // validators take most of a second to load).
 import type { Command } from 'commander';
-import { action, type CliContext } from './context.ts';
+import { action } from './context.ts';
 import type * as PolicyCommands from './policy-command.ts';
+import type { FileFlags, TestFlags } from './policy-command.ts';
 
-const run =
-  <K extends 'validateCmd' | 'testCmd' | 'pushCmd'>(name: K) =>
-  async (ctx: CliContext, flags: Parameters<(typeof PolicyCommands)[K]>[1]): Promise<number> =>
-    ((await import('./policy-command.ts'))[name] as (c: CliContext, f: typeof flags) => Promise<number>)(
-      ctx,
-      flags,
-    );
+const load = (): Promise<typeof PolicyCommands> => import('./policy-command.ts');
 
 const fileOption = (c: Command): Command =>
   c
@@ -32,7 +27,7 @@ export function addPolicyCommands(program: Command): void {
       'check a policy file offline: schema, enforcement modes, Cedar compile (exit 1 when invalid)',
     )
     .option('--registered', 'also know the claims of auditors registered with the Verifier (asks the server)')
-    .action(action(run('validateCmd')));
+    .action(action(async (ctx, flags: FileFlags) => (await load()).validateCmd(ctx, flags)));
   fileOption(policy.command('test'))
     .description('decide claim fixtures under the policy, or replay recorded Evidence (--replay) under it')
     .option(
@@ -51,11 +46,13 @@ export function addPolicyCommands(program: Command): void {
     .option('--to <time>', 'with --replay: end of the range (RFC 3339)')
     .option('--policy <name>', 'the policy of the file to test, when it holds several')
     .option('--registered', 'also know the claims of auditors registered with the Verifier (asks the server)')
-    .action(action(run('testCmd')));
+    .action(action(async (ctx, flags: TestFlags) => (await load()).testCmd(ctx, flags)));
   fileOption(policy.command('push'))
     .description(
       'save the policies of a file through /v1/policies (created or replaced; a refusal shown as is)',
     )
     .option('--policy <name>', 'push only this policy of the file')
-    .action(action(run('pushCmd')));
+    .action(
+      action(async (ctx, flags: FileFlags & { policy?: string }) => (await load()).pushCmd(ctx, flags)),
+    );
 }
