@@ -12,7 +12,7 @@ import type { RoleRunner } from '../base/role.ts';
 import { createAgentController } from './agent/controller.ts';
 import { allInformers, buildCaches } from './common/caches.ts';
 import { reuseConnections } from '../base/controller/connection-reuse.ts';
-import { countApiRequests } from '../base/controller/request-counter.ts';
+import { countApiRequests, countRestClientRequests } from '../base/controller/request-counter.ts';
 import type { ControllerContext } from './common/toolkit.ts';
 import { createConsentController, createGrantController } from './delegation/controller.ts';
 import { createCredentialController } from './credential/controller.ts';
@@ -136,6 +136,7 @@ function startLeaderElection({ kc, settings, log, metrics }: OperatorParts, mana
     renewDeadlineMs: settings.renewDeadlineMs,
     retryPeriodMs: settings.retryPeriodMs,
     log,
+    status: metrics.leaderStatus,
     onStartedLeading: () => {
       metrics.setLeader(true);
       for (const c of manager.controllers) c.start();
@@ -168,6 +169,7 @@ export const runOperator: RoleRunner = async ({ log, lifecycle, env, flags }) =>
   const registry = newRegistry('operator');
   const metrics = new ControllerMetrics(registry);
   countApiRequests(kc, metrics);
+  countRestClientRequests(kc, metrics.restClient);
   reuseConnections(kc);
   const manager = buildManager(kc, settings, log, metrics);
   const ops = await startOpsServer({
@@ -197,7 +199,9 @@ export const runOperator: RoleRunner = async ({ log, lifecycle, env, flags }) =>
         : '',
     );
   } else {
+    // The only replica leads: dashboards and the leader-missing alert see it as they see an elected one.
     metrics.setLeader(true);
+    metrics.leaderStatus.set(settings.leaseName, true);
     for (const c of manager.controllers) c.start();
   }
   registerStops(lifecycle, manager, elector);

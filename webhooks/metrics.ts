@@ -1,6 +1,13 @@
 // Prometheus metrics of the webhook role: admission outcomes with the reason
-// code, request latency, notarization lookups and certificate expiry.
+// code, request latency, notarization lookups and certificate expiry; and the
+// standard `leader_election_master_status` and `rest_client_requests_total`.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import {
+  leaderStatusMetric,
+  restClientRequestsMetric,
+  type LeaderStatus,
+  type RestClientRequests,
+} from '../base/controller/standard-metrics.ts';
 
 export class WebhookMetrics {
   readonly mutations: Counter<'result' | 'reason'>;
@@ -8,9 +15,13 @@ export class WebhookMetrics {
   readonly requestSeconds: Histogram<'path' | 'code'>;
   readonly notaryLookups: Counter<'result'>;
   readonly certExpiry: Gauge<'certificate'>;
+  readonly leaderStatus: LeaderStatus;
+  readonly restClient: RestClientRequests;
 
   constructor(registry: Registry) {
     const registers = [registry];
+    this.leaderStatus = leaderStatusMetric(registry);
+    this.restClient = restClientRequestsMetric(registry);
     this.mutations = new Counter({
       name: 'platform_webhook_mutations_total',
       help: 'Pods seen by /mutate by result (injected, skipped, invalid, error) and reason code',

@@ -10,6 +10,8 @@ import type { Logger } from '../base/log.ts';
 import { newRegistry, startOpsServer } from '../base/ops-server.ts';
 import type { RoleRunner } from '../base/role.ts';
 import { LeaderElector } from '../base/controller/leader-election.ts';
+import { countRestClientRequests } from '../base/controller/request-counter.ts';
+import type { LeaderStatus } from '../base/controller/standard-metrics.ts';
 import { startWebhookApp, type ReadinessChecks, type WebhookApp } from './app.ts';
 import { WebhookMetrics } from './metrics.ts';
 import { buildDirectory } from './mutate/directory.ts';
@@ -46,18 +48,34 @@ function mutateOptions(s: WebhookSettings, native: boolean): MutateOptions {
   };
 }
 
-/** The lease election among webhook replicas (when enabled); the leader refreshes the certificate on winning. */
+/** The webhook replicas' Lease. */
+const WEBHOOK_LEASE = 'platform-webhook';
+
+/**
+ * The lease election among webhook replicas (when enabled); the leader refreshes the certificate on winning.
+ * Without it this replica is the one that manages the certificate, and reports itself as the leader.
+ */
 function leaderElectorOf(
   s: WebhookSettings,
-  o: { kc: k8s.KubeConfig; log: Logger; identity: string; refresh: () => Promise<unknown> | undefined },
+  o: {
+    kc: k8s.KubeConfig;
+    log: Logger;
+    identity: string;
+    status: LeaderStatus;
+    refresh: () => Promise<unknown> | undefined;
+  },
 ): LeaderElector | undefined {
-  const { kc, log, identity, refresh } = o;
-  if (!s.leaderElection) return undefined;
+  const { kc, log, identity, refresh, status } = o;
+  if (!s.leaderElection) {
+    status.set(WEBHOOK_LEASE, true);
+    return undefined;
+  }
   return new LeaderElector({
     api: kc.makeApiClient(k8s.CoordinationV1Api),
     namespace: s.namespace,
-    name: 'platform-webhook',
+    name: WEBHOOK_LEASE,
     identity,
+    status,
     leaseDurationMs: 15_000,
     renewDeadlineMs: 10_000,
     retryPeriodMs: 2_000,
@@ -73,6 +91,7 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
   const kc = loadKubeConfig(s.kubeconfig);
   const registry = newRegistry('webhook');
   const metrics = new WebhookMetrics(registry);
+  countRestClientRequests(kc, metrics.restClient);
   const identity = `${hostname()}_${process.pid}`;
   const holder: { app?: WebhookApp; checks?: ReadinessChecks } = {};
   const ops = await startOpsServer({
@@ -90,6 +109,7 @@ export const runWebhook: RoleRunner = async ({ log, lifecycle, env, flags }) => 
     kc,
     log,
     identity,
+    status: metrics.leaderStatus,
     refresh: () => holder.app?.rotator.refresh(),
   });
   if (elector) {

@@ -4,6 +4,8 @@ import { Controller, type Reconcile } from './controller.ts';
 import { FakeServer, fakeObject, type FakeObject } from './fake-informer.ts';
 import { ResilientInformer } from './informer.ts';
 import { ItemExponentialRateLimiter } from './rate-limiter.ts';
+import { ControllerMetrics } from './metrics.ts';
+import { Registry } from 'prom-client';
 
 const log = pino({ level: 'silent' });
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -25,6 +27,7 @@ async function setup(
   reconcile: Reconcile,
   resyncIntervalMs = 0,
   rateLimiter = new ItemExponentialRateLimiter<string>(5, 40),
+  metrics?: ControllerMetrics,
 ): Promise<{ server: FakeServer; controller: Controller }> {
   const server = new FakeServer();
   server.setQuietly(fakeObject('a', '1'));
@@ -39,6 +42,7 @@ async function setup(
     workers: 4,
     resyncIntervalMs,
     rateLimiter,
+    ...(metrics ? { metrics } : {}),
   });
   running.push(informer, controller);
   controller.start();
@@ -110,5 +114,41 @@ describe('Controller', () => {
     controller.start();
     await until(() => seen.length === 3, 'reconciles after restart');
     expect(seen.slice(1).sort()).toEqual(['ns/a', 'ns/c']);
+  });
+
+  it('publishes controller-runtime and work-queue series: results, errors, retries, adds', async () => {
+    const registry = new Registry();
+    const metrics = new ControllerMetrics(registry);
+    let calls = 0;
+    const { controller } = await setup(
+      async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('first fails');
+        if (calls === 2) return { requeueAfterMs: 1 };
+        return undefined;
+      },
+      0,
+      undefined,
+      metrics,
+    );
+    await until(() => calls >= 3, 'an error, a requeue and a success');
+    await until(() => controller.queue.inFlight === 0, 'the last reconcile to finish');
+    const value = async (series: string): Promise<number> => {
+      const line = (await registry.metrics()).split('\n').find((l) => l.startsWith(`${series} `));
+      return Number(line?.split(' ')[1]);
+    };
+    expect(await value('controller_runtime_reconcile_total{controller="test",result="error"}')).toBe(1);
+    expect(await value('controller_runtime_reconcile_total{controller="test",result="requeue_after"}')).toBe(
+      1,
+    );
+    expect(await value('controller_runtime_reconcile_total{controller="test",result="success"}')).toBe(1);
+    expect(await value('controller_runtime_reconcile_total{controller="test",result="requeue"}')).toBe(0);
+    expect(await value('controller_runtime_reconcile_errors_total{controller="test"}')).toBe(1);
+    expect(await value('controller_runtime_reconcile_time_seconds_count{controller="test"}')).toBe(3);
+    expect(await value('platform_controller_reconcile_total{controller="test",result="requeue"}')).toBe(1);
+    expect(await value('workqueue_retries_total{name="test"}')).toBe(1);
+    expect(await value('workqueue_adds_total{name="test"}')).toBe(3);
+    expect(await value('workqueue_work_duration_seconds_count{name="test"}')).toBe(3);
+    expect(await value('workqueue_depth{name="test"}')).toBe(0);
   });
 });

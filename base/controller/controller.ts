@@ -9,7 +9,7 @@ import type { Logger } from '../log.ts';
 import type { ChangeFilter } from './filters.ts';
 import type { InformerEventType, ResilientInformer } from './informer.ts';
 import { objectKey } from './keys.ts';
-import type { ControllerMetrics } from './metrics.ts';
+import type { ControllerMetrics, ReconcileOutcome } from './metrics.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { WorkQueue } from './work-queue.ts';
 
@@ -55,7 +55,7 @@ export class Controller {
 
   constructor(private readonly options: ControllerOptions) {
     this.name = options.name;
-    this.queue = new WorkQueue<string>(options.rateLimiter);
+    this.queue = this.newQueue();
     const enqueue =
       ({ mapToKeys, filter }: Omit<WatchSource, 'informer'>) =>
       (type: InformerEventType, obj: KubernetesObject, old?: KubernetesObject) => {
@@ -70,7 +70,7 @@ export class Controller {
   start(): void {
     if (this.running) return;
     this.running = true;
-    if (this.queue.isShuttingDown) this.queue = new WorkQueue<string>(this.options.rateLimiter);
+    if (this.queue.isShuttingDown) this.queue = this.newQueue();
     this.options.metrics?.trackQueue(this.name, this.queue);
     this.resync();
     const workers = this.options.workers ?? 2;
@@ -93,6 +93,11 @@ export class Controller {
     this.options.log.info({ controller: this.name }, 'controller stopped');
   }
 
+  private newQueue(): WorkQueue<string> {
+    const metrics = this.options.metrics?.workqueue.sink(this.options.name);
+    return new WorkQueue<string>(this.options.rateLimiter, metrics ? { metrics } : {});
+  }
+
   /** Enqueues every key of the primary cache. */
   resync(): void {
     for (const key of this.options.primary.keys()) this.queue.add(key);
@@ -111,26 +116,25 @@ export class Controller {
   }
 
   private async processOne(key: string): Promise<void> {
-    const controller = this.name;
-    const metrics = this.options.metrics;
-    const endTimer = metrics?.reconcileDuration.startTimer({ controller });
+    const startedMs = performance.now();
+    let outcome: ReconcileOutcome = 'success';
     try {
       const result = await this.options.reconcile(key);
       this.queue.forget(key);
       if (result?.requeueAfterMs !== undefined) {
         this.queue.addAfter(key, result.requeueAfterMs);
-        metrics?.reconciles.inc({ controller, result: 'requeue' });
-      } else {
-        metrics?.reconciles.inc({ controller, result: 'success' });
+        outcome = 'requeue';
       }
     } catch (err) {
-      metrics?.reconciles.inc({ controller, result: 'error' });
-      metrics?.reconcileErrors.inc({ controller });
+      outcome = 'error';
       const retries = this.queue.retries(key);
-      this.options.log.warn({ controller, key, retries, err }, 'reconcile failed; retrying with backoff');
+      this.options.log.warn(
+        { controller: this.name, key, retries, err },
+        'reconcile failed; retrying with backoff',
+      );
       this.queue.addRateLimited(key);
     } finally {
-      endTimer?.();
+      this.options.metrics?.recordReconcile(this.name, outcome, (performance.now() - startedMs) / 1000);
     }
   }
 }

@@ -2,7 +2,9 @@
 // retry period; the leader renews every retry period and steps down when it
 // could not renew for the renew deadline (before its lease can expire for the
 // others). On graceful shutdown the leader releases the lease so a peer takes
-// over at once instead of after the lease duration.
+// over at once instead of after the lease duration. With a `status`, it
+// reports `leader_election_master_status{name}`: 0 from construction, 1 while
+// leading.
 import type * as k8s from '@kubernetes/client-node';
 import type { Logger } from '../log.ts';
 import { apiStatus } from '../kube.ts';
@@ -13,6 +15,7 @@ import {
   type LeaseSpecRecord,
   type LeaseTimings,
 } from './lease-decision.ts';
+import type { LeaderStatus } from './standard-metrics.ts';
 
 export interface LeaderElectorOptions extends LeaseTimings {
   api: k8s.CoordinationV1Api;
@@ -22,6 +25,8 @@ export interface LeaderElectorOptions extends LeaseTimings {
   log: Logger;
   onStartedLeading: () => void | Promise<void>;
   onStoppedLeading: () => void | Promise<void>;
+  /** Where leadership of the lease `name` is published (`leader_election_master_status`). */
+  status?: LeaderStatus;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -62,7 +67,9 @@ export class LeaderElector {
   private lease: k8s.V1Lease | undefined;
   private loop: Promise<void> | undefined;
 
-  constructor(private readonly options: LeaderElectorOptions) {}
+  constructor(private readonly options: LeaderElectorOptions) {
+    options.status?.set(options.name, false);
+  }
 
   isLeader(): boolean {
     return this.leading;
@@ -115,12 +122,14 @@ export class LeaderElector {
 
   private async becomeLeader(): Promise<void> {
     this.leading = true;
+    this.options.status?.set(this.options.name, true);
     this.options.log.info({ lease: this.options.name, identity: this.options.identity }, 'became leader');
     await this.options.onStartedLeading();
   }
 
   private async stepDown(reason: string): Promise<void> {
     this.leading = false;
+    this.options.status?.set(this.options.name, false);
     this.options.log.warn({ lease: this.options.name, reason }, 'stopped leading');
     await this.options.onStoppedLeading();
   }

@@ -1,12 +1,25 @@
 // Prometheus metrics of the controller layer, registered once per registry.
 // Gauges that mirror live state (queue depth, informer age) are sampled at
-// scrape time from the sources registered with `track*`.
+// scrape time from the sources registered with `track*`. Beside the
+// `platform_*` series, the standard ones of controller-runtime and client-go
+// (standard-metrics.ts).
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import {
+  leaderStatusMetric,
+  ReconcileSeries,
+  restClientRequestsMetric,
+  WorkQueueSeries,
+  type LeaderStatus,
+  type RestClientRequests,
+  type TimedQueueSource,
+} from './standard-metrics.ts';
 
-export interface QueueSource {
-  readonly length: number;
+export interface QueueSource extends TimedQueueSource {
   readonly inFlight: number;
 }
+
+/** How one reconcile ended: `requeue` is a success with `requeueAfterMs`. */
+export type ReconcileOutcome = 'success' | 'requeue' | 'error';
 
 export interface InformerSource {
   readonly resource: string;
@@ -24,12 +37,24 @@ export class ControllerMetrics {
   readonly apiRequests: Counter<'method' | 'resource'>;
   readonly informerRestarts: Counter<'resource' | 'cause'>;
   readonly leaderTransitions: Counter;
+  /** `workqueue_*`, label `name` = the controller. */
+  readonly workqueue: WorkQueueSeries;
+  /** `controller_runtime_reconcile_*`. */
+  readonly reconcile: ReconcileSeries;
+  /** `leader_election_master_status{name}`. */
+  readonly leaderStatus: LeaderStatus;
+  /** `rest_client_requests_total{code,method,host}` (request-counter.ts). */
+  readonly restClient: RestClientRequests;
   private readonly leaderGauge: Gauge;
   private readonly queues = new Map<string, QueueSource>();
   private readonly informers = new Set<InformerSource>();
 
   constructor(registry: Registry) {
     const registers = [registry];
+    this.workqueue = new WorkQueueSeries(registers, this.queues);
+    this.reconcile = new ReconcileSeries(registers);
+    this.leaderStatus = leaderStatusMetric(registry);
+    this.restClient = restClientRequestsMetric(registry);
     this.reconciles = new Counter({
       name: 'platform_controller_reconcile_total',
       help: 'Reconciles by controller and result (success, requeue, error).',
@@ -81,8 +106,17 @@ export class ControllerMetrics {
     this.leaderTransitions.inc();
   }
 
+  /** One reconcile, in the `platform_controller_*` and the `controller_runtime_*` series. */
+  recordReconcile(controller: string, outcome: ReconcileOutcome, seconds: number): void {
+    this.reconciles.inc({ controller, result: outcome });
+    if (outcome === 'error') this.reconcileErrors.inc({ controller });
+    this.reconcileDuration.observe({ controller }, seconds);
+    this.reconcile.record(controller, outcome === 'requeue' ? 'requeue_after' : outcome, seconds);
+  }
+
   trackQueue(controller: string, queue: QueueSource): void {
     this.queues.set(controller, queue);
+    this.reconcile.initialize(controller);
   }
 
   trackInformer(informer: InformerSource): void {

@@ -3,7 +3,16 @@
 // a second worker (one reconcile at a time per key) and, when re-added while in
 // flight, is queued again only after `done`; `addAfter` schedules an item
 // (keeping the earliest time when scheduled twice); `addRateLimited` backs off.
+// With a metrics sink it reports client-go's `workqueue_*` figures (queue-timing.ts).
+import { QueueTiming, type QueueMetricsSink } from './queue-timing.ts';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.ts';
+
+export interface WorkQueueOptions {
+  /** Where adds, retries and the queue and work durations are reported. */
+  metrics?: QueueMetricsSink;
+  /** The clock of those durations, in milliseconds (default `performance.now`). */
+  nowMs?: () => number;
+}
 
 export interface ShutdownOptions {
   /** Hand out the items already queued before stopping (default false: drop them). */
@@ -24,8 +33,14 @@ export class WorkQueue<K> {
   private readonly idleWaiters: (() => void)[] = [];
   private shuttingDown = false;
   private draining = false;
+  private readonly timing: QueueTiming<K>;
 
-  constructor(readonly rateLimiter: RateLimiter<K> = defaultControllerRateLimiter<K>()) {}
+  constructor(
+    readonly rateLimiter: RateLimiter<K> = defaultControllerRateLimiter<K>(),
+    options: WorkQueueOptions = {},
+  ) {
+    this.timing = new QueueTiming<K>(options.metrics, options.nowMs);
+  }
 
   /** Items waiting to be processed (not counting delayed or in-flight ones). */
   get length(): number {
@@ -40,9 +55,20 @@ export class WorkQueue<K> {
     return this.shuttingDown;
   }
 
+  /** The in-flight items' processing times so far, summed, in seconds. */
+  unfinishedWorkSeconds(): number {
+    return this.timing.unfinishedWorkSeconds();
+  }
+
+  /** How long the longest-running in-flight item has been processed, in seconds. */
+  longestRunningProcessorSeconds(): number {
+    return this.timing.longestRunningProcessorSeconds();
+  }
+
   add(item: K): void {
     if (this.shuttingDown || this.dirty.has(item)) return;
     this.cancelDelayed(item);
+    this.timing.added(item);
     this.dirty.add(item);
     if (this.processing.has(item)) return;
     this.enqueue(item);
@@ -66,6 +92,7 @@ export class WorkQueue<K> {
 
   /** Re-adds `item` after the rate limiter's backoff (after a failure). */
   addRateLimited(item: K): void {
+    if (!this.shuttingDown) this.timing.retried();
     this.addAfter(item, this.rateLimiter.whenMs(item));
   }
 
@@ -87,10 +114,11 @@ export class WorkQueue<K> {
 
   /** Marks `item` processed; re-queues it when it was added meanwhile. */
   done(item: K): void {
+    if (this.processing.has(item)) this.timing.finished(item);
     this.processing.delete(item);
     if (this.dirty.has(item)) {
       if (!this.shuttingDown || this.draining) this.enqueue(item);
-      else this.dirty.delete(item);
+      else this.drop(item);
     }
     this.notifyIdle();
   }
@@ -105,7 +133,7 @@ export class WorkQueue<K> {
     for (const { timer } of this.delayed.values()) clearTimeout(timer);
     this.delayed.clear();
     if (!this.draining) {
-      for (const item of this.queue) this.dirty.delete(item);
+      for (const item of this.queue) this.drop(item);
       this.queue.length = 0;
     }
     this.wakeIfClosed();
@@ -120,6 +148,7 @@ export class WorkQueue<K> {
     if (waiter) {
       this.dirty.delete(item);
       this.processing.add(item);
+      this.timing.started(item);
       waiter(item);
       return;
     }
@@ -131,7 +160,13 @@ export class WorkQueue<K> {
     if (item === undefined) return undefined;
     this.dirty.delete(item);
     this.processing.add(item);
+    this.timing.started(item);
     return item;
+  }
+
+  private drop(item: K): void {
+    this.dirty.delete(item);
+    this.timing.dropped(item);
   }
 
   private isClosed(): boolean {
