@@ -1,5 +1,6 @@
-// The Koa app: request id → access log → error shaper → ops endpoints and
-// the routes → 405 with `Allow`. Every route comes from the route table; the
+// The Koa app: request id → access log → error shaper → the OpenAPI document
+// and the routes → 405 with `Allow`. /healthz, /readyz and /metrics are not
+// here: the ops server serves them on its own port (api/run.ts). Every route comes from the route table; the
 // route executor reads a body only after authenticating its caller.
 import { Router } from '@koa/router';
 import Koa from 'koa';
@@ -26,9 +27,6 @@ export interface AppOptions {
   metrics: ApiMetrics;
   registry: Registry;
   bodyLimitBytes: number;
-  /** '' when ready, else why not. */
-  readiness: () => string;
-  liveness: () => string;
   version?: string;
   /** MCP_* settings; without them no MCP endpoint is served. */
   mcp?: McpSettings;
@@ -48,22 +46,9 @@ function mcp(o: AppOptions, settings: McpSettings): Koa.Middleware {
   });
 }
 
-function opsRouter(o: AppOptions): Router {
+function docRouter(o: AppOptions): Router {
   const router = new Router();
-  const probe = (check: () => string) => (ctx: Koa.Context) => {
-    const failure = check();
-    ctx.state.route = `GET ${ctx.path}`;
-    ctx.status = failure ? 503 : 200;
-    ctx.body = failure ? { status: 'fail', detail: failure } : { status: 'ok' };
-  };
   const doc = openApiDocument(ROUTES, o.version ?? '0.1.0');
-  router.get('/healthz', probe(o.liveness));
-  router.get('/readyz', probe(o.readiness));
-  router.get('/metrics', async (ctx) => {
-    ctx.state.route = 'GET /metrics';
-    ctx.type = o.registry.contentType;
-    ctx.body = await o.registry.metrics();
-  });
   router.get('/openapi.json', (ctx) => {
     ctx.state.route = 'GET /openapi.json';
     ctx.body = doc;
@@ -140,13 +125,13 @@ export function createApp(o: AppOptions): Koa {
   for (const spec of ROUTES) {
     router.register(koaPath(spec.path), [spec.method], compose(routeSteps(spec, executor)));
   }
-  const ops = opsRouter(o);
+  const docs = docRouter(o);
   app.use(requestId);
   app.use(accessLog(o.log, o.metrics));
   app.use(errorShaper(o.log));
   if (o.mcp) app.use(mcp(o, o.mcp));
   app.use(fixedPathMethods(ROUTES));
-  app.use(ops.routes());
+  app.use(docs.routes());
   app.use(router.routes());
   // Both routers record their path matches on the context, so one pass sees
   // every method of the path: 405 (and 501) with `Allow`, OPTIONS answered.

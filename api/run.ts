@@ -3,15 +3,19 @@
 // DATABASE_URL the audit log and evidence store are shared on PostgreSQL and
 // a replica keeps no state of its own (else each has its embedded ones; the
 // audit log's is a file by default).
+// /healthz, /readyz and /metrics are on the ops port (PLATFORM_API_METRICS_PORT),
+// not on the public one, like the operator's and the webhook's.
 // SIGTERM: close open console shells (1001), stop accepting, let in-flight
-// requests finish (bounded), then stop the informers.
+// requests finish (bounded), then stop the informers and the ops server.
 import { createServer, type Server } from 'node:http';
 import { closeGracefully } from '../base/close.ts';
 import { listen } from '../base/listen.ts';
 import * as k8s from '@kubernetes/client-node';
 import { loadKubeConfig } from '../base/kube.ts';
 import type { Logger } from '../base/log.ts';
-import { newRegistry } from '../base/ops-server.ts';
+import { newRegistry, startOpsServer, type OpsServer } from '../base/ops-server.ts';
+import { countRestClientRequests } from '../base/controller/request-counter.ts';
+import { restClientRequestsMetric } from '../base/controller/standard-metrics.ts';
 import type { Registry } from 'prom-client';
 import type { RoleRunner } from '../base/role.ts';
 import { openEvidenceStore } from '../evidence/open-store.ts';
@@ -60,6 +64,8 @@ import type Koa from 'koa';
 export interface RunningApi {
   url: string;
   port: number;
+  /** The ops server: /healthz, /readyz, /metrics. */
+  opsUrl: string;
   server: Server;
   deps: ApiDeps;
   informers: ApiInformers;
@@ -289,6 +295,7 @@ function httpServer(
 
 interface StopParts {
   server: Server;
+  ops: OpsServer;
   shells: ShellServer;
   trustKeys: TrustBundleSource;
   informers: ApiInformers;
@@ -308,6 +315,7 @@ function stopperOf(o: StartApiOptions, p: StopParts): () => Promise<void> {
     p.trustKeys.stop();
     await Promise.all(p.informers.all.map((i) => i.stop()));
     await closeOpenedStores(o, p.stores);
+    await p.ops.close();
   };
   let stopping: Promise<void> | undefined;
   return () => (stopping ??= stopOnce());
@@ -315,10 +323,11 @@ function stopperOf(o: StartApiOptions, p: StopParts): () => Promise<void> {
 
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
+  const registry = newRegistry('api');
+  countRestClientRequests(kc, restClientRequestsMetric(registry));
   const informers = informersOf(o);
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const keys = new ApiKeyStore(core, s.namespace, informers.keys);
-  const registry = newRegistry('api');
   const metrics = new ApiMetrics(registry);
   const stores = await openStores(o);
   const { evidenceStore, accessStore, audit, consoleLog } = stores;
@@ -358,14 +367,22 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     registry,
     bodyLimitBytes: s.bodyLimitBytes,
     mcp: mcpOptions(s),
-    readiness: () => problemsOf(informers.all, (i) => i.staleness()),
-    liveness: () => problemsOf(informers.all, (i) => i.stalled()),
+  });
+  const ops = await startOpsServer({
+    host: s.host,
+    port: s.metricsPort,
+    registry,
+    log,
+    readiness: { informers: () => problemsOf(informers.all, (i) => i.staleness()) },
+    liveness: { informers: () => problemsOf(informers.all, (i) => i.stalled()) },
   });
   const { server, shells } = httpServer(o, app, { deps, authenticators: callers, metrics, core });
   const port = await listen(server, s.port, s.host);
   log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');
-  const stop = stopperOf(o, { server, shells, trustKeys, informers, stores, consoleHub: deps.consoleHub });
-  return { url: `http://127.0.0.1:${port}`, port, server, deps, informers, bootstrapKeyId, stop };
+  const parts = { server, ops, shells, trustKeys, informers, stores, consoleHub: deps.consoleHub };
+  const stop = stopperOf(o, parts);
+  const opsUrl = `http://127.0.0.1:${ops.port}`;
+  return { url: `http://127.0.0.1:${port}`, port, opsUrl, server, deps, informers, bootstrapKeyId, stop };
 }
 
 export const runApi: RoleRunner = async ({ log, lifecycle, env, flags }) => {

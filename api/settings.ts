@@ -12,6 +12,13 @@ export const API_SETTINGS = {
     default: '8000',
     description: 'API port (0 picks a free port)',
   },
+  metricsPort: {
+    env: 'PLATFORM_API_METRICS_PORT',
+    flag: 'metrics-port',
+    type: 'port',
+    default: '8083',
+    description: 'port of /healthz, /readyz and /metrics, on the listen address (0 picks a free port)',
+  },
   host: {
     env: 'PLATFORM_API_HOST',
     flag: 'host',

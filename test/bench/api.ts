@@ -61,8 +61,6 @@ async function serve(): Promise<void> {
     metrics: new ApiMetrics(registry),
     registry,
     bodyLimitBytes: 1 << 20,
-    readiness: () => '',
-    liveness: () => '',
   });
   const server = app.listen(0, '127.0.0.1', () => {
     const { port } = server.address() as { port: number };

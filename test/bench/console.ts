@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../base/log.ts';
+import { startOpsServer } from '../../base/ops-server.ts';
 import { createApp } from '../../api/app.ts';
 import { apiKeyAuthenticator } from '../../api/auth/api-key-auth.ts';
 import { ConsoleHub } from '../../api/console/hub.ts';
@@ -111,7 +112,7 @@ async function serve(): Promise<void> {
   // `error`: the hub warns once per dropped client, which the paused run does on purpose.
   const log = createLogger('console-bench', { level: 'error' });
   const deps = memoryApiDeps({ agents, keys, store: await FileEvidenceStore.open(), log });
-  // As api/run.ts builds it: the production defaults, with its metrics on /metrics.
+  // As api/run.ts builds it: the production defaults, with its metrics on the ops server's /metrics.
   const hub = new ConsoleHub(deps.console, { log, metrics: new ConsoleMetrics(registry) });
   const app = createApp({
     deps: { ...deps, consoleHub: hub },
@@ -120,9 +121,8 @@ async function serve(): Promise<void> {
     metrics: new ApiMetrics(registry),
     registry,
     bodyLimitBytes: 1 << 20,
-    readiness: () => '',
-    liveness: () => '',
   });
+  const ops = await startOpsServer({ host: '127.0.0.1', port: 0, registry, log });
   const report = (): ServerReport => ({
     rss: process.memoryUsage().rss,
     heapUsed: process.memoryUsage().heapUsed,
@@ -137,7 +137,7 @@ async function serve(): Promise<void> {
   process.on('disconnect', () => process.exit(0));
   const server = app.listen(0, '127.0.0.1', 2048, () => {
     const { port } = server.address() as { port: number };
-    process.send?.({ id: 0, port, key });
+    process.send?.({ id: 0, port, opsPort: ops.port, key });
   });
 }
 
@@ -167,14 +167,13 @@ class ServerChild {
   }
 }
 
-async function startServer(): Promise<{ server: ServerChild; port: number; key: string }> {
+async function startServer(): Promise<{ server: ServerChild; port: number; opsPort: number; key: string }> {
   const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const hello = await new Promise<{ port: number; key: string }>((resolve) =>
-    child.once('message', (m: { port: number; key: string }) => resolve(m)),
-  );
+  type Hello = { port: number; opsPort: number; key: string };
+  const hello = await new Promise<Hello>((resolve) => child.once('message', (m: Hello) => resolve(m)));
   return { server: new ServerChild(child), ...hello };
 }
 
@@ -241,6 +240,8 @@ function openPaused(target: Target): Socket {
 
 interface Target {
   port: number;
+  /** The ops server's port: /metrics. */
+  opsPort: number;
   key: string;
 }
 
@@ -278,9 +279,9 @@ async function waitFor(what: string, ok: () => Promise<boolean> | boolean, timeo
   }
 }
 
-function droppedTotal(port: number): Promise<number> {
+function droppedTotal(opsPort: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path: '/metrics', agent: false }, (res) => {
+    get({ host: '127.0.0.1', port: opsPort, path: '/metrics', agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
@@ -318,8 +319,8 @@ interface RunResult {
  * Waits until the paused clients are counted as dropped, then lets them read:
  * a socket that reads nothing never learns that the server closed it.
  */
-async function settlePaused(port: number, clients: Clients, droppedAtLeast: number): Promise<void> {
-  const counted = async (): Promise<boolean> => (await droppedTotal(port)) >= droppedAtLeast;
+async function settlePaused(opsPort: number, clients: Clients, droppedAtLeast: number): Promise<void> {
+  const counted = async (): Promise<boolean> => (await droppedTotal(opsPort)) >= droppedAtLeast;
   await waitFor('the paused clients dropped', counted, 15_000).catch(() => undefined);
   for (const p of clients.paused) p.resume();
   await waitFor(
@@ -331,7 +332,7 @@ async function settlePaused(port: number, clients: Clients, droppedAtLeast: numb
 
 async function runScenario(s: { server: ServerChild } & Target, plan: RunPlan): Promise<RunResult> {
   const receipts = new Receipts(plan.name);
-  const droppedBefore = await droppedTotal(s.port);
+  const droppedBefore = await droppedTotal(s.opsPort);
   const clients = await openClients(s, plan, () => receipts);
   const total = plan.readers + plan.paused;
   await waitFor('every stream open', async () => (await s.server.report()).clients >= total, 30_000);
@@ -344,7 +345,7 @@ async function runScenario(s: { server: ServerChild } & Target, plan: RunPlan): 
   });
   const expected = plan.readers * plan.events;
   await waitFor('every event received', () => receipts.received >= expected, 15_000).catch(() => undefined);
-  if (plan.paused > 0) await settlePaused(s.port, clients, plan.paused + droppedBefore);
+  if (plan.paused > 0) await settlePaused(s.opsPort, clients, plan.paused + droppedBefore);
   const after = await s.server.report();
   const result: RunResult = {
     plan,
@@ -352,7 +353,7 @@ async function runScenario(s: { server: ServerChild } & Target, plan: RunPlan): 
     serverFanOutMs: fanOutMs,
     connected: connected.clients,
     pausedClosed: clients.closedPaused(),
-    dropped: (await droppedTotal(s.port)) - droppedBefore,
+    dropped: (await droppedTotal(s.opsPort)) - droppedBefore,
     rssConnected: connected.rss,
     rssAfter: after.rss,
     heapConnected: connected.heapUsed,

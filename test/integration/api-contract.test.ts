@@ -91,7 +91,7 @@ describe('405 carries Allow', () => {
       status: 405,
       allow: expect.stringContaining('POST'),
     });
-    expect(await rawStatus('POST', '/healthz')).toEqual({
+    expect(await rawStatus('POST', '/openapi.json')).toEqual({
       status: 405,
       allow: expect.stringContaining('GET'),
     });

@@ -8,6 +8,7 @@ import { secretNameFor } from '../../api/auth/key-store.ts';
 import { k8s } from '../../base/kube.ts';
 import { storedAgent, useApi, SUBJECTS } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
+import { metricSum } from './metrics-text.ts';
 import { LABEL } from '../../contract/kube.ts';
 
 const ns = useNamespace('api-core');
@@ -34,11 +35,18 @@ async function writeKeySecret(namespace: string, expiresAt: string): Promise<str
 }
 
 describe('ops endpoints and the OpenAPI document', () => {
-  it('answers /healthz, /readyz and /metrics', async () => {
-    expect((await fx.call('GET', '/healthz')).status).toBe(200);
-    expect((await fx.call('GET', '/readyz')).body).toEqual({ status: 'ok' });
-    const res = await fetch(`${fx.api.url}/metrics`);
-    expect(await res.text()).toContain('platform_api_requests_total');
+  it('answers /healthz, /readyz and /metrics on its ops port only', async () => {
+    expect((await fetch(`${fx.api.opsUrl}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${fx.api.opsUrl}/readyz`)).json()).toEqual({ status: 'ok', failures: [] });
+    await fx.call('GET', '/openapi.json');
+    const text = await (await fetch(`${fx.api.opsUrl}/metrics`)).text();
+    expect(metricSum(text, 'platform_api_requests_total', { route: 'GET /openapi.json' })).toBeGreaterThan(0);
+    // The API client's requests to the apiserver (its informers' lists and watches, the bootstrap key).
+    expect(metricSum(text, 'rest_client_requests_total', { code: '200', method: 'GET' })).toBeGreaterThan(0);
+    expect(text).toMatch(/^rest_client_requests_total\{[^}]*host="127\.0\.0\.1:\d+"/m);
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      expect((await fx.call('GET', path)).status, path).toBe(404);
+    }
   });
 
   it('serves an OpenAPI 3.1 document listing every route, with the CRD schema for agent specs', async () => {
@@ -61,9 +69,11 @@ describe('ops endpoints and the OpenAPI document', () => {
   });
 
   it('echoes a well-formed request id and mints one otherwise', async () => {
-    const given = await fx.call('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    const given = await fx.call('GET', '/openapi.json', { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');
-    const minted = await fx.call('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    const minted = await fx.call('GET', '/openapi.json', {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(minted.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

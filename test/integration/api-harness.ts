@@ -115,6 +115,7 @@ export function useApi(
     const settings = loadApiSettings(
       {
         PLATFORM_API_PORT: '0',
+        PLATFORM_API_METRICS_PORT: '0',
         PLATFORM_API_HOST: '127.0.0.1',
         PLATFORM_API_NAMESPACE: ns.name,
         PLATFORM_WATCH_NAMESPACE: ns.name,

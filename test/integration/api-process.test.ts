@@ -29,6 +29,7 @@ describe('platform run api', () => {
         ...process.env,
         KUBECONFIG: inject('kubeconfigPath'),
         PLATFORM_API_PORT: '0',
+        PLATFORM_API_METRICS_PORT: '0',
         PLATFORM_API_HOST: '127.0.0.1',
         PLATFORM_API_NAMESPACE: ns.name,
         PLATFORM_WATCH_NAMESPACE: ns.name,
@@ -50,11 +51,16 @@ describe('platform run api', () => {
       'the api to listen',
       30_000,
     );
+    const opsPort = logs.find((l) => String(l.msg).startsWith('ops endpoints listening'))?.port as number;
     const base = `http://127.0.0.1:${port}`;
+    const ops = `http://127.0.0.1:${opsPort}`;
     await eventually(
-      async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined),
-      'readiness',
+      async () => ((await fetch(`${ops}/readyz`)).status === 200 ? true : undefined),
+      'readiness on the ops port',
     );
+    // The ops port serves the scrape; the public port does not.
+    expect(await (await fetch(`${ops}/metrics`)).text()).toContain('platform_api_requests_total');
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
     const key = await readBootstrapKey(ns.name);
     const res = await fetch(`${base}/v1/api-keys`, {
       headers: { authorization: `Bearer ${key}`, 'x-request-id': 'proc-1' },

@@ -182,7 +182,7 @@ describe('GET /v1/agents/{agent_id}/console/stream', () => {
     }
     await reading.waitFor((e) => e.payload.n === 2499, 60_000);
     await eventually(async () => {
-      const metrics = await fetch(`${fx.api.url}/metrics`).then((r) => r.text());
+      const metrics = await fetch(`${fx.api.opsUrl}/metrics`).then((r) => r.text());
       return /platform_console_clients_dropped_total\{reason="slow_client"[^}]*\} [1-9]/.test(metrics)
         ? true
         : undefined;

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, inject } from 'vitest';
 import { eventually } from './harness.ts';
+import { metricSum } from './metrics-text.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const started = new Set<OperatorProcess>();
@@ -59,14 +60,7 @@ export class OperatorProcess {
   /** Sum of a metric's samples whose labels include `labels`. */
   async metric(name: string, labels: Record<string, string> = {}): Promise<number> {
     const { body } = await this.get('/metrics');
-    let sum = 0;
-    for (const line of body.split('\n')) {
-      const m = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})? (\S+)$/.exec(line);
-      if (!m || m[1] !== name) continue;
-      const text = m[2] ?? '';
-      if (Object.entries(labels).every(([k, v]) => text.includes(`${k}="${v}"`))) sum += Number(m[3]);
-    }
-    return sum;
+    return metricSum(body, name, labels);
   }
 
   async isLeader(): Promise<boolean> {

@@ -51,7 +51,7 @@ async function startApi(): Promise<void> {
     name: 'api',
     url: verifier.url,
     path: '/v1/evidence',
-    alive: '/healthz',
+    alive: '/openapi.json',
     limit: EVIDENCE_LIMIT,
     headers: { authorization: `Bearer ${verifier.gatewayKey}` },
     expected: {

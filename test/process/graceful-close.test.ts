@@ -65,6 +65,7 @@ interface Slow {
   https?: boolean;
   method: 'GET' | 'POST';
   path: string;
+  headers?: Record<string, string>;
   body?: unknown;
   close(): Promise<void>;
   /** What the in-flight request is answered. */
@@ -89,25 +90,29 @@ const metricsAnswer = { status: 200, body: (t: string) => expect(t).toContain('g
 
 const servers: Record<string, Starter> = {
   'API app': async (gate) => {
-    const registry = slowRegistry(gate);
+    // Its /metrics is on the ops server (below): the slow step here is the caller's authentication.
+    const registry = new Registry();
+    const slowCheck = { name: 'slow', authenticate: async () => (await gate.hold(), { reject: 'slow' }) };
     const app = createApp({
       deps: unused,
-      authenticators: [],
+      authenticators: [slowCheck],
       log,
       metrics: new ApiMetrics(registry),
       registry,
       bodyLimitBytes: 1024,
-      readiness: () => '',
-      liveness: () => '',
     });
     const server = createHttpServer(app.callback());
     const port = await listen(server, 0, '127.0.0.1');
     return {
       port,
       method: 'GET',
-      path: '/metrics',
+      path: '/v1/api-keys',
+      headers: { authorization: 'Bearer in-flight' },
       close: () => closeGracefully(server, GRACE_MS),
-      expected: metricsAnswer,
+      expected: {
+        status: 401,
+        body: (t) => expect(JSON.parse(t)).toMatchObject({ detail: expect.any(String) }),
+      },
     };
   },
   'ops server': async (gate) => {
@@ -241,7 +246,7 @@ function send(s: Slow): Promise<Answer> {
     port: s.port,
     path: s.path,
     method: s.method,
-    headers: s.body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { ...s.headers, ...(s.body === undefined ? {} : { 'content-type': 'application/json' }) },
   };
   return new Promise((resolve, reject) => {
     const onAnswer = (res: IncomingMessage): void => {
