@@ -19,6 +19,7 @@ export interface LocalPorts {
   model: number;
   operatorOps: number;
   webhookOps: number;
+  apiOps: number;
 }
 
 export const DEFAULT_PORTS: LocalPorts = {
@@ -27,6 +28,7 @@ export const DEFAULT_PORTS: LocalPorts = {
   model: 11434,
   operatorOps: 8081,
   webhookOps: 8082,
+  apiOps: 8083,
 };
 
 export interface LocalTopology {
@@ -85,7 +87,11 @@ export function roleEnv(role: string, t: LocalTopology, kubeconfig: string): Rec
       PLATFORM_SIDECAR_CPU_REQUEST: '10m',
       PLATFORM_SIDECAR_MEMORY_REQUEST: '64Mi',
     },
-    api: { PLATFORM_API_PORT: String(t.ports.api), PLATFORM_API_NAMESPACE: t.namespace },
+    api: {
+      PLATFORM_API_PORT: String(t.ports.api),
+      PLATFORM_API_METRICS_PORT: String(t.ports.apiOps),
+      PLATFORM_API_NAMESPACE: t.namespace,
+    },
     model: {
       PORT: String(t.ports.model),
       PLATFORM_MODEL_HOST: hostAddress(t),
@@ -102,7 +108,7 @@ export function readinessUrl(role: string, t: LocalTopology): string {
   const port: Record<string, number> = {
     operator: t.ports.operatorOps,
     webhook: t.ports.webhookOps,
-    api: t.ports.api,
+    api: t.ports.apiOps,
     model: t.ports.model,
   };
   const host = role === 'model' ? hostAddress(t) : '127.0.0.1';

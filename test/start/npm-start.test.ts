@@ -95,7 +95,7 @@ describe('npm start, as the README says', () => {
     const urls = [
       `http://127.0.0.1:${DEFAULT_PORTS.operatorOps}/readyz`,
       `http://127.0.0.1:${DEFAULT_PORTS.webhookOps}/readyz`,
-      `http://127.0.0.1:${DEFAULT_PORTS.api}/readyz`,
+      `http://127.0.0.1:${DEFAULT_PORTS.apiOps}/readyz`,
       `http://10.88.0.1:${DEFAULT_PORTS.model}/readyz`,
     ];
     for (let round = 0; round < 10; round++) {
