@@ -321,6 +321,22 @@ function stopperOf(o: StartApiOptions, p: StopParts): () => Promise<void> {
   return () => (stopping ??= stopOnce());
 }
 
+/** /healthz, /readyz and /metrics on the ops port: alive and ready while the informers are. */
+function opsServerOf(
+  { settings: s, log }: StartApiOptions,
+  registry: Registry,
+  informers: ApiInformers,
+): Promise<OpsServer> {
+  return startOpsServer({
+    host: s.host,
+    port: s.metricsPort,
+    registry,
+    log,
+    readiness: { informers: () => problemsOf(informers.all, (i) => i.staleness()) },
+    liveness: { informers: () => problemsOf(informers.all, (i) => i.stalled()) },
+  });
+}
+
 export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const { kc, settings: s, log } = o;
   const registry = newRegistry('api');
@@ -368,14 +384,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     bodyLimitBytes: s.bodyLimitBytes,
     mcp: mcpOptions(s),
   });
-  const ops = await startOpsServer({
-    host: s.host,
-    port: s.metricsPort,
-    registry,
-    log,
-    readiness: { informers: () => problemsOf(informers.all, (i) => i.staleness()) },
-    liveness: { informers: () => problemsOf(informers.all, (i) => i.stalled()) },
-  });
+  const ops = await opsServerOf(o, registry, informers);
   const { server, shells } = httpServer(o, app, { deps, authenticators: callers, metrics, core });
   const port = await listen(server, s.port, s.host);
   log.info({ port, namespace: s.namespace, watch: s.watchNamespace ?? '(all)' }, 'api listening');

@@ -3,7 +3,7 @@
 // so), and each ServiceMonitor selects a metrics Service of config/manager on
 // a port that Service has.
 import { join } from 'node:path';
-import { Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { ControllerMetrics } from '../../base/controller/metrics.ts';
 import { newRegistry } from '../../base/ops-server.ts';
