@@ -111,7 +111,8 @@ function webhookFailurePolicy(objects: K8sObject[], t: TemplateBuilder): string 
       w.failurePolicy = t.scalar('.Values.webhookFailurePolicy | quote');
     }
   }
-  if (seen.size !== 1) throw new Error(`the base's webhooks differ in failurePolicy: ${[...seen].join(', ')}`);
+  if (seen.size !== 1)
+    throw new Error(`the base's webhooks differ in failurePolicy: ${[...seen].join(', ')}`);
   return [...seen][0]!;
 }
 
@@ -121,7 +122,9 @@ const DATABASE_ENV = 'DATABASE_URL';
 function evidenceDatabase(objects: K8sObject[], t: TemplateBuilder): void {
   const c = container(objects, 'platform-verifier', 'api');
   if (c.env?.some((e) => e.name === DATABASE_ENV))
-    throw new Error(`the base already sets ${DATABASE_ENV}; the chart's evidenceDatabase value would repeat it`);
+    throw new Error(
+      `the base already sets ${DATABASE_ENV}; the chart's evidenceDatabase value would repeat it`,
+    );
   const item = {
     name: DATABASE_ENV,
     valueFrom: {
@@ -142,7 +145,11 @@ export function applyKnobs(objects: K8sObject[], t: TemplateBuilder): ChartDefau
   const platformImage = envKnob(webhook, 'PLATFORM_IMAGE', t.scalar(IMAGE_EXPR));
   if (platformImage !== `${image.repository}:${image.tag}`)
     throw new Error(`the webhook's PLATFORM_IMAGE ${platformImage} is not the roles' image`);
-  const strict = envKnob(webhook, 'PLATFORM_STRICT_NOTARIZATION', t.scalar('.Values.strictNotarization | quote'));
+  const strict = envKnob(
+    webhook,
+    'PLATFORM_STRICT_NOTARIZATION',
+    t.scalar('.Values.strictNotarization | quote'),
+  );
   const defaults: ChartDefaults = {
     image,
     agentImage: splitImage(envKnob(operator, 'PLATFORM_AGENT_IMAGE', t.scalar(AGENT_IMAGE_EXPR))),

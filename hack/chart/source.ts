@@ -18,7 +18,8 @@ export function parseObjects(yaml: string): K8sObject[] {
 /** `kubectl kustomize <root>/config/<dir>` as objects; throws with kubectl's message. */
 export function kustomize(root: string, dir: string): K8sObject[] {
   const kubectl = findBinary('kubectl');
-  if (!kubectl) throw new Error('kubectl is not built (npm run control-plane:build): the chart is built from config/');
+  if (!kubectl)
+    throw new Error('kubectl is not built (npm run control-plane:build): the chart is built from config/');
   const run = spawnSync(kubectl, ['kustomize', join(root, 'config', dir)], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`kubectl kustomize config/${dir}: ${run.stderr}`);
   return parseObjects(run.stdout);

@@ -49,27 +49,34 @@ export class TemplateBuilder {
   }
 
   private expand(text: string): string {
-    const items = text.replace(/^( *)- (['"]?)@@(\d+)@@\2$/gm, (_m, indent: string, _q, i: string) => {
-      const token = this.token(i, 'item') as Extract<Token, { kind: 'item' }>;
-      const body = stringify([token.item], YAML_OPTIONS).trimEnd().replace(/^/gm, indent);
-      return `{{- if ${token.cond} }}\n${body}\n{{- end }}`;
-    });
-    const blocks = items.replace(
-      /^( *)((?:- )?[^\s:'"][^:]*): (['"]?)@@(\d+)@@\3$/gm,
-      (line: string, indent: string, key: string, _q, i: string) => {
-        const token = this.tokens[Number(i)];
-        if (token?.kind !== 'block') return line;
-        const nested = indent.length + (key.startsWith('- ') ? 2 : 0) + 2;
-        return `${indent}${key}: {{- toYaml ${token.expr} | nindent ${nested} }}`;
-      },
+    const items = text.replace(ITEM_LINE, (_m, indent: string, _q, i: string) => this.itemBlock(indent, i));
+    const blocks = items.replace(BLOCK_LINE, (line: string, ...groups: string[]) =>
+      this.blockLine(line, groups[0]!, groups[1]!, groups[3]!),
     );
     const scalars = blocks.replace(
       /(['"]?)@@(\d+)@@\1/g,
-      (_m, _q, i: string) => `{{ ${this.token(i, 'scalar').expr} }}`,
+      (_m, _q, i: string) => `{{ ${(this.token(i, 'scalar') as { expr: string }).expr} }}`,
     );
     return scalars.replaceAll(NAMESPACE_TOKEN, '{{ .Release.Namespace }}');
   }
+
+  private itemBlock(indent: string, index: string): string {
+    const token = this.token(index, 'item') as Extract<Token, { kind: 'item' }>;
+    const body = stringify([token.item], YAML_OPTIONS).trimEnd().replace(/^/gm, indent);
+    return `{{- if ${token.cond} }}\n${body}\n{{- end }}`;
+  }
+
+  /** `key: @@N@@` of a block token; a scalar token on such a line is left for later. */
+  private blockLine(line: string, indent: string, key: string, index: string): string {
+    const token = this.tokens[Number(index)];
+    if (token?.kind !== 'block') return line;
+    const nested = indent.length + (key.startsWith('- ') ? 2 : 0) + 2;
+    return `${indent}${key}: {{- toYaml ${token.expr} | nindent ${nested} }}`;
+  }
 }
+
+const ITEM_LINE = /^( *)- (['"]?)@@(\d+)@@\2$/gm;
+const BLOCK_LINE = /^( *)((?:- )?[^\s:'"][^:]*): (['"]?)@@(\d+)@@\3$/gm;
 
 /** Wraps a template file's text in `{{- if cond }}` … `{{- end }}`. */
 export function wrapIf(cond: string, text: string): string {

@@ -162,7 +162,9 @@ export function valuesSchema(): string {
       strictNotarization: { type: 'boolean' },
       webhookFailurePolicy: { enum: ['Fail', 'Ignore'] },
       // A RuntimeClass name (a DNS subdomain) or empty for none.
-      agentRuntimeClass: str({ pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$' }),
+      agentRuntimeClass: str({
+        pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$',
+      }),
       networkPolicies: obj({ enabled: { type: 'boolean' } }),
       evidenceDatabase: obj({ secretName: str(), key: str({ minLength: 1 }) }),
       operator: role(),

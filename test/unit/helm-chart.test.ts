@@ -39,7 +39,11 @@ function byKey(objects: K8sObject[]): Map<string, K8sObject> {
 const CASES = [
   { name: 'defaults', values: [], kustomization: 'default' },
   { name: 'values-dev.yaml', values: ['values-dev.yaml'], kustomization: 'overlays/dev' },
-  { name: 'values-production.yaml', values: ['values-production.yaml'], kustomization: 'overlays/production' },
+  {
+    name: 'values-production.yaml',
+    values: ['values-production.yaml'],
+    kustomization: 'overlays/production',
+  },
 ] as const;
 
 describe.each(CASES)('helm template with $name', ({ values, kustomization }) => {
