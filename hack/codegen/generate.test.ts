@@ -34,10 +34,7 @@ describe('generated files', () => {
   });
 
   it('are reported stale when a schema changes without regeneration', () => {
-    const problems = generatedProblems(
-      generatedFiles(withExtraSpecField(ALL_KINDS)),
-      schemaFilesOnDisk(),
-    );
+    const problems = generatedProblems(generatedFiles(withExtraSpecField(ALL_KINDS)), schemaFilesOnDisk());
     expect(problems).toEqual([
       'stale: crds/generated/platformagents.platform.io.yaml',
       'stale: crds/generated/types.ts',
