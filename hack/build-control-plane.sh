@@ -39,9 +39,9 @@ cd "$WORK"
 # Staging modules are required as v0.0.0 by k8s.io/kubernetes; map each to its
 # published tag. The list comes from the release's own go.mod.
 modfile="$(go mod download -json "k8s.io/kubernetes@v$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
-for m in $(grep -E '^\s+k8s\.io/[a-z0-9-]+ v0\.0\.0$' "$modfile" | awk '{print $1}'); do
+while read -r m; do
   go mod edit -replace "$m=$m@$STAGING_VERSION"
-done
+done < <(grep -E '^\s+k8s\.io/[a-z0-9-]+ v0\.0\.0$' "$modfile" | awk '{print $1}')
 go mod edit -require "k8s.io/kubernetes@v$K8S_VERSION"
 
 VPKG=k8s.io/component-base/version
