@@ -30,7 +30,7 @@ import {
 import { eventually } from './harness.ts';
 import { startRole, type OperatorProcess } from './operator-process.ts';
 import { onLoopback, startAuditedPlane, type AuditedPlane } from './rbac-plane.ts';
-import { runApiFlows, type ApiClient } from './rbac-api-flows.ts';
+import { changeSamples, runApiFlows, type ApiClient } from './rbac-api-flows.ts';
 
 const NS = 'platform-system';
 const ROLES = {
@@ -152,8 +152,10 @@ describe('the roles as their ServiceAccounts, with the audit log on', () => {
       'the sample agents’ pods',
       90_000,
     );
-    for (const pod of pods)
-      expect(pod.spec?.containers.map((c) => c.name)).toEqual(expect.arrayContaining(['platform-gateway']));
+    for (const pod of pods) {
+      const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name);
+      expect(names).toEqual(expect.arrayContaining(['platform-gateway', 'agent']));
+    }
     const apps = cp.admin.makeApiClient(k8s.AppsV1Api);
     await eventually(
       async () => (await apps.listNamespacedDeployment({ namespace: 'default' })).items[0],
@@ -167,6 +169,10 @@ describe('the roles as their ServiceAccounts, with the audit log on', () => {
       plural: 'platformagents',
     })) as { items: Agent[] };
     expect(agents.items.map((a) => a.metadata.name).sort()).toEqual(['release-bot', 'summarizer', 'triager']);
+  });
+
+  it('follows changes: a workspace drops an agent, an environment changes, an org needs a home, an agent goes', async () => {
+    await changeSamples(cp.admin);
   });
 
   it('serves the Verifier API’s main routes', async () => {

@@ -48,6 +48,9 @@ export async function startAuditedPlane(log: (line: string) => void): Promise<Au
       // Written as each request ends, so the test reads every one it made.
       '--audit-log-mode=blocking',
       '--audit-log-maxsize=0',
+      // Owner references with blockOwnerDeletion then need update on the owner's finalizers
+      // (an admission check, not a request: the audit log shows it only as a refusal).
+      '--enable-admission-plugins=NodeRestriction,OwnerReferencesPermissionEnforcement',
     ],
   });
   const admin = loadKubeConfig(plane.kubeconfigPath);
