@@ -30,7 +30,7 @@ import {
 import { eventually } from './harness.ts';
 import { startRole, type OperatorProcess } from './operator-process.ts';
 import { onLoopback, startAuditedPlane, type AuditedPlane } from './rbac-plane.ts';
-import { changeSamples, runApiFlows, type ApiClient } from './rbac-api-flows.ts';
+import { changeSamples, runApiFlows, webhookFlows, type ApiClient } from './rbac-flows.ts';
 
 const NS = 'platform-system';
 const ROLES = {
@@ -39,6 +39,8 @@ const ROLES = {
   api: 'platform-verifier',
 } as const;
 type Role = keyof typeof ROLES;
+/** A role's first start compiles its sources through tsx: slow on a loaded machine. */
+const LISTEN_TIMEOUT_MS = 90_000;
 const user = (role: Role): string => serviceAccountUser(NS, ROLES[role]);
 
 let cp: AuditedPlane;
@@ -60,17 +62,22 @@ async function startWebhook(): Promise<void> {
   const port = await freePort();
   cp.apply(onLoopback(parseObjects(kustomizeBuild('webhook')), port));
   procs.push(
-    await startRole('webhook', 'rbac-webhook', {
-      KUBECONFIG: cp.impersonating(user('webhook')).path,
-      PLATFORM_NAMESPACE: NS,
-      PLATFORM_LEADER_ELECTION: 'true',
-      PLATFORM_WEBHOOK_HOST: '127.0.0.1',
-      PLATFORM_WEBHOOK_PORT: String(port),
-      PLATFORM_WEBHOOK_METRICS_PORT: '0',
-      PLATFORM_WEBHOOK_EXTRA_SANS: '127.0.0.1',
-      PLATFORM_STRICT_NOTARIZATION: 'false',
-      PLATFORM_VERIFIER_URL: api.url,
-    }),
+    await startRole(
+      'webhook',
+      'rbac-webhook',
+      {
+        KUBECONFIG: cp.impersonating(user('webhook')).path,
+        PLATFORM_NAMESPACE: NS,
+        PLATFORM_LEADER_ELECTION: 'true',
+        PLATFORM_WEBHOOK_HOST: '127.0.0.1',
+        PLATFORM_WEBHOOK_PORT: String(port),
+        PLATFORM_WEBHOOK_METRICS_PORT: '0',
+        PLATFORM_WEBHOOK_EXTRA_SANS: '127.0.0.1',
+        PLATFORM_STRICT_NOTARIZATION: 'false',
+        PLATFORM_VERIFIER_URL: api.url,
+      },
+      LISTEN_TIMEOUT_MS,
+    ),
   );
   const adm = cp.admin.makeApiClient(k8s.AdmissionregistrationV1Api);
   await eventually(
@@ -107,15 +114,20 @@ async function startVerifier(): Promise<void> {
 
 async function startOperator(): Promise<void> {
   procs.push(
-    await startRole('operator', 'rbac-operator', {
-      KUBECONFIG: cp.impersonating(user('operator')).path,
-      PLATFORM_OPERATOR_METRICS_PORT: '0',
-      PLATFORM_LEADER_ELECTION: 'true',
-      PLATFORM_LEADER_ELECTION_NAMESPACE: NS,
-      PLATFORM_OPERATOR_IDENTITY: 'rbac-operator',
-      PLATFORM_API_NAMESPACE: NS,
-      PLATFORM_KEYRING_SECRET: `${NS}/platform-keyring`,
-    }),
+    await startRole(
+      'operator',
+      'rbac-operator',
+      {
+        KUBECONFIG: cp.impersonating(user('operator')).path,
+        PLATFORM_OPERATOR_METRICS_PORT: '0',
+        PLATFORM_LEADER_ELECTION: 'true',
+        PLATFORM_LEADER_ELECTION_NAMESPACE: NS,
+        PLATFORM_OPERATOR_IDENTITY: 'rbac-operator',
+        PLATFORM_API_NAMESPACE: NS,
+        PLATFORM_KEYRING_SECRET: `${NS}/platform-keyring`,
+      },
+      LISTEN_TIMEOUT_MS,
+    ),
   );
 }
 
@@ -169,6 +181,10 @@ describe('the roles as their ServiceAccounts, with the audit log on', () => {
       plural: 'platformagents',
     })) as { items: Agent[] };
     expect(agents.items.map((a) => a.metadata.name).sort()).toEqual(['release-bot', 'summarizer', 'triager']);
+  });
+
+  it('webhook: records an Event for a pod it does not inject, rewrites a certificate that misses its names', async () => {
+    await webhookFlows(cp.admin, { namespace: NS, name: 'platform-webhook-tls' });
   });
 
   it('follows changes: a workspace drops an agent, an environment changes, an org needs a home, an agent goes', async () => {

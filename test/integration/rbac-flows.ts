@@ -4,6 +4,9 @@
 // and the console. Each call must answer its success status: a route that failed
 // half-way would leave grants unused for the wrong reason.
 import { k8s } from '../../base/kube.ts';
+import { issueCa, issueServing } from '../../base/tls/certs.ts';
+import { certificateNames } from '../../webhooks/settings.ts';
+import { secretDataFromBundle } from '../../webhooks/tls/plan.ts';
 
 const { CoreV1Api, CustomObjectsApi } = k8s;
 const k8sMergePatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
@@ -260,4 +263,58 @@ async function until(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * The webhook's rarer writes: an Event on a pod it admits without injection (an invalid
+ * audit annotation), and a rewrite of its certificate Secret when the one stored does not
+ * cover its names (as after a rename).
+ */
+export async function webhookFlows(
+  admin: k8s.KubeConfig,
+  secret: { namespace: string; name: string },
+): Promise<void> {
+  const core = admin.makeApiClient(CoreV1Api);
+  await core.createNamespacedPod({
+    namespace: 'default',
+    body: {
+      metadata: {
+        name: 'rbac-invalid',
+        labels: { 'platform.io/secured': 'true' },
+        annotations: { 'platform.computing/audit-mode': 'loud' },
+      },
+      spec: { containers: [{ name: 'agent', image: 'busybox' }] },
+    },
+  });
+  await until(
+    admin,
+    async (c) => {
+      const events = await c.listNamespacedEvent({ namespace: 'default' });
+      return events.items.some((e) => e.reason === 'InvalidAuditAnnotations') ? true : undefined;
+    },
+    'the InvalidAuditAnnotations Event',
+  );
+  const ca = issueCa(new Date(), 30);
+  const stale = {
+    ca,
+    serving: issueServing(
+      ca,
+      certificateNames({ serviceName: 'elsewhere', namespace: 'nowhere', extraSans: [] }),
+      new Date(),
+      30,
+    ),
+  };
+  await core.replaceNamespacedSecret({
+    ...secret,
+    body: { metadata: { name: secret.name }, type: 'kubernetes.io/tls', data: secretDataFromBundle(stale) },
+  });
+  const fingerprint = (await core.readNamespacedSecret(secret)).data?.['tls.crt'];
+  await until(
+    admin,
+    async (c) => {
+      const now = (await c.readNamespacedSecret(secret)).data?.['tls.crt'];
+      return now && now !== fingerprint ? true : undefined;
+    },
+    'the webhook to rewrite its certificate Secret',
+  );
 }
