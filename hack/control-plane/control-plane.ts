@@ -205,6 +205,8 @@ function controllerManagerArgs(f: Record<string, string>, kubeconfigPath: string
   ];
 }
 
+const extraApiserverArgs = (options: StartOptions): string[] => options.apiserverArgs ?? [];
+
 /** Starts etcd + kube-apiserver (+ kube-controller-manager) and waits for /readyz. */
 export async function startControlPlane(options: StartOptions = {}): Promise<ControlPlane> {
   const log = options.log ?? (() => undefined);
@@ -240,7 +242,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
     spawnIn({
       name: 'kube-apiserver',
       bin: apiserverBin,
-      args: [...apiserverArgs(files, etcdPort, securePort), ...(options.apiserverArgs ?? [])],
+      args: apiserverArgs(files, etcdPort, securePort).concat(extraApiserverArgs(options)),
     });
     await waitReady(server, certs, procs, options.readyTimeoutMs ?? 60_000);
     if (withKcm) {

@@ -158,12 +158,14 @@ async function tierFlows(call: Call): Promise<void> {
   const spec = { owners: OWNERS, model: { id: 'gpt-test' } };
   const flow = { namespace: 'default', name: 'rbac-flow', nodes: [{ name: 'lead', agent: 'wf-lead', spec }] };
   await call('POST', '/api/v1/workflows', flow);
-  await call('PUT', '/api/v1/workflows/default.rbac-flow', { ...flow, description: 'changed' });
+  const { namespace: _ns, name: _name, ...graph } = flow;
+  await call('PUT', '/api/v1/workflows/default.rbac-flow', { ...graph, description: 'changed' });
   await call('POST', '/api/v1/workflows/default.rbac-flow/deploy');
   await eventuallyOk(
     () => call('GET', '/api/v1/workflows/default.rbac-flow'),
     (r) => r.body.phase !== 'draft',
   );
+  await call('POST', '/api/v1/workflows/default.rbac-flow/stop');
   await call('DELETE', '/api/v1/workflows/default.rbac-flow');
 }
 

@@ -89,24 +89,24 @@ function isForbidden(e: AuditEvent): boolean {
   return e.responseStatus?.code === 403 || e.annotations?.['authorization.k8s.io/decision'] === 'forbid';
 }
 
+function accessOf(e: AuditEvent): Access {
+  const ref = e.objectRef ?? {};
+  const access: Access = {
+    verb: e.verb,
+    group: ref.apiGroup ?? '',
+    resource: ref.subresource ? `${ref.resource}/${ref.subresource}` : String(ref.resource),
+    code: e.responseStatus?.code ?? 0,
+    forbidden: isForbidden(e),
+    uri: e.requestURI,
+  };
+  if (ref.namespace) access.namespace = ref.namespace;
+  if (ref.name) access.name = ref.name;
+  return access;
+}
+
 /** The resource requests made as `user` (through impersonation); non-resource URLs (discovery) are left out. */
 export function accessesOf(events: AuditEvent[], user: string): Access[] {
-  const out: Access[] = [];
-  for (const e of events) {
-    if (e.impersonatedUser?.username !== user || !e.objectRef?.resource) continue;
-    const ref = e.objectRef;
-    out.push({
-      verb: e.verb,
-      group: ref.apiGroup ?? '',
-      resource: ref.subresource ? `${ref.resource}/${ref.subresource}` : ref.resource!,
-      ...(ref.namespace ? { namespace: ref.namespace } : {}),
-      ...(ref.name ? { name: ref.name } : {}),
-      code: e.responseStatus?.code ?? 0,
-      forbidden: isForbidden(e),
-      uri: e.requestURI,
-    });
-  }
-  return out;
+  return events.filter((e) => e.impersonatedUser?.username === user && e.objectRef?.resource).map(accessOf);
 }
 
 /** The refused requests of `user`, resource or not. */
@@ -120,21 +120,24 @@ function boundTo(binding: RbacObject, namespace: string, name: string): boolean 
   );
 }
 
+function expandRule(rule: Rule, scope: string | undefined, from: string): Grant[] {
+  const names = rule.resourceNames?.length ? { resourceNames: rule.resourceNames } : {};
+  return (rule.apiGroups ?? []).flatMap((group) =>
+    (rule.resources ?? []).flatMap((resource) =>
+      (rule.verbs ?? []).map((verb) => ({
+        group,
+        resource,
+        verb,
+        ...(scope ? { namespace: scope } : {}),
+        ...names,
+        from,
+      })),
+    ),
+  );
+}
+
 function expandRules(role: RbacObject, scope: string | undefined, from: string): Grant[] {
-  const grants: Grant[] = [];
-  for (const rule of role.rules ?? [])
-    for (const group of rule.apiGroups ?? [])
-      for (const resource of rule.resources ?? [])
-        for (const verb of rule.verbs ?? [])
-          grants.push({
-            group,
-            resource,
-            verb,
-            ...(scope ? { namespace: scope } : {}),
-            ...(rule.resourceNames?.length ? { resourceNames: rule.resourceNames } : {}),
-            from,
-          });
-  return grants;
+  return (role.rules ?? []).flatMap((rule) => expandRule(rule, scope, from));
 }
 
 /** Every grant the bindings in `objects` give the ServiceAccount `namespace/name`. */
