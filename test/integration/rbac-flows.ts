@@ -60,7 +60,7 @@ async function keyFor(call: Call, subject: string, role?: string): Promise<strin
 }
 
 /** An agent's life: created, read, patched, suspended and reactivated; an Owner-approved action. */
-async function agentFlows(call: Call, as: KeyCall): Promise<void> {
+async function agentFlows(call: Call, as: KeyCall, admin: k8s.KubeConfig): Promise<void> {
   await call('POST', '/v1/agents', {
     namespace: 'default',
     name: 'rbac-probe',
@@ -68,7 +68,10 @@ async function agentFlows(call: Call, as: KeyCall): Promise<void> {
   });
   await eventuallyOk(() => call('GET', `/v1/agents/${AGENT}`));
   await call('PATCH', `/v1/agents/${AGENT}`, { spec: { auditMode: 'enforce' } });
+  // The operator removes a suspended agent's pod: suspended once it runs one, reactivated once it is gone.
+  await podOfProbe(admin, true);
   await call('POST', `/v1/agents/${AGENT}/suspend`, { reason: 'rbac proof' });
+  await podOfProbe(admin, false);
   await call('POST', `/v1/agents/${AGENT}/reactivate`, {});
   const editor = await keyFor(call, 'eddie@example.com');
   const owner = await keyFor(call, 'olivia@example.com');
@@ -192,7 +195,7 @@ async function eventuallyOk(
 export async function runApiFlows(c: ApiClient): Promise<void> {
   const call = caller(c, c.bootstrapKey);
   const as: KeyCall = (key, method, path, body) => caller(c, key)(method, path, body);
-  await agentFlows(call, as);
+  await agentFlows(call, as, c.admin);
   await registryFlows(call);
   await tierFlows(call);
   const minted = await call('POST', '/v1/api-keys', { subject: 'temp@example.com' });
@@ -251,6 +254,19 @@ export async function changeSamples(admin: k8s.KubeConfig): Promise<void> {
       return !names.includes('triager') && !names.includes('release-bot') && home ? true : undefined;
     },
     'the operator to follow the changes',
+  );
+}
+
+function podOfProbe(admin: k8s.KubeConfig, present: boolean): Promise<void> {
+  return until(
+    admin,
+    async (core) => {
+      const pod = await core
+        .readNamespacedPod({ namespace: 'default', name: 'agent-rbac-probe' })
+        .catch(() => undefined);
+      return (pod !== undefined) === present ? true : undefined;
+    },
+    `the probe agent’s pod ${present ? 'to be created' : 'to go'}`,
   );
 }
 

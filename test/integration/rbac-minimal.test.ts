@@ -71,7 +71,6 @@ const NOT_REACHED: Record<Role, string[]> = {
     'ClusterRole/platform-verifier platform.io auditorregistrations patch',
     'ClusterRole/platform-verifier platform.io agentinstalledapps update',
     'ClusterRole/platform-verifier platform.io workflows list',
-    'ClusterRole/platform-verifier platform.io workflows delete',
     'ClusterRole/platform-verifier platform.io scopedtoolinstalls update',
     'ClusterRole/platform-verifier platform.io scopedcredentials patch',
     'ClusterRole/platform-verifier authentication.k8s.io tokenreviews create',
