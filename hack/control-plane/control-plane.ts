@@ -39,6 +39,8 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** Also start a real node (needs Linux and root); its failure fails the start. */
   node?: Pick<NodeOptions, 'loadImages' | 'readyTimeoutMs' | 'paths'>;
+  /** Extra kube-apiserver flags, after the defaults (e.g. `--audit-log-path=…`). */
+  apiserverArgs?: string[];
 }
 
 export class ControlPlaneUnavailable extends Error {
@@ -203,6 +205,8 @@ function controllerManagerArgs(f: Record<string, string>, kubeconfigPath: string
   ];
 }
 
+const extraApiserverArgs = (options: StartOptions): string[] => options.apiserverArgs ?? [];
+
 /** Starts etcd + kube-apiserver (+ kube-controller-manager) and waits for /readyz. */
 export async function startControlPlane(options: StartOptions = {}): Promise<ControlPlane> {
   const log = options.log ?? (() => undefined);
@@ -235,7 +239,11 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
   try {
     const spawnIn = (command: ManagedCommand): number => procs.push(spawnManaged(command, dir, stateDir()));
     spawnIn({ name: 'etcd', bin: etcdBin, args: etcdArgs(dir, etcdPort, peerPort) });
-    spawnIn({ name: 'kube-apiserver', bin: apiserverBin, args: apiserverArgs(files, etcdPort, securePort) });
+    spawnIn({
+      name: 'kube-apiserver',
+      bin: apiserverBin,
+      args: apiserverArgs(files, etcdPort, securePort).concat(extraApiserverArgs(options)),
+    });
     await waitReady(server, certs, procs, options.readyTimeoutMs ?? 60_000);
     if (withKcm) {
       const args = controllerManagerArgs(files, kubeconfigPath, Boolean(options.node));

@@ -41,13 +41,10 @@ describe('config/default', () => {
   it('grants the operator what its informers and status writers use, its Lease in its own namespace', () => {
     const role = byKind('ClusterRole').find((r) => r.metadata.name === 'platform-operator');
     const rules = rulesOf(role);
-    // Every kind the operator caches (controllers/common/caches.ts); ApprovalRequest is the API's alone.
-    for (const def of ALL_KINDS.filter((k) => k.plural !== 'approvalrequests')) {
+    // Every kind is cached (controllers/common/caches.ts) and reports Ready through its status writer.
+    for (const def of ALL_KINDS) {
       expect(allows(rules, 'platform.io', def.plural, 'watch'), def.plural).toBe(true);
-    }
-    expect(allows(rules, 'platform.io', 'approvalrequests', 'watch')).toBe(false);
-    for (const plural of ['platformagents', 'platformworkspaces', 'organizations', 'scopedcredentials']) {
-      expect(allows(rules, 'platform.io', `${plural}/status`, 'patch'), plural).toBe(true);
+      expect(allows(rules, 'platform.io', `${def.plural}/status`, 'patch'), def.plural).toBe(true);
     }
     expect(allows(rules, 'events.k8s.io', 'events', 'create')).toBe(true);
     // What the review found granted and unused.
