@@ -19,6 +19,7 @@ import {
   type ManagedProcess,
 } from './process-group.ts';
 import { buildKubeconfig } from './kubeconfig.ts';
+import { NODE_IP } from '../node/layout.ts';
 import { startNode, type LocalNode, type NodeOptions } from '../node/node.ts';
 
 export interface ControlPlane {
@@ -39,6 +40,12 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** Also start a real node (needs Linux and root); its failure fails the start. */
   node?: Pick<NodeOptions, 'loadImages' | 'readyTimeoutMs' | 'paths'>;
+  /**
+   * With `node`: pods are in-cluster clients, as the platform's own pods are once installed into
+   * the cluster: the apiserver also listens on the node IP and is the `kubernetes` Service's
+   * endpoint there, and the node serves cluster DNS (Service names resolve in pods).
+   */
+  inClusterClients?: boolean;
 }
 
 export class ControlPlaneUnavailable extends Error {
@@ -132,11 +139,26 @@ function writeFiles(dir: string, certs: ControlPlaneCerts): Record<string, strin
   return files;
 }
 
-function apiserverArgs(f: Record<string, string>, etcdPort: number, securePort: number): string[] {
+/**
+ * Where the apiserver listens and what the `kubernetes` Service points at: loopback only with no
+ * endpoint, or, for in-cluster clients, every address (pods reach the host at the node IP; the
+ * bridge does not exist yet when the apiserver starts) with the node IP as the Service's endpoint.
+ */
+export function apiserverAddressArgs(inClusterClients: boolean): string[] {
+  if (!inClusterClients)
+    return ['--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', '--endpoint-reconciler-type=none'];
+  return ['--bind-address=0.0.0.0', `--advertise-address=${NODE_IP}`, '--endpoint-reconciler-type=lease'];
+}
+
+function apiserverArgs(
+  f: Record<string, string>,
+  etcdPort: number,
+  securePort: number,
+  inClusterClients: boolean,
+): string[] {
   return [
     `--etcd-servers=http://127.0.0.1:${etcdPort}`,
-    '--bind-address=127.0.0.1',
-    '--advertise-address=127.0.0.1',
+    ...apiserverAddressArgs(inClusterClients),
     `--secure-port=${securePort}`,
     `--tls-cert-file=${f.servingCert}`,
     `--tls-private-key-file=${f.servingKey}`,
@@ -154,7 +176,6 @@ function apiserverArgs(f: Record<string, string>, etcdPort: number, securePort: 
     `--kubelet-client-key=${f.adminKey}`,
     '--kubelet-preferred-address-types=InternalIP',
     '--enable-priority-and-fairness=false',
-    '--endpoint-reconciler-type=none',
     '--v=1',
   ];
 }
@@ -235,7 +256,9 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
   try {
     const spawnIn = (command: ManagedCommand): number => procs.push(spawnManaged(command, dir, stateDir()));
     spawnIn({ name: 'etcd', bin: etcdBin, args: etcdArgs(dir, etcdPort, peerPort) });
-    spawnIn({ name: 'kube-apiserver', bin: apiserverBin, args: apiserverArgs(files, etcdPort, securePort) });
+    const inCluster = Boolean(options.node && options.inClusterClients);
+    const apiserver = apiserverArgs(files, etcdPort, securePort, inCluster);
+    spawnIn({ name: 'kube-apiserver', bin: apiserverBin, args: apiserver });
     await waitReady(server, certs, procs, options.readyTimeoutMs ?? 60_000);
     if (withKcm) {
       const args = controllerManagerArgs(files, kubeconfigPath, Boolean(options.node));
@@ -243,7 +266,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
     }
     if (options.node) {
       const started = Date.now();
-      node = await startNode({ ...options.node, server, certs, kubeconfigPath, log });
+      node = await startNode({ ...options.node, server, certs, kubeconfigPath, log, clusterDns: inCluster });
       log(`node ${node.name} Ready in ${Date.now() - started} ms at ${node.ip}`);
     }
   } catch (err) {
