@@ -224,6 +224,8 @@ function controllerManagerArgs(f: Record<string, string>, kubeconfigPath: string
   ];
 }
 
+const inClusterClients = (o: StartOptions): boolean => o.node !== undefined && o.inClusterClients === true;
+
 /** Starts etcd + kube-apiserver (+ kube-controller-manager) and waits for /readyz. */
 export async function startControlPlane(options: StartOptions = {}): Promise<ControlPlane> {
   const log = options.log ?? (() => undefined);
@@ -256,7 +258,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
   try {
     const spawnIn = (command: ManagedCommand): number => procs.push(spawnManaged(command, dir, stateDir()));
     spawnIn({ name: 'etcd', bin: etcdBin, args: etcdArgs(dir, etcdPort, peerPort) });
-    const inCluster = Boolean(options.node && options.inClusterClients);
+    const inCluster = inClusterClients(options);
     const apiserver = apiserverArgs(files, etcdPort, securePort, inCluster);
     spawnIn({ name: 'kube-apiserver', bin: apiserverBin, args: apiserver });
     await waitReady(server, certs, procs, options.readyTimeoutMs ?? 60_000);

@@ -35,7 +35,12 @@ export function parseDnsQuery(msg: Buffer): DnsQuestion | Error {
     if (len === 0) break;
     if (len > 63) return new Error('compressed or oversized label in a question');
     if (at + len > msg.length) return new Error('label runs past the message');
-    labels.push(msg.subarray(at, at + len).toString('latin1').toLowerCase());
+    labels.push(
+      msg
+        .subarray(at, at + len)
+        .toString('latin1')
+        .toLowerCase(),
+    );
     at += len;
   }
   if (at + 4 > msg.length) return new Error('question without type and class');

@@ -155,6 +155,12 @@ function requireBin(name: string): string {
   return bin;
 }
 
+/** The pods' nameserver on the node IP, when asked for (the bridge must exist). */
+async function clusterDnsOf(o: NodeOptions, log: (line: string) => void): Promise<ClusterDns | undefined> {
+  if (!o.clusterDns) return undefined;
+  return startClusterDns({ address: NODE_IP, kubeconfigPath: o.kubeconfigPath, log });
+}
+
 /** Starts containerd, kubelet, kube-proxy and kube-scheduler and waits for the node to be Ready. */
 export async function startNode(o: NodeOptions): Promise<LocalNode> {
   const log = o.log ?? (() => undefined);
@@ -185,7 +191,7 @@ export async function startNode(o: NodeOptions): Promise<LocalNode> {
     const { kubeletKubeconfig } = writeNodeFiles(p, o);
     restoreSysctls = setSysctls();
     createBridge();
-    if (o.clusterDns) dns = await startClusterDns({ address: NODE_IP, kubeconfigPath: o.kubeconfigPath, log });
+    dns = await clusterDnsOf(o, log);
     const spawnNamed = (name: string): ManagedProcess =>
       spawnManaged({ name, bin: requireBin(name), args: argsOf.get(name) ?? [] }, p.logDir, p.stateDir);
     const start = (name: string, args: string[]): ManagedProcess => {

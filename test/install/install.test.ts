@@ -64,8 +64,15 @@ function leftovers(): string[] {
     .filter(Boolean)
     // The apiserver's own Service stays.
     .filter((l) => !/^Service\s+default\s+kubernetes$/.test(l.trim()));
-  const crds = kubectl(['get', 'crd', '-o', 'name']).split('\n').filter((n) => n.includes('platform.io'));
-  const hooks = kubectl(['get', 'mutatingwebhookconfigurations,validatingwebhookconfigurations', '-o', 'name'])
+  const crds = kubectl(['get', 'crd', '-o', 'name'])
+    .split('\n')
+    .filter((n) => n.includes('platform.io'));
+  const hooks = kubectl([
+    'get',
+    'mutatingwebhookconfigurations,validatingwebhookconfigurations',
+    '-o',
+    'name',
+  ])
     .split('\n')
     .filter(Boolean);
   const namespaces = kubectl(['get', 'namespaces', '-o', 'name'])
