@@ -81,6 +81,16 @@ function leftovers(): string[] {
   return [...mine, ...crds, ...hooks, ...namespaces];
 }
 
+/** The last lines of the agent's and its gateway's logs: what a failed call says. */
+function callLogs(): string {
+  return ['agent', 'platform-gateway', 'auditor-llm-judge']
+    .map((c) => {
+      const out = kubectl(['-n', 'default', 'logs', 'agent-release-bot', '-c', c, '--tail=15']);
+      return `--- ${c}\n${out}`;
+    })
+    .join('\n');
+}
+
 describe('the dev overlay installed on the real node', () => {
   it('runs the three roles from the local image: the operator with 2 replicas and a leader, the webhook with its own certificate', async () => {
     const started = Date.now();
@@ -138,7 +148,7 @@ describe('the dev overlay installed on the real node', () => {
   it('governs a call through an agent pod: allowed, answered by the model, signed Evidence at the Verifier', async () => {
     const pod = await waitAgentReady(RELEASE_BOT);
     const { http, body } = await askAgent(pod, BENIGN);
-    expect(http).toBe(200);
+    expect(http, `${JSON.stringify(body)}\n${http === 200 ? '' : callLogs()}`).toBe(200);
     expect(body.decision).toBe('allow');
     expect(body.answer).toMatch(/\S/);
     expect(body.evidence_id).toMatch(/\S/);
