@@ -81,6 +81,25 @@ function leftovers(): string[] {
   return [...mine, ...crds, ...hooks, ...namespaces];
 }
 
+/** What the local model answers when asked directly at its ClusterIP (Services answer from the host). */
+async function directModelAnswer(model: string, prompt: string): Promise<string> {
+  const ip = kubectlJson<{ spec: { clusterIP: string } }>([
+    '-n',
+    'local-model',
+    'get',
+    'service',
+    'local-model',
+  ]).spec.clusterIP;
+  const res = await fetch(`http://${ip}:11434/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: prompt }] }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const answer = (await res.json()) as { choices: { message: { content: string } }[] };
+  return answer.choices[0]?.message.content ?? '';
+}
+
 /** The last lines of the agent's and its gateway's logs: what a failed call says. */
 function callLogs(): string {
   return ['agent', 'platform-gateway', 'auditor-llm-judge']
@@ -150,14 +169,17 @@ describe('the dev overlay installed on the real node', () => {
     const { http, body } = await askAgent(pod, BENIGN);
     expect(http, `${JSON.stringify(body)}\n${http === 200 ? '' : callLogs()}`).toBe(200);
     expect(body.decision).toBe('allow');
-    expect(body.answer).toMatch(/\S/);
+    // The local model's own answer: the call reached the model, past the gateway and its auditors.
+    expect(body.answer).toBe(await directModelAnswer('gpt-4o-mini', BENIGN));
     expect(body.evidence_id).toMatch(/\S/);
     const entry = await eventually(async () => {
       const r = await api<{ items: Record<string, unknown>[] }>(`/v1/agents/default.release-bot/evidence`);
       return r.body.items?.find((e) => e.evidence_id === body.evidence_id);
     }, `Evidence ${body.evidence_id} at the Verifier`);
-    // Accepted only with a valid signature by the pod's gateway key: its tier and result say so.
+    // Accepted only with a valid signature by the pod's gateway key: its result and tier say so.
     expect(entry.decision).toBe('allow');
+    expect(entry.signature).toMatch(/\S/);
+    expect(entry.attestation_result).toMatchObject({ signature: 'valid' });
     expect(entry.trust_tier).toMatch(/^(tee_attested|mtls_verified|key_authenticated)$/);
     expect(entry.hash).toMatch(/^[0-9a-f]{64}$/);
   });
