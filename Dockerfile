@@ -1,7 +1,12 @@
 # One image for every role of the `platform` binary; the role is the argument:
 #   docker run IMAGE run auditor model-context
 #   docker run IMAGE run operator
-# Build stage compiles TypeScript to dist/ (bin/platform.js prefers it).
+# Build stage compiles TypeScript to dist/ (bin/platform.js prefers it) and
+# prunes the dev dependencies; the final stage has node, the production
+# node_modules, dist/ and bin/, and iptables for the pod's redirect init
+# container (the same image), but no npm, npx, corepack or yarn.
+#   docker build -t localhost/agent-platform/platform:dev .
+# Other images from it (the agent runtime, per-auditor labels): docs/images.md.
 ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
@@ -44,6 +49,15 @@ LABEL org.opencontainers.image.title="agent-platform" \
       io.platform.phase="${AUDITOR_PHASE}" \
       io.platform.interfaces="health,claims,vocabulary"
 ENV NODE_ENV=production
+# iptables (nft backend) for the redirect init container; the user the platform
+# sidecars run as (1337); no package managers at run time.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends iptables \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd -g 1337 platform-sidecar \
+ && useradd -u 1337 -g 1337 -M -d /nonexistent -s /usr/sbin/nologin platform-sidecar \
+ && rm -rf /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
+      /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-* /root/.npm /tmp/*
 WORKDIR /app
 COPY --from=build --chown=root:root /src/package.json ./package.json
 COPY --from=build --chown=root:root /src/node_modules ./node_modules

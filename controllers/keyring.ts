@@ -5,6 +5,7 @@ import type * as k8s from '@kubernetes/client-node';
 import type { Keyring } from '../base/crypto/envelope.ts';
 import { loadKeyring } from '../base/crypto/keyring-source.ts';
 import type { Logger } from '../base/log.ts';
+import { apiErrorLine } from '../base/api-errors.ts';
 
 export interface KeyringHolder {
   /** `loading` until the first attempt ends (then either a keyring or an error). */
@@ -34,7 +35,7 @@ export function holdKeyring(
         onLoaded();
       },
       (err: unknown) => {
-        error = String((err as Error)?.message ?? err);
+        error = apiErrorLine(err);
         loading = false;
         log.warn({ err: error, retryInMs: delayMs }, 'keyring unavailable; retrying');
         timer = setTimeout(attempt, delayMs);

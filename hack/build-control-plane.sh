@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds kube-apiserver, kube-controller-manager, kube-scheduler, kubelet,
 # kube-proxy (and kubectl unless --no-kubectl) from the k8s.io/kubernetes Go
-# module of the pinned release, into a cache outside the repo. Idempotent:
-# exits at once when the binaries exist.
+# module of the pinned release, into a cache outside the repo; first the pinned
+# helm for the chart tests (hack/build-helm.sh). Idempotent: exits at once when
+# the binaries exist.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=versions.env
@@ -11,6 +12,9 @@ CACHE_ROOT="${PLATFORM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-platform
 OUT="$CACHE_ROOT/k8s-$K8S_VERSION"
 WANT=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy)
 [[ "${1:-}" == "--no-kubectl" ]] || WANT+=(kubectl)
+
+# Not fatal here: without it only the chart tests fail, and they say how to build it.
+bash "$HERE/build-helm.sh" || echo "warning: helm was not built; the chart tests need it (bash hack/build-helm.sh)" >&2
 
 # A binary counts as built only with its stamp: the stamp is written after a
 # build that embedded the release version (so `--version` and /version tell).
@@ -35,9 +39,9 @@ cd "$WORK"
 # Staging modules are required as v0.0.0 by k8s.io/kubernetes; map each to its
 # published tag. The list comes from the release's own go.mod.
 modfile="$(go mod download -json "k8s.io/kubernetes@v$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
-for m in $(grep -E '^\s+k8s\.io/[a-z0-9-]+ v0\.0\.0$' "$modfile" | awk '{print $1}'); do
+while read -r m; do
   go mod edit -replace "$m=$m@$STAGING_VERSION"
-done
+done < <(grep -E '^\s+k8s\.io/[a-z0-9-]+ v0\.0\.0$' "$modfile" | awk '{print $1}')
 go mod edit -require "k8s.io/kubernetes@v$K8S_VERSION"
 
 VPKG=k8s.io/component-base/version

@@ -1,9 +1,12 @@
-// Writes every generated file from the single sources of truth in crds/kinds.
+// Writes every generated file from the single sources of truth: crds/kinds
+// (CRDs, types) and config/ (the Helm chart, built with `kubectl kustomize`).
 // `--check` writes nothing and fails when a generated file is stale, missing
 // or no longer produced, so CI catches a schema changed without regeneration.
 // PLATFORM_GENERATE_ROOT points the command at another tree (used by its test).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { chartFiles, crdFilesOf } from './chart/render.ts';
+import { readChartSources } from './chart/source.ts';
 import { readGenerated } from './codegen/disk.ts';
 import { generatedFiles, generatedProblems } from './codegen/index.ts';
 import { REPO_ROOT } from './control-plane/paths.ts';
@@ -21,7 +24,8 @@ function write(root: string, files: Record<string, string>, onDisk: Map<string, 
 function main(): number {
   const root = process.env.PLATFORM_GENERATE_ROOT ?? REPO_ROOT;
   const check = process.argv.includes('--check');
-  const files = generatedFiles();
+  const generated = generatedFiles();
+  const files = { ...generated, ...chartFiles(readChartSources(root, crdFilesOf(generated))) };
   const onDisk = readGenerated(root);
   const count = Object.keys(files).length;
   if (!check) {

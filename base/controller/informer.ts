@@ -10,6 +10,7 @@ import type { Logger } from '../log.ts';
 import { ItemExponentialRateLimiter } from './rate-limiter.ts';
 import type { ControllerMetrics, InformerSource } from './metrics.ts';
 import { objectKey } from './keys.ts';
+import { describeInformerFailure } from '../api-errors.ts';
 
 export type InformerEventType = 'add' | 'update' | 'delete';
 /** `old` is the cached object an update replaced (undefined for adds and deletes). */
@@ -61,6 +62,8 @@ export class ResilientInformer<T extends k8s.KubernetesObject> implements Inform
   private restartTimer: NodeJS.Timeout | undefined;
   private relistTimer: NodeJS.Timeout | undefined;
   private readonly syncWaiters: (() => void)[] = [];
+  /** The last failure's one-line description, '' once a list succeeds. */
+  private lastFailure = '';
 
   constructor(private readonly options: ResilientInformerOptions<T>) {
     this.resource = options.resource;
@@ -125,7 +128,8 @@ export class ResilientInformer<T extends k8s.KubernetesObject> implements Inform
 
   /** '' when fresh; otherwise why the cache cannot be trusted (readiness). */
   staleness(): string {
-    if (!this.syncedOnce) return `${this.resource}: not synced yet`;
+    if (!this.syncedOnce)
+      return `${this.resource}: not synced yet${this.lastFailure ? ` (${this.lastFailure})` : ''}`;
     return this.stalled();
   }
 
@@ -186,6 +190,7 @@ export class ResilientInformer<T extends k8s.KubernetesObject> implements Inform
       this.emit('delete', obj);
     }
     this.healthy = true;
+    this.lastFailure = '';
     this.backoff.forget('informer');
     this.touch();
     if (!this.syncedOnce) {
@@ -199,10 +204,16 @@ export class ResilientInformer<T extends k8s.KubernetesObject> implements Inform
     if (this.stopped) return;
     this.healthy = false;
     const delayMs = this.backoff.whenMs('informer');
-    this.options.log.warn(
-      { resource: this.resource, err: String(err), delayMs },
-      'informer failed; restarting',
-    );
+    const failure = describeInformerFailure(this.resource, err);
+    // A missing CRD is an install error that retrying does not fix: say it once, as an error.
+    if (failure.notServed && failure.message === this.lastFailure) {
+      this.options.log.debug({ resource: this.resource, delayMs }, 'informer failed; restarting');
+    } else {
+      const fields = { resource: this.resource, err: failure.message, delayMs };
+      if (failure.notServed) this.options.log.error(fields, failure.message);
+      else this.options.log.warn(fields, 'informer failed; restarting');
+    }
+    this.lastFailure = failure.message;
     clearTimeout(this.restartTimer);
     this.restartTimer = setTimeout(() => this.restart('error'), delayMs);
     this.restartTimer.unref();

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-export const GENERATED_DIRS = ['crds/generated'];
+export const GENERATED_DIRS = ['crds/generated', 'charts/agent-platform'];
 
 /** Every file under the generated directories of `root`, by repo-relative path. */
 export function readGenerated(root: string): Map<string, string> {

@@ -1,6 +1,7 @@
 // How a failed command ends: one line on stderr (the stack first with
 // --verbose) and the exit code of its kind.
 import { CommanderError } from 'commander';
+import { apiErrorLine } from '../../base/api-errors.ts';
 import { ConfigError } from '../../base/config.ts';
 import { CliError, EXIT } from './errors.ts';
 
@@ -25,7 +26,8 @@ function reportOther(err: unknown, verbose: boolean, write: (s: string) => void)
     write(`platform: ${err.message}\n`);
     return EXIT.usage;
   }
-  const message = err instanceof Error ? err.message : String(err);
+  // A Kubernetes API error keeps its status code and the apiserver's message.
+  const message = apiErrorLine(err);
   write(`platform: ${message.split('\n')[0]}${verbose ? '' : ' (run with --verbose for details)'}\n`);
   return EXIT.failed;
 }

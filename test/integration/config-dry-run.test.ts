@@ -1,4 +1,5 @@
-// Each overlay of config/ as `kubectl apply -k` would send it, server-side
+// Each overlay of config/ as `kubectl apply -k` would send it, and the Helm
+// chart as `helm template` renders it with each values file, server-side
 // dry-run against the real apiserver: the CRDs first (as `kubectl apply -k
 // config/crds` would, they are already installed here by the global setup),
 // then everything else, so the apiserver's own validation (schemas, RBAC
@@ -10,6 +11,7 @@ import { describe, expect, inject, it, beforeAll } from 'vitest';
 import { stringify } from 'yaml';
 import { findBinary } from '../../hack/control-plane/paths.ts';
 import { createUnlessExists, k8s } from '../../base/kube.ts';
+import { helmTemplate } from '../unit/helm-chart.ts';
 import { kustomizeBuild, OVERLAYS, parseObjects } from '../unit/kustomize-build.ts';
 import { kubeConfig } from './harness.ts';
 
@@ -40,8 +42,17 @@ beforeAll(async () => {
   await createUnlessExists(core.createNamespace({ body: { metadata: { name: 'platform-system' } } }));
 });
 
-describe.each(OVERLAYS)('config/%s, server-side dry-run', (overlay) => {
-  const objects = parseObjects(kustomizeBuild(overlay));
+// The chart as `helm install -n platform-system` renders it, with each values file.
+const SOURCES = [
+  ...OVERLAYS.map((overlay) => ({ name: `config/${overlay}`, yaml: () => kustomizeBuild(overlay) })),
+  ...[[], ['values-dev.yaml'], ['values-production.yaml']].map((values) => ({
+    name: `helm template charts/agent-platform ${values.map((v) => `-f ${v}`).join(' ')}`.trim(),
+    yaml: () => helmTemplate(values),
+  })),
+];
+
+describe.each(SOURCES)('$name, server-side dry-run', ({ yaml }) => {
+  const objects = parseObjects(yaml());
   const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
   const rest = objects.filter((o) => o.kind !== 'CustomResourceDefinition');
 
