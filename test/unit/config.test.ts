@@ -41,13 +41,10 @@ describe('config/default', () => {
   it('grants the operator what its informers and status writers use, its Lease in its own namespace', () => {
     const role = byKind('ClusterRole').find((r) => r.metadata.name === 'platform-operator');
     const rules = rulesOf(role);
-    // Every kind the operator caches (controllers/common/caches.ts); ApprovalRequest is the API's alone.
-    for (const def of ALL_KINDS.filter((k) => k.plural !== 'approvalrequests')) {
+    // Every kind is cached (controllers/common/caches.ts) and reports Ready through its status writer.
+    for (const def of ALL_KINDS) {
       expect(allows(rules, 'platform.io', def.plural, 'watch'), def.plural).toBe(true);
-    }
-    expect(allows(rules, 'platform.io', 'approvalrequests', 'watch')).toBe(false);
-    for (const plural of ['platformagents', 'platformworkspaces', 'organizations', 'scopedcredentials']) {
-      expect(allows(rules, 'platform.io', `${plural}/status`, 'patch'), plural).toBe(true);
+      expect(allows(rules, 'platform.io', `${def.plural}/status`, 'patch'), def.plural).toBe(true);
     }
     expect(allows(rules, 'events.k8s.io', 'events', 'create')).toBe(true);
     // What the review found granted and unused.
@@ -264,19 +261,11 @@ describe.each(OVERLAYS)('config/%s', (overlay) => {
     );
   });
 
-  it.each(ROLES)('%s has a PodDisruptionBudget selecting its pods that a drain can meet', (name) => {
+  it.each(ROLES)('%s has a PodDisruptionBudget selecting its pods', (name) => {
     const pdb = of('PodDisruptionBudget').find((p) => p.metadata.name === name) as
-      | (K8sObject & {
-          spec: {
-            minAvailable?: number;
-            maxUnavailable?: number;
-            selector: { matchLabels: Record<string, string> };
-          };
-        })
+      | (K8sObject & { spec: { minAvailable: number; selector: { matchLabels: Record<string, string> } } })
       | undefined;
-    // One pod stays while there are two; a single replica may go (minAvailable 1 would block drains).
-    if (deployment(name).spec.replicas > 1) expect(pdb?.spec.minAvailable).toBe(1);
-    else expect(pdb?.spec).toMatchObject({ maxUnavailable: 1 });
+    expect(pdb?.spec.minAvailable).toBe(1);
     expect(deployment(name).spec.template.metadata.labels).toMatchObject(
       pdb?.spec.selector.matchLabels ?? { x: 'y' },
     );
@@ -300,11 +289,6 @@ describe.each(OVERLAYS)('config/%s', (overlay) => {
       expect(env('platform-webhook').PLATFORM_STRICT_NOTARIZATION).toBe('false');
       expect(hooks().map((h) => h.failurePolicy)).toEqual(['Ignore', 'Ignore', 'Ignore']);
       expect(of('NetworkPolicy')).toEqual([]);
-    });
-
-    it('dev: one Verifier replica (each keeps its own evidence store without DATABASE_URL)', () => {
-      expect(deployment('platform-verifier').spec.replicas).toBe(1);
-      expect(env('platform-verifier').DATABASE_URL).toBeUndefined();
     });
   } else {
     it('production: strict notarization, failurePolicy Fail, DATABASE_URL from a Secret', () => {
