@@ -59,6 +59,7 @@ export const RESOURCES = {
   installedApp: resourceOf(PLURAL.installedApp),
   toolInstall: resourceOf(PLURAL.toolInstall),
   workflow: resourceOf(PLURAL.workflow),
+  approval: resourceOf(PLURAL.approval),
 } as const;
 
 export const LABEL = {

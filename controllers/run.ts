@@ -29,6 +29,7 @@ import { loadOperatorSettings, type OperatorSettings } from './settings.ts';
 import { createWorkspaceController } from './workspace/controller.ts';
 import { createWorkflowController } from './workflow/controller.ts';
 import { createIdentityController } from './identity/controller.ts';
+import { createReadyControllers } from './ready/controller.ts';
 
 interface Manager {
   informers: ResilientInformer<k8s.KubernetesObject>[];
@@ -91,6 +92,7 @@ function buildManager(
       policy: { ttlSeconds: Math.round(settings.svidTtlMs / 1000), audience: settings.oauthIssuer },
       tokenUrl: settings.oauthTokenUrl ?? `${settings.oauthIssuer.replace(/\/+$/, '')}/oauth/token`,
     }),
+    ...createReadyControllers(ctx, settings.watchNamespace),
   ];
   return { informers: allInformers(caches), controllers, keyring };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_KINDS, kindDefinition } from './index.ts';
-import { CATEGORY, toCustomResourceDefinition, type JSONSchema } from './kit.ts';
+import {
+  CATEGORY,
+  READY_COLUMN,
+  conditionsSchema,
+  toCustomResourceDefinition,
+  type JSONSchema,
+} from './kit.ts';
 
 /** Kubernetes' structural-schema rules that bite most often, checked before an apiserver sees them. */
 function structuralProblems(schema: JSONSchema, path: string, out: string[]): string[] {
@@ -109,6 +115,19 @@ describe('kind definitions', () => {
       expect.arrayContaining(['Phase', 'Owner', 'Trust Tier', 'Age']),
     );
   });
+
+  it.each(ALL_KINDS.map((k) => [k.kind, k] as const))(
+    '%s has a status.conditions list and one Ready column (GitOps health, kubectl get)',
+    (_, def) => {
+      const crd = toCustomResourceDefinition(def) as {
+        spec: { versions: { additionalPrinterColumns: { name: string; jsonPath: string }[] }[] };
+      };
+      expect(find(def.status, ['conditions'])).toBe(conditionsSchema);
+      const ready = crd.spec.versions[0]!.additionalPrinterColumns.filter((c) => c.name === 'Ready');
+      expect(ready).toEqual([READY_COLUMN]);
+      expect(READY_COLUMN.jsonPath).toBe('.status.conditions[?(@.type=="Ready")].status');
+    },
+  );
 
   it('keeps the catalog phase and the request phase on separate fields', () => {
     const reg = kindDefinition('AuditorRegistration')!.spec;

@@ -53,6 +53,17 @@ export const conditionsSchema: JSONSchema = {
   'x-kubernetes-list-map-keys': ['type'],
 };
 
+/**
+ * Every kind reports a `Ready` condition (docs/gitops.md lists what it means
+ * per kind); `kubectl get` shows its status in this column, before Age.
+ */
+export const READY_COLUMN: PrinterColumn = {
+  name: 'Ready',
+  type: 'string',
+  jsonPath: '.status.conditions[?(@.type=="Ready")].status',
+  description: 'The status of the Ready condition: True, False or Unknown.',
+};
+
 export function crdName(def: KindDefinition): string {
   return `${def.plural}.${GROUP}`;
 }
@@ -94,6 +105,7 @@ export function toCustomResourceDefinition(def: KindDefinition): Record<string, 
           subresources: { status: {} },
           additionalPrinterColumns: [
             ...def.printerColumns,
+            READY_COLUMN,
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
           ],
         },

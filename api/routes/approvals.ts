@@ -144,6 +144,32 @@ async function execute(rc: RouteCtx, a: ApprovalRequest): Promise<{ executed: bo
   return { executed: true, result: deleted ? 'agent deleted' : 'agent was already gone' };
 }
 
+/**
+ * Writes the decision with the resourceVersion it was made on. A 409 is
+ * another decision only when the request is no longer pending: the operator
+ * writes the `Ready` condition too (controllers/ready), so a still-pending
+ * request is re-read and the decision written once more on it.
+ */
+export async function recordDecision(
+  rc: RouteCtx,
+  a: ApprovalRequest,
+  status: Record<string, unknown>,
+): Promise<ApprovalRequest> {
+  try {
+    return await rc.deps.writer.patchApprovalStatus(a, status);
+  } catch (err) {
+    if (apiStatus(err) !== 409) throw err;
+  }
+  const fresh = await rc.deps.writer.readApproval(a.metadata.namespace ?? '', a.metadata.name ?? '');
+  if (!fresh || (fresh.status?.phase ?? 'pending') !== 'pending') throw alreadyDecided();
+  return rc.deps.writer.patchApprovalStatus(fresh, status).catch((err: unknown) => {
+    throw apiStatus(err) === 409 ? alreadyDecided() : err;
+  });
+}
+
+const alreadyDecided = (): HttpError =>
+  conflict('another decision was recorded first; reload', 'already_decided');
+
 async function decide(rc: RouteCtx, phase: 'approved' | 'denied'): Promise<unknown> {
   const a = rc.approval as ApprovalRequest;
   const now = rc.deps.now();
@@ -163,14 +189,7 @@ async function decide(rc: RouteCtx, phase: 'approved' | 'denied'): Promise<unkno
     decidedTime: new Date(now).toISOString(),
     ...(reason ? { reason } : {}),
   };
-  let stored: ApprovalRequest;
-  try {
-    stored = await rc.deps.writer.patchApprovalStatus(a, status);
-  } catch (err) {
-    if (apiStatus(err) === 409)
-      throw conflict('another decision was recorded first; reload', 'already_decided');
-    throw err;
-  }
+  const stored = await recordDecision(rc, a, status);
   const outcome = phase === 'approved' ? await execute(rc, stored) : { executed: false, result: 'denied' };
   rc.audit.details = { decision: phase, ...outcome };
   return { approval: approvalView(stored, now), ...outcome };

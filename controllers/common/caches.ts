@@ -4,6 +4,7 @@ import type * as k8s from '@kubernetes/client-node';
 import type {
   AgentInstalledApp,
   AppCatalogEntry,
+  ApprovalRequest,
   AuditorPolicy,
   AuditorRegistration,
   ConsentRequest,
@@ -36,6 +37,7 @@ export interface Caches {
   installedApps: ResilientInformer<AgentInstalledApp>;
   workflows: ResilientInformer<Workflow>;
   toolInstalls: ResilientInformer<ScopedToolInstall>;
+  approvals: ResilientInformer<ApprovalRequest>;
   pods: ResilientInformer<k8s.V1Pod>;
   serviceAccounts: ResilientInformer<k8s.V1ServiceAccount>;
   secrets: ResilientInformer<k8s.V1Secret>;
@@ -61,6 +63,7 @@ export function buildCaches(ctx: InformerContext): Caches {
     installedApps: customInformer(ctx, RESOURCES.installedApp),
     workflows: customInformer(ctx, RESOURCES.workflow),
     toolInstalls: customInformer(ctx, RESOURCES.toolInstall),
+    approvals: customInformer(ctx, RESOURCES.approval),
     pods: ownedInformer(ctx, 'pods'),
     serviceAccounts: ownedInformer(ctx, 'serviceaccounts'),
     secrets: ownedInformer(ctx, 'secrets'),

@@ -46,6 +46,24 @@ describe('credentialAuth', () => {
     });
   });
 
+  it('is Ready when the material is there and nobody found it expired or revoked', () => {
+    expect(credentialAuth(credential(), { secret: true, keys: ['token'] }).ready).toEqual({
+      type: 'Ready',
+      status: 'True',
+      reason: 'MaterialPresent',
+      message: 'Secret s',
+    });
+    expect(credentialAuth(credential(), { secret: false }).ready).toMatchObject({
+      status: 'False',
+      reason: 'SecretNotFound',
+    });
+    const revoked = credential({}, { authStatus: 'revoked' });
+    expect(credentialAuth(revoked, { secret: true, keys: ['token'] }).ready).toMatchObject({
+      status: 'False',
+      reason: 'Revoked',
+    });
+  });
+
   it('keeps expired and revoked, which the material being there does not undo', () => {
     for (const authStatus of ['expired', 'revoked'] as const) {
       const c = credential({}, { authStatus });

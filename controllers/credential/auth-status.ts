@@ -5,6 +5,7 @@
 // upstream): the presence of material does not undo them.
 import type { ScopedCredential } from '../../crds/generated/types.ts';
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
+import { notReady, readyFrom } from '../common/ready.ts';
 
 export type AuthStatus = NonNullable<NonNullable<ScopedCredential['status']>['authStatus']>;
 
@@ -16,6 +17,8 @@ export const CONDITION_MATERIAL = 'MaterialReady';
 export interface CredentialAuth {
   authStatus: AuthStatus;
   condition: DesiredCondition;
+  /** Ready: the material is there and no user of it found it expired or revoked. */
+  ready: DesiredCondition;
 }
 
 const STICKY: readonly AuthStatus[] = ['expired', 'revoked'];
@@ -54,10 +57,16 @@ function materialCondition(cred: ScopedCredential, found: MaterialFound | undefi
   };
 }
 
+const STICKY_READY: Record<string, DesiredCondition> = {
+  expired: notReady('Expired', 'a user of the credential found it expired: rotate it'),
+  revoked: notReady('Revoked', 'a user of the credential found it revoked: rotate it'),
+};
+
 export function credentialAuth(cred: ScopedCredential, found: MaterialFound | undefined): CredentialAuth {
   const condition = materialCondition(cred, found);
   const previous = cred.status?.authStatus;
-  if (previous && STICKY.includes(previous)) return { authStatus: previous, condition };
+  if (previous && STICKY.includes(previous))
+    return { authStatus: previous, condition, ready: STICKY_READY[previous]! };
   const byReason: Record<string, AuthStatus> = { KeyNotFound: 'error', MaterialPresent: 'connected' };
-  return { authStatus: byReason[condition.reason] ?? 'pending', condition };
+  return { authStatus: byReason[condition.reason] ?? 'pending', condition, ready: readyFrom(condition) };
 }

@@ -1,4 +1,4 @@
-// ScopedCredential status: `authStatus` and the MaterialReady condition from
+// ScopedCredential status: `authStatus`, the MaterialReady condition and Ready from
 // the Secret it names (auth-status.ts). The Secret may be one a user made with
 // kubectl, outside the operator's label-selected cache, so it is read
 // directly; a credential still waiting for its material is looked at again
@@ -10,6 +10,7 @@ import { orUndefinedOn404 } from '../../base/kube.ts';
 import { mergeConditions, type Condition } from '../../base/controller/conditions.ts';
 import type { Controller } from '../../base/controller/controller.ts';
 import { defineController } from '../common/define.ts';
+import { READY } from '../common/ready.ts';
 import type { ControllerContext } from '../common/toolkit.ts';
 import { credentialAuth, type MaterialFound } from './auth-status.ts';
 
@@ -34,10 +35,10 @@ export function createCredentialController(ctx: ControllerContext): Controller {
     reconciler: (kit) => async (key) => {
       const cred = ctx.caches.credentials.get(key);
       if (!cred || cred.metadata.deletionTimestamp) return;
-      const { authStatus, condition } = credentialAuth(cred, await materialOf(core, cred));
+      const { authStatus, condition, ready } = credentialAuth(cred, await materialOf(core, cred));
       const now = new Date();
       const previous = cred.status?.conditions as Condition[] | undefined;
-      const conditions = mergeConditions(previous, [condition], now, [condition.type]);
+      const conditions = mergeConditions(previous, [condition, ready], now, [condition.type, READY]);
       const subject = { ...cred, apiVersion: API_VERSION, kind: 'ScopedCredential' };
       await kit.statusWriter.write(subject, { ...cred.status, authStatus, conditions });
       return authStatus === 'connected' ? undefined : { requeueAfterMs: WAITING_REQUEUE_MS };

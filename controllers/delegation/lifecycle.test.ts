@@ -48,6 +48,27 @@ describe('grantLifecycle', () => {
   });
 });
 
+describe('grant Ready', () => {
+  const ready = (g: DelegationGrant, at: string) =>
+    grantLifecycle(g, new Date(at)).conditions.find((c) => c.type === 'Ready');
+
+  it('is Ready while in force, and not Ready (Expired, Revoked) once it no longer grants anything', () => {
+    expect(ready(grant(), '2026-01-01T00:30:00Z')).toEqual({
+      type: 'Ready',
+      status: 'True',
+      reason: 'WithinTTL',
+      message: 'active until 2026-01-01T01:00:00Z',
+    });
+    expect(ready(grant(), '2026-01-01T01:00:00Z')).toMatchObject({ status: 'False', reason: 'Expired' });
+    expect(ready(grant(undefined, { 'platform.io/revoked-by': 'alice' }), '2026-01-01T00:30:00Z')).toEqual({
+      type: 'Ready',
+      status: 'False',
+      reason: 'Revoked',
+      message: 'revoked by alice',
+    });
+  });
+});
+
 describe('consentLifecycle', () => {
   const consent = (status?: ConsentRequest['status']): ConsentRequest => ({
     apiVersion: 'platform.io/v1alpha1',
@@ -76,6 +97,34 @@ describe('consentLifecycle', () => {
     const r = consentLifecycle(consent(resolved), new Date('2027-01-01T00:00:00Z'), 900_000);
     expect(r.status).toEqual(resolved);
     expect(r.conditions[0]).toMatchObject({ type: 'Expired', status: 'False' });
+  });
+});
+
+describe('consent Ready', () => {
+  const consent = (status?: ConsentRequest['status']): ConsentRequest => ({
+    apiVersion: 'platform.io/v1alpha1',
+    kind: 'ConsentRequest',
+    metadata: { name: 'c', creationTimestamp: new Date('2026-01-01T00:00:00Z') },
+    spec: { user: 'u', agent: 'a', service: 's', scopes: ['x'] },
+    ...(status ? { status } : {}),
+  });
+  const ready = (c: ConsentRequest, at: string) =>
+    consentLifecycle(c, new Date(at), 900_000).conditions.find((x) => x.type === 'Ready');
+
+  it('is Ready in every state it can be in, with the state as the reason', () => {
+    expect(ready(consent(), '2026-01-01T00:10:00Z')).toEqual({
+      type: 'Ready',
+      status: 'True',
+      reason: 'AwaitingAnswer',
+      message: 'awaiting an answer until 2026-01-01T00:15:00Z',
+    });
+    expect(ready(consent(), '2026-01-01T00:15:00Z')).toMatchObject({ status: 'True', reason: 'Expired' });
+    const answered = consent({ phase: 'resolved', resolution: 'customized', resolvedBy: 'u' });
+    expect(ready(answered, '2026-01-01T00:20:00Z')).toMatchObject({
+      status: 'True',
+      reason: 'Resolved',
+      message: 'customized by u',
+    });
   });
 });
 

@@ -9,6 +9,7 @@ import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types
 import { rfc3339, type DesiredCondition } from '../../base/controller/conditions.ts';
 import type { EventSpec } from '../../base/controller/events.ts';
 import { ANNOTATION } from '../../contract/kube.ts';
+import { ready, readyFrom } from '../common/ready.ts';
 
 export const EXPIRED_RESOLVER = 'platform:expired';
 
@@ -47,7 +48,16 @@ function revokedGrant(
   return { status, conditions: [{ type: 'Active', status: 'False', reason: 'Revoked', message }] };
 }
 
+/**
+ * The grant's phase and its `Active` condition; `Ready` says the same (a
+ * grant is Ready while it is in force; expired or revoked it is not).
+ */
 export function grantLifecycle(grant: DelegationGrant, now: Date): LifecycleResult<GrantStatus> {
+  const result = grantState(grant, now);
+  return { ...result, conditions: [...result.conditions, readyFrom(result.conditions[0]!)] };
+}
+
+function grantState(grant: DelegationGrant, now: Date): LifecycleResult<GrantStatus> {
   const previous = grant.status ?? {};
   const { revoked, by } = revocation(grant);
   if (revoked) return revokedGrant(grant, now, by);
@@ -89,11 +99,29 @@ function consentDeadlineMs(consent: ConsentRequest, now: Date, ttlMs: number): n
   return (Number.isNaN(created) ? now.getTime() : created) + ttlMs;
 }
 
+/**
+ * The request's phase and its `Expired` condition, and `Ready`: a consent
+ * request is Ready while it waits for an answer before its TTL and once
+ * answered (allowed, customized, denied, or denied by the TTL): every state
+ * it can be in is a settled or a valid one.
+ */
 export function consentLifecycle(
   consent: ConsentRequest,
   now: Date,
   ttlMs: number,
 ): LifecycleResult<ConsentStatus> {
+  const result = consentState(consent, now, ttlMs);
+  return { ...result, conditions: [...result.conditions, consentReady(result)] };
+}
+
+function consentReady(result: LifecycleResult<ConsentStatus>): DesiredCondition {
+  const st = result.status;
+  if (st.phase !== 'resolved') return ready('AwaitingAnswer', result.conditions[0]?.message ?? 'pending');
+  if (st.resolvedBy === EXPIRED_RESOLVER) return ready('Expired', TTL_ELAPSED.message ?? '');
+  return ready('Resolved', `${st.resolution ?? 'answered'} by ${st.resolvedBy ?? 'the user'}`);
+}
+
+function consentState(consent: ConsentRequest, now: Date, ttlMs: number): LifecycleResult<ConsentStatus> {
   const previous = consent.status ?? {};
   if (previous.phase === 'resolved') {
     const expired = previous.resolvedBy === EXPIRED_RESOLVER;

@@ -134,7 +134,12 @@ export function environmentConditions(
           message: `${problems.join('; ')}; the running Deployment is kept`,
         };
   const ready: DesiredCondition = available
-    ? { type: 'Ready', status: 'True', reason: 'ModelAvailable' }
+    ? {
+        type: 'Ready',
+        status: 'True',
+        reason: 'ModelAvailable',
+        message: `Deployment ${environmentObjectName(env)} is available`,
+      }
     : {
         type: 'Ready',
         status: 'False',

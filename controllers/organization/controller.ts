@@ -33,7 +33,12 @@ export function organizationConditions(unknown: readonly string[]): DesiredCondi
   if (unknown.length === 0) {
     return [
       { type: 'ChainValid', status: 'True', reason: 'AuditorsKnown' },
-      { type: 'Ready', status: 'True', reason: 'Reconciled' },
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'Reconciled',
+        message: 'home namespace labelled; required auditors known',
+      },
     ];
   }
   return [
@@ -43,7 +48,12 @@ export function organizationConditions(unknown: readonly string[]): DesiredCondi
       reason: 'UnknownAuditor',
       message: `required auditor(s) ${unknown.join(', ')} are not registered; register them (AuditorRegistration)`,
     },
-    { type: 'Ready', status: 'False', reason: 'SeeConditions' },
+    {
+      type: 'Ready',
+      status: 'False',
+      reason: 'SeeConditions',
+      message: 'ChainValid is False: UnknownAuditor',
+    },
   ];
 }
 

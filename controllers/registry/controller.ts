@@ -3,8 +3,9 @@
 // <endpoint>/health every `spec.healthCheckIntervalSeconds`, a model's GET
 // <endpoint>/models every 30 s; decisions 114, 128) with the registration's
 // auth (decision 129); the result goes to `status.health`,
-// `status.lastHealthTime` (the last healthy answer) and the `Healthy`
-// condition. The controller requeues itself for the next probe; events
+// `status.lastHealthTime` (the last healthy answer), the `Healthy`
+// condition and `Ready` (health.ts `registrationReady`; a sidecar is Ready
+// without a probe). The controller requeues itself for the next probe; events
 // between probes do not probe early.
 import { API_VERSION, LABEL, RESOURCES } from '../../contract/kube.ts';
 import type { AuditorRegistration, ModelRegistration } from '../../crds/generated/types.ts';
@@ -14,6 +15,7 @@ import type { ResilientInformer } from '../../base/controller/informer.ts';
 import { endpointRequest, type CredentialHolder } from '../../base/registry-auth.ts';
 import { NO_CREDENTIALS, type RegistryCredentials } from '../../base/registry-credentials.ts';
 import { defineController } from '../common/define.ts';
+import { READY } from '../common/ready.ts';
 import type { ControllerContext, Toolkit } from '../common/toolkit.ts';
 import {
   AUDITOR_PROBE,
@@ -25,6 +27,7 @@ import {
   MODEL_PROBE,
   probeDueInMs,
   probeTimeoutMs,
+  registrationReady,
   type HealthProbe,
   type ProbeResult,
   type ProbeRule,
@@ -99,7 +102,8 @@ async function probeOnce<T extends Registration>(
 async function probeAndRecord<T extends Registration>(d: HealthDeps<T>, reg: T, url: string): Promise<void> {
   const health = healthFromProbe(await probeOnce(d, reg, url), d.now(), d.what.rule);
   const previous = reg.status?.conditions as Condition[] | undefined;
-  const conditions = mergeConditions(previous, [healthCondition(health)], d.now(), ['Healthy']);
+  const desired = [healthCondition(health), registrationReady(reg, health, d.what.rule.path)];
+  const conditions = mergeConditions(previous, desired, d.now(), ['Healthy', READY]);
   const lastHealthTime = health.status === 'healthy' ? health.checkedAt : reg.status?.lastHealthTime;
   const subject = { ...reg, apiVersion: API_VERSION, kind: d.what.kind };
   await d.kit.statusWriter.write(subject, {
@@ -110,13 +114,22 @@ async function probeAndRecord<T extends Registration>(d: HealthDeps<T>, reg: T, 
   });
 }
 
+/** Ready alone, for a registration that is never probed here. */
+async function recordUnprobed<T extends Registration>(d: HealthDeps<T>, reg: T): Promise<void> {
+  const previous = reg.status?.conditions as Condition[] | undefined;
+  const ready = registrationReady(reg, undefined, d.what.rule.path);
+  const conditions = mergeConditions(previous, [ready], d.now(), [READY]);
+  const subject = { ...reg, apiVersion: API_VERSION, kind: d.what.kind };
+  await d.kit.statusWriter.write(subject, { ...reg.status, conditions });
+}
+
 function healthReconciler<T extends Registration>(d: HealthDeps<T>): Reconcile {
   return async (key): Promise<ReconcileResult | void> => {
     const reg = d.get(key);
     if (!reg || reg.metadata.deletionTimestamp) return;
     if (!inWatchScope(d.what.workspaces(reg), d.watchNamespace)) return;
     const url = healthUrl(reg, d.what.rule.path);
-    if (!url) return; // a sidecar: the kubelet's probes watch it
+    if (!url) return recordUnprobed(d, reg); // a sidecar (the kubelet's probes watch it), or no usable endpoint
     const dueInMs = probeDueInMs(reg, d.now());
     if (dueInMs > 0) return { requeueAfterMs: dueInMs };
     await probeAndRecord(d, reg, url);

@@ -9,6 +9,7 @@ import {
   MODEL_PROBE,
   probeDueInMs,
   probeTimeoutMs,
+  registrationReady,
 } from './health.ts';
 
 const NOW = new Date('2026-01-01T00:01:00Z');
@@ -138,5 +139,46 @@ describe('registry health checks', () => {
     ];
     for (const [result, detail] of cases)
       expect(healthFromProbe(result, NOW, MODEL_PROBE).detail).toBe(detail);
+  });
+});
+
+describe('registrationReady', () => {
+  it('follows the probe for an endpoint, and is Unknown before the first one', () => {
+    const r = reg({});
+    const healthy = healthFromProbe({ kind: 'answer', status: 200, body: { status: 'healthy' } }, NOW);
+    expect(registrationReady(r, healthy, '/health')).toEqual({
+      type: 'Ready',
+      status: 'True',
+      reason: 'ProbeSucceeded',
+      message: 'GET /health answered healthy',
+    });
+    const down = healthFromProbe({ kind: 'failed', error: 'connect ECONNREFUSED' }, NOW);
+    expect(registrationReady(r, down, '/health')).toMatchObject({
+      status: 'False',
+      reason: 'ProbeFailed',
+      message: 'GET /health failed: connect ECONNREFUSED',
+    });
+    expect(registrationReady(r, undefined, '/health')).toMatchObject({
+      status: 'Unknown',
+      reason: 'NotProbed',
+    });
+  });
+
+  it('is Ready for a sidecar (no endpoint) and not Ready for an endpoint that is no http(s) URL', () => {
+    const sidecar = reg({
+      deploymentMode: 'sidecar',
+      endpoint: undefined,
+      image: 'x@sha256:' + 'a'.repeat(64),
+    });
+    expect(registrationReady(sidecar, undefined, '/health')).toMatchObject({
+      status: 'True',
+      reason: 'Sidecar',
+    });
+    expect(registrationReady(reg({ endpoint: 'ftp://ext.example.com' }), undefined, '/health')).toMatchObject(
+      {
+        status: 'False',
+        reason: 'InvalidEndpoint',
+      },
+    );
   });
 });

@@ -5,6 +5,7 @@
 // probe itself sits behind `HealthProbe`, so this module never does I/O.
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
 import type { EndpointRequest, RegistrationAuth } from '../../base/registry-auth.ts';
+import { notReady, ready, readyCondition, readyFrom } from '../common/ready.ts';
 
 /** The CRD's default of `spec.healthCheckIntervalSeconds`. */
 export const DEFAULT_HEALTH_INTERVAL_SECONDS = 30;
@@ -122,6 +123,26 @@ export function healthCondition(health: Health): DesiredCondition {
   return health.status === 'healthy'
     ? { type: 'Healthy', status: 'True', reason: 'ProbeSucceeded', message: health.detail }
     : { type: 'Healthy', status: 'False', reason: 'ProbeFailed', message: health.detail };
+}
+
+/**
+ * Ready of a registration: with an endpoint, what its last probe said (Ready
+ * follows Healthy); without one it is a sidecar, which the kubelet probes in
+ * each agent pod, so Ready; an endpoint that is no http(s) URL never will be.
+ */
+export function registrationReady(
+  reg: ProbedRegistration,
+  health: Health | undefined,
+  path: string,
+): DesiredCondition {
+  if (!reg.spec.endpoint) {
+    return ready('Sidecar', 'runs as a sidecar in each agent pod; the kubelet probes it there');
+  }
+  if (!healthUrl(reg, path)) {
+    return notReady('InvalidEndpoint', `endpoint ${clean(reg.spec.endpoint)} is not an http(s) URL`);
+  }
+  if (!health) return readyCondition('Unknown', 'NotProbed', `GET ${path} has not been probed yet`);
+  return readyFrom(healthCondition(health));
 }
 
 /**

@@ -148,6 +148,9 @@ describe('workspaceConditions', () => {
       'Ready=False/SeeConditions',
     ]);
     expect(conditions[2]!.message).toContain('agent(s) bot exist and are not owned by this workspace');
+    expect(conditions[3]!.message).toBe(
+      'OrganizationFound is False: OrganizationNotFound; AgentsReconciled is False: AgentNameTaken',
+    );
   });
 });
 

@@ -214,9 +214,20 @@ function agentsReconciled(taken: readonly string[]): DesiredCondition {
 /** The workspace's conditions; Ready is True when every other one is. */
 export function workspaceConditions(f: WorkspaceFindings): DesiredCondition[] {
   const desired = [f.chain, organizationFound(f.organization, f.org), agentsReconciled(f.taken)];
-  const ready = desired.every((c) => c.status === 'True');
-  return [
-    ...desired,
-    { type: 'Ready', status: ready ? 'True' : 'False', reason: ready ? 'Reconciled' : 'SeeConditions' },
-  ];
+  const failing = desired.filter((c) => c.status !== 'True');
+  const ready: DesiredCondition =
+    failing.length === 0
+      ? {
+          type: 'Ready',
+          status: 'True',
+          reason: 'Reconciled',
+          message: 'chain valid, organization found, agents in sync',
+        }
+      : {
+          type: 'Ready',
+          status: 'False',
+          reason: 'SeeConditions',
+          message: failing.map((c) => `${c.type} is False: ${c.reason}`).join('; '),
+        };
+  return [...desired, ready];
 }

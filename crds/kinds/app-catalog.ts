@@ -147,6 +147,5 @@ export const agentInstalledApp: KindDefinition = {
   printerColumns: [
     { name: 'Agent', type: 'string', jsonPath: '.spec.agent' },
     { name: 'App', type: 'string', jsonPath: '.spec.app' },
-    { name: 'Ready', type: 'boolean', jsonPath: '.status.ready' },
   ],
 };

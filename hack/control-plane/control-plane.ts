@@ -46,6 +46,8 @@ export interface StartOptions {
    * endpoint there, and the node serves cluster DNS (Service names resolve in pods).
    */
   inClusterClients?: boolean;
+  /** Extra kube-apiserver flags, after the defaults (e.g. `--audit-log-path=…`). */
+  apiserverArgs?: string[];
 }
 
 export class ControlPlaneUnavailable extends Error {
@@ -225,6 +227,7 @@ function controllerManagerArgs(f: Record<string, string>, kubeconfigPath: string
 }
 
 const inClusterClients = (o: StartOptions): boolean => o.node !== undefined && o.inClusterClients === true;
+const extraApiserverArgs = (options: StartOptions): string[] => options.apiserverArgs ?? [];
 
 /** Starts etcd + kube-apiserver (+ kube-controller-manager) and waits for /readyz. */
 export async function startControlPlane(options: StartOptions = {}): Promise<ControlPlane> {
@@ -259,8 +262,11 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
     const spawnIn = (command: ManagedCommand): number => procs.push(spawnManaged(command, dir, stateDir()));
     spawnIn({ name: 'etcd', bin: etcdBin, args: etcdArgs(dir, etcdPort, peerPort) });
     const inCluster = inClusterClients(options);
-    const apiserver = apiserverArgs(files, etcdPort, securePort, inCluster);
-    spawnIn({ name: 'kube-apiserver', bin: apiserverBin, args: apiserver });
+    spawnIn({
+      name: 'kube-apiserver',
+      bin: apiserverBin,
+      args: apiserverArgs(files, etcdPort, securePort, inCluster).concat(extraApiserverArgs(options)),
+    });
     await waitReady(server, certs, procs, options.readyTimeoutMs ?? 60_000);
     if (withKcm) {
       const args = controllerManagerArgs(files, kubeconfigPath, Boolean(options.node));

@@ -157,9 +157,9 @@ describe('custom resource definitions on the apiserver', () => {
     expect(get.stdout).toContain('platformworkspace.platform.io/research');
   });
 
-  it('shows phase, owner, trust tier and age for platformagents', () => {
+  it('shows phase, owner, trust tier, Ready and age for platformagents', () => {
     const out = kubectl('get', 'platformagents', '-n', ns.name);
-    expect(out.stdout.split('\n')[0]).toMatch(/^NAME\s+PHASE\s+OWNER\s+OWNERS\s+TRUST TIER\s+AGE/);
+    expect(out.stdout.split('\n')[0]).toMatch(/^NAME\s+PHASE\s+OWNER\s+OWNERS\s+TRUST TIER\s+READY\s+AGE/);
     expect(out.stdout).toMatch(/release-bot\s+carol@example\.com\s/);
   });
 

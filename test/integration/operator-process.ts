@@ -119,6 +119,7 @@ export async function startRole(
   role: string,
   identity: string,
   env: Record<string, string>,
+  listenTimeoutMs = 30_000,
 ): Promise<OperatorProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'platform.js'), 'run', role], {
     cwd: ROOT,
@@ -134,7 +135,7 @@ export async function startRole(
       return proc.port > 0 ? true : undefined;
     },
     `${role} ${identity} to listen`,
-    30_000,
+    listenTimeoutMs,
   );
   return proc;
 }
