@@ -1,9 +1,10 @@
 // Projects: `unit` (pure, no I/O, fast), `process` (real processes and HTTP
 // servers on loopback, no cluster), `integration` (a real kube-apiserver +
 // etcd booted once per run by the global setup), `e2e` (the whole system with
-// a real node: agent pods run) and `start` (`npm start` itself, as a user runs
-// it). e2e and start each need the machine's one node, so they run one after
-// the other, one file at a time.
+// a real node: agent pods run), `install` (the dev overlay installed into that
+// cluster with the local images, as a user installs it) and `start` (`npm start`
+// itself, as a user runs it). e2e, install and start each need the machine's
+// one node, so they run one after the other, one file at a time.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -22,6 +23,7 @@ export default defineConfig({
             'test/process/**',
             'test/e2e/**',
             'test/start/**',
+            'test/install/**',
             '**/*.int.test.ts',
           ],
           environment: 'node',
@@ -60,6 +62,19 @@ export default defineConfig({
           globalSetup: ['test/e2e/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 180_000,
+          hookTimeout: 900_000,
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'install',
+          include: ['test/install/**/*.test.ts'],
+          globalSetup: ['test/install/global-setup.ts'],
+          fileParallelism: false,
+          // One sequence (install, samples, call, uninstall): a test's limit covers its waits.
+          testTimeout: 600_000,
           hookTimeout: 900_000,
           pool: 'forks',
         },

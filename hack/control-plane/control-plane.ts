@@ -19,6 +19,7 @@ import {
   type ManagedProcess,
 } from './process-group.ts';
 import { buildKubeconfig } from './kubeconfig.ts';
+import { NODE_IP } from '../node/layout.ts';
 import { startNode, type LocalNode, type NodeOptions } from '../node/node.ts';
 
 export interface ControlPlane {
@@ -39,6 +40,12 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** Also start a real node (needs Linux and root); its failure fails the start. */
   node?: Pick<NodeOptions, 'loadImages' | 'readyTimeoutMs' | 'paths'>;
+  /**
+   * With `node`: pods are in-cluster clients, as the platform's own pods are once installed into
+   * the cluster: the apiserver also listens on the node IP and is the `kubernetes` Service's
+   * endpoint there, and the node serves cluster DNS (Service names resolve in pods).
+   */
+  inClusterClients?: boolean;
   /** Extra kube-apiserver flags, after the defaults (e.g. `--audit-log-path=…`). */
   apiserverArgs?: string[];
 }
@@ -134,11 +141,26 @@ function writeFiles(dir: string, certs: ControlPlaneCerts): Record<string, strin
   return files;
 }
 
-function apiserverArgs(f: Record<string, string>, etcdPort: number, securePort: number): string[] {
+/**
+ * Where the apiserver listens and what the `kubernetes` Service points at: loopback only with no
+ * endpoint, or, for in-cluster clients, every address (pods reach the host at the node IP; the
+ * bridge does not exist yet when the apiserver starts) with the node IP as the Service's endpoint.
+ */
+export function apiserverAddressArgs(inClusterClients: boolean): string[] {
+  if (!inClusterClients)
+    return ['--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', '--endpoint-reconciler-type=none'];
+  return ['--bind-address=0.0.0.0', `--advertise-address=${NODE_IP}`, '--endpoint-reconciler-type=lease'];
+}
+
+function apiserverArgs(
+  f: Record<string, string>,
+  etcdPort: number,
+  securePort: number,
+  inClusterClients: boolean,
+): string[] {
   return [
     `--etcd-servers=http://127.0.0.1:${etcdPort}`,
-    '--bind-address=127.0.0.1',
-    '--advertise-address=127.0.0.1',
+    ...apiserverAddressArgs(inClusterClients),
     `--secure-port=${securePort}`,
     `--tls-cert-file=${f.servingCert}`,
     `--tls-private-key-file=${f.servingKey}`,
@@ -156,7 +178,6 @@ function apiserverArgs(f: Record<string, string>, etcdPort: number, securePort: 
     `--kubelet-client-key=${f.adminKey}`,
     '--kubelet-preferred-address-types=InternalIP',
     '--enable-priority-and-fairness=false',
-    '--endpoint-reconciler-type=none',
     '--v=1',
   ];
 }
@@ -205,6 +226,7 @@ function controllerManagerArgs(f: Record<string, string>, kubeconfigPath: string
   ];
 }
 
+const inClusterClients = (o: StartOptions): boolean => o.node !== undefined && o.inClusterClients === true;
 const extraApiserverArgs = (options: StartOptions): string[] => options.apiserverArgs ?? [];
 
 /** Starts etcd + kube-apiserver (+ kube-controller-manager) and waits for /readyz. */
@@ -239,10 +261,11 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
   try {
     const spawnIn = (command: ManagedCommand): number => procs.push(spawnManaged(command, dir, stateDir()));
     spawnIn({ name: 'etcd', bin: etcdBin, args: etcdArgs(dir, etcdPort, peerPort) });
+    const inCluster = inClusterClients(options);
     spawnIn({
       name: 'kube-apiserver',
       bin: apiserverBin,
-      args: apiserverArgs(files, etcdPort, securePort).concat(extraApiserverArgs(options)),
+      args: apiserverArgs(files, etcdPort, securePort, inCluster).concat(extraApiserverArgs(options)),
     });
     await waitReady(server, certs, procs, options.readyTimeoutMs ?? 60_000);
     if (withKcm) {
@@ -251,7 +274,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
     }
     if (options.node) {
       const started = Date.now();
-      node = await startNode({ ...options.node, server, certs, kubeconfigPath, log });
+      node = await startNode({ ...options.node, server, certs, kubeconfigPath, log, clusterDns: inCluster });
       log(`node ${node.name} Ready in ${Date.now() - started} ms at ${node.ip}`);
     }
   } catch (err) {

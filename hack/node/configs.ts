@@ -80,7 +80,16 @@ export function cniConfig(p: NodePaths): string {
   );
 }
 
-export function kubeletConfig(p: NodePaths, files: { caCert: string; cert: string; key: string }): string {
+/**
+ * kubelet's configuration. `clusterDns`: the nameservers pods get (with the
+ * cluster's search path), as on any cluster with CoreDNS; without it pods use
+ * the host's resolv.conf and Service names do not resolve.
+ */
+export function kubeletConfig(
+  p: NodePaths,
+  files: { caCert: string; cert: string; key: string },
+  clusterDns: readonly string[] = [],
+): string {
   return stringify({
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
     kind: 'KubeletConfiguration',
@@ -110,6 +119,7 @@ export function kubeletConfig(p: NodePaths, files: { caCert: string; cert: strin
     serializeImagePulls: false,
     registerNode: true,
     clusterDomain: 'cluster.local',
+    ...(clusterDns.length > 0 ? { clusterDNS: [...clusterDns] } : {}),
     resolvConf: '/etc/resolv.conf',
     localStorageCapacityIsolation: true,
     nodeStatusReportFrequency: '10s',

@@ -16,6 +16,7 @@ import {
   type ManagedProcess,
 } from '../control-plane/process-group.ts';
 import { cleanupNode } from './cleanup.ts';
+import { startClusterDns, type ClusterDns } from './cluster-dns.ts';
 import {
   cniConfig,
   containerdConfig,
@@ -54,6 +55,11 @@ export interface NodeOptions {
   readyTimeoutMs?: number;
   log?: (line: string) => void;
   paths?: NodePaths;
+  /**
+   * Serve cluster DNS on the node IP and make it the pods' nameserver, so pods
+   * resolve Service names (what an in-cluster install of the platform needs).
+   */
+  clusterDns?: boolean;
 }
 
 const SBIN = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
@@ -104,6 +110,7 @@ function createBridge(): void {
 }
 
 function writeNodeFiles(p: NodePaths, o: NodeOptions): { kubeletKubeconfig: string } {
+  const nameservers = o.clusterDns ? [NODE_IP] : [];
   for (const d of [p.root, p.certDir, p.cniConfDir, p.cniIpamDir, p.kubeletRoot, p.logDir, p.containerdState])
     mkdirSync(d, { recursive: true });
   const serving = issueCertificate(
@@ -127,7 +134,7 @@ function writeNodeFiles(p: NodePaths, o: NodeOptions): { kubeletKubeconfig: stri
   writeFileSync(kubeletKubeconfig, buildKubeconfig(o.server, nodeCerts, 'platform-node'), { mode: 0o600 });
   writeFileSync(p.containerdConfig, containerdConfig(p));
   writeFileSync(join(p.cniConfDir, '10-platform.conflist'), cniConfig(p));
-  writeFileSync(p.kubeletConfig, kubeletConfig(p, files));
+  writeFileSync(p.kubeletConfig, kubeletConfig(p, files, nameservers));
   writeFileSync(p.kubeProxyConfig, kubeProxyConfig(o.kubeconfigPath));
   return { kubeletKubeconfig };
 }
@@ -148,6 +155,12 @@ function requireBin(name: string): string {
   return bin;
 }
 
+/** The pods' nameserver on the node IP, when asked for (the bridge must exist). */
+async function clusterDnsOf(o: NodeOptions, log: (line: string) => void): Promise<ClusterDns | undefined> {
+  if (!o.clusterDns) return undefined;
+  return startClusterDns({ address: NODE_IP, kubeconfigPath: o.kubeconfigPath, log });
+}
+
 /** Starts containerd, kubelet, kube-proxy and kube-scheduler and waits for the node to be Ready. */
 export async function startNode(o: NodeOptions): Promise<LocalNode> {
   const log = o.log ?? (() => undefined);
@@ -164,10 +177,12 @@ export async function startNode(o: NodeOptions): Promise<LocalNode> {
   const procs: ManagedProcess[] = [];
   const argsOf = new Map<string, string[]>();
   let supervisor: Supervisor | undefined;
+  let dns: ClusterDns | undefined;
   let restoreSysctls = (): void => undefined;
   const stop = async (): Promise<void> => {
     supervisor?.halt();
     for (const proc of [...procs].reverse()) await stopManaged(proc, p.stateDir);
+    await dns?.close();
     await cleanupNode(p);
     restoreSysctls();
     rmSync(p.ownerFile, { force: true });
@@ -176,6 +191,7 @@ export async function startNode(o: NodeOptions): Promise<LocalNode> {
     const { kubeletKubeconfig } = writeNodeFiles(p, o);
     restoreSysctls = setSysctls();
     createBridge();
+    dns = await clusterDnsOf(o, log);
     const spawnNamed = (name: string): ManagedProcess =>
       spawnManaged({ name, bin: requireBin(name), args: argsOf.get(name) ?? [] }, p.logDir, p.stateDir);
     const start = (name: string, args: string[]): ManagedProcess => {
