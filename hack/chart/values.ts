@@ -82,7 +82,8 @@ ${roleValues(d)}`;
 export const VALUES_DEV = `${HEADER}# config/overlays/dev: any cluster with the locally built images (npm run
 # images:build -- --import, or docker build + kind load: docs/images.md), no TEE
 # runtime class, non-strict notarization, failurePolicy Ignore, the platform
-# image's local model for PlatformEnvironments of type model.
+# image's local model for PlatformEnvironments of type model; one Verifier
+# replica (without a shared evidence database each keeps its own store).
 #   helm install platform charts/agent-platform -n platform-system --create-namespace \\
 #     -f charts/agent-platform/values-dev.yaml
 image:
@@ -98,6 +99,8 @@ modelServer:
 strictNotarization: false
 webhookFailurePolicy: Ignore
 agentRuntimeClass: ""
+verifier:
+  replicas: 1
 `;
 
 export const VALUES_PRODUCTION = `${HEADER}# config/overlays/production: strict notarization, failurePolicy Fail,
