@@ -135,6 +135,7 @@ export function App() {
     whenExpired((message) => {
       setNotice(message);
       setSession(undefined);
+      window.dispatchEvent(new Event('platform:expired'));
     });
   }, []);
   const signIn = (s: Session) => {
@@ -143,6 +144,7 @@ export function App() {
     setSession(s);
     setShown(s);
     if (route.page === 'login') location.hash = '#/agents';
+    requestAnimationFrame(() => window.dispatchEvent(new Event('platform:resumed')));
   };
   const signOut = () => {
     saveSession(undefined);

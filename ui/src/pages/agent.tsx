@@ -221,7 +221,8 @@ export function AgentPage({ id, who }: { id: string; who: Whoami }) {
           who={who}
           onClose={() => {
             setSharing(false);
-            shareButton.current?.focus();
+            // Once the modal is gone (focus outside it is refused while it is open), back to its opener.
+            requestAnimationFrame(() => shareButton.current?.focus());
           }}
         />
       ) : null}

@@ -118,8 +118,18 @@ function useModal(onClose: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.close();
+    if (!d) return;
+    if (!d.open) d.showModal();
+    // While the login page is shown over an ended session, the dialog leaves the top layer (and comes back).
+    const hide = () => d.open && d.close();
+    const show = () => !d.open && d.showModal();
+    window.addEventListener('platform:expired', hide);
+    window.addEventListener('platform:resumed', show);
+    return () => {
+      window.removeEventListener('platform:expired', hide);
+      window.removeEventListener('platform:resumed', show);
+      d.close();
+    };
   }, []);
   const onCancel = (e: Event) => {
     e.preventDefault();
