@@ -149,7 +149,7 @@ export const API_KEY_ROUTES: RouteSpec[] = [
   {
     method: 'GET',
     path: '/v1/whoami',
-    action: 'whoami',
+    action: 'whoami.read',
     summary: 'Who the caller is: subject, authentication method and administrator grants',
     success: 200,
     response: WHOAMI,
