@@ -32,6 +32,9 @@ COPY agent ./agent
 COPY attestation ./attestation
 COPY evidence ./evidence
 COPY accesses ./accesses
+# The management UI's bundle (Vite, a dev dependency: built before the prune), served by `run api` at /ui/.
+COPY ui ./ui
+RUN npm run build:ui
 RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --ignore-scripts
 
 FROM node:${NODE_VERSION}-bookworm-slim
@@ -63,6 +66,7 @@ COPY --from=build --chown=root:root /src/package.json ./package.json
 COPY --from=build --chown=root:root /src/node_modules ./node_modules
 COPY --from=build --chown=root:root /src/dist ./dist
 COPY --from=build --chown=root:root /src/bin ./bin
+COPY --from=build --chown=root:root /src/ui/dist ./ui/dist
 # A numeric non-root user (the image's `node` user) so that Kubernetes
 # runAsNonRoot can verify it; the application files stay owned by root.
 USER 1000:1000

@@ -20,6 +20,7 @@ const FOLDERS = [
   'policy',
   'proxy',
   'test',
+  'ui',
   'webhooks',
 ];
 const TESTS = ['**/*.test.ts', '**/testing/**', 'test/**'];
@@ -47,6 +48,7 @@ export default tseslint.config(
       'coverage/',
       '.scratch/',
       '.platform/',
+      'ui/dist/',
       '**/*.generated.ts',
       'crds/generated/',
     ],
@@ -54,7 +56,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
@@ -110,6 +112,12 @@ export default tseslint.config(
     ['base', 'contract'],
     'the auditor SDK imports only base/ and contract/.',
     [{ regex: '^\\.\\./(?!\\.\\./)', message: 'the auditor SDK does not import the built-in auditors.' }],
+  ),
+  // The management UI reaches the platform over HTTP only: it imports no server folder.
+  importsOnly(
+    ['ui/**'],
+    ['ui'],
+    'ui/ is a browser app: it talks to the API over HTTP and imports no server code.',
   ),
   {
     files: ['**/*.js'],

@@ -1,10 +1,11 @@
 // Projects: `unit` (pure, no I/O, fast), `process` (real processes and HTTP
 // servers on loopback, no cluster), `integration` (a real kube-apiserver +
-// etcd booted once per run by the global setup), `e2e` (the whole system with
-// a real node: agent pods run), `install` (the dev overlay installed into that
-// cluster with the local images, as a user installs it) and `start` (`npm start`
-// itself, as a user runs it). e2e, install and start each need the machine's
-// one node, so they run one after the other, one file at a time.
+// etcd booted once per run by the global setup), `ui` (the management UI in
+// chromium against the facade on that control plane), `e2e` (the whole system
+// with a real node: agent pods run), `install` (the dev overlay installed into
+// that cluster with the local images, as a user installs it) and `start` (`npm
+// start` itself, as a user runs it). e2e, install and start each need the
+// machine's one node, so they run one after the other, one file at a time.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -24,6 +25,7 @@ export default defineConfig({
             'test/e2e/**',
             'test/start/**',
             'test/install/**',
+            'test/ui/**',
             '**/*.int.test.ts',
           ],
           environment: 'node',
@@ -51,6 +53,20 @@ export default defineConfig({
           globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The management UI in Debian's chromium (playwright-core) against the facade on the
+          // integration control plane: one browser per file, files one after the other.
+          name: 'ui',
+          include: ['test/ui/**/*.test.ts'],
+          globalSetup: ['test/integration/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
           pool: 'forks',
         },
       },

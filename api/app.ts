@@ -17,6 +17,8 @@ import { McpMetrics } from './mcp/metrics.ts';
 import { MCP_TOOLS } from './mcp/tools.ts';
 import { openApiDocument } from './openapi.ts';
 import { routeSteps } from './routes/execute.ts';
+import type { UiBundle } from './ui/bundle.ts';
+import { uiEndpoint } from './ui/serve.ts';
 import { ROUTES } from './routes/index.ts';
 import { koaPath, type ApiDeps, type RouteSpec } from './routes/route.ts';
 
@@ -30,6 +32,8 @@ export interface AppOptions {
   version?: string;
   /** MCP_* settings; without them no MCP endpoint is served. */
   mcp?: McpSettings;
+  /** The management UI at /ui/ (its bundle; undefined when not built: 503 with how to build it). Absent: not served. */
+  ui?: { bundle: UiBundle | undefined };
 }
 
 function mcp(o: AppOptions, settings: McpSettings): Koa.Middleware {
@@ -130,6 +134,7 @@ export function createApp(o: AppOptions): Koa {
   app.use(accessLog(o.log, o.metrics));
   app.use(errorShaper(o.log));
   if (o.mcp) app.use(mcp(o, o.mcp));
+  if (o.ui) app.use(uiEndpoint(o.ui.bundle));
   app.use(fixedPathMethods(ROUTES));
   app.use(docs.routes());
   app.use(router.routes());

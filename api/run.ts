@@ -36,6 +36,7 @@ import { agentResolver, credentialLive } from './agents/evidence-identity.ts';
 import { statusPassportSink } from './agents/passport-sink.ts';
 import { DEFAULT_MAX_DELEGATION_TTL_MS } from './delegations/model.ts';
 import { createApp, type AppOptions } from './app.ts';
+import { defaultUiDir, loadUiBundle } from './ui/bundle.ts';
 import type { AuditLog } from './audit/log.ts';
 import { openAuditLog } from './audit/open.ts';
 import { apiKeyAuthenticator } from './auth/api-key-auth.ts';
@@ -383,6 +384,7 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
     registry,
     bodyLimitBytes: s.bodyLimitBytes,
     mcp: mcpOptions(s),
+    ui: { bundle: uiBundle(log) },
   });
   const ops = await opsServerOf(o, registry, informers);
   const { server, shells } = httpServer(o, app, { deps, authenticators: callers, metrics, core });
@@ -392,6 +394,15 @@ export async function startApi(o: StartApiOptions): Promise<RunningApi> {
   const stop = stopperOf(o, parts);
   const opsUrl = `http://127.0.0.1:${ops.port}`;
   return { url: `http://127.0.0.1:${port}`, port, opsUrl, server, deps, informers, bootstrapKeyId, stop };
+}
+
+/** The management UI's bundle; a missing one is logged once (the UI then answers 503 with how to build it). */
+function uiBundle(log: Logger): ReturnType<typeof loadUiBundle> {
+  const dir = defaultUiDir();
+  const bundle = loadUiBundle(dir);
+  if (bundle) log.info({ dir, files: bundle.files.size }, 'management UI at /ui/');
+  else log.warn({ dir }, 'management UI not built (npm run build:ui): /ui/ answers 503');
+  return bundle;
 }
 
 export const runApi: RoleRunner = async ({ log, lifecycle, env, flags }) => {

@@ -3,7 +3,8 @@
 # once: etcd (control plane), containerd + runc + CNI plugins + nftables +
 # iproute2 + iptables (the node), gcc + libc6-dev (the static pause binary),
 # PostgreSQL (the store tests), python3-venv (for the next), shellcheck (the
-# test that lints hack/*.sh); then, from PyPI,
+# test that lints hack/*.sh), chromium (the UI tests drive it with
+# playwright-core; no browser download); then, from PyPI,
 # the pinned Schemathesis (the API fuzzer the integration suite runs) into a
 # venv under the cache dir. Idempotent and quiet when all is there.
 # Without root or apt-get it lists what is missing and exits 2; callers fall
@@ -13,7 +14,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=versions.env
 source "$HERE/versions.env"
 CACHE_ROOT="${PLATFORM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-platform}"
-PACKAGES=(etcd-server containerd runc containernetworking-plugins nftables iproute2 iptables gcc libc6-dev postgresql python3-venv shellcheck)
+PACKAGES=(etcd-server containerd runc containernetworking-plugins nftables iproute2 iptables gcc libc6-dev postgresql python3-venv shellcheck chromium)
 
 debian_packages() {
   local need=() p svc

@@ -39,6 +39,7 @@ function printNextSteps(s: RunningSystem, kubeconfig: string): void {
   say(`           ${k} apply -f config/samples/`);
   say(`           ${k} get platform -A`);
   say(`API:       ${verifierUrl(s.topology)}  (OpenAPI at /openapi.json)`);
+  say(`UI:        ${verifierUrl(s.topology)}/ui/  (sign in with the admin key below)`);
   say(`model:     ${modelBaseUrl(s.topology)}`);
   say(`admin key: ${k} -n ${ns} get secret platform-api-bootstrap -o jsonpath='{.data.api-key}' | base64 -d`);
   if (s.topology.node) {

@@ -65,6 +65,7 @@ export const POLICY = {
   'notification.count': { scope: 'global', roles: ['authenticated'] },
   'apikey.mint': { scope: 'global', roles: ['authenticated'] },
   'apikey.list': { scope: 'global', roles: ['authenticated'] },
+  'whoami.read': { scope: 'global', roles: ['authenticated'] },
   'apikey.revoke': { scope: 'global', roles: ['authenticated'] },
   'audit.query': { scope: 'global', roles: ADMINS },
   'audit.verify': { scope: 'global', roles: ['org_admin'] },

@@ -6,7 +6,7 @@ import { API_KEY_ID_RE } from '../auth/api-key-format.ts';
 import { KEY_ROLES, type KeyRole, type Principal } from '../auth/principal.ts';
 import { badRequest, forbidden, notFound } from '../../base/http-error.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
-import { API_KEY_LIST, API_KEY_MINTED } from './responses.ts';
+import { API_KEY_LIST, API_KEY_MINTED, WHOAMI } from './responses.ts';
 
 const MINT_BODY = {
   type: 'object',
@@ -105,6 +105,18 @@ async function revoke(rc: RouteCtx): Promise<unknown> {
   return undefined;
 }
 
+/** Who the credential is: the UI shows it and picks the consent cards waiting for this subject. */
+function whoami(rc: RouteCtx): Promise<unknown> {
+  const p = rc.principal;
+  rc.audit = { resource: 'whoami' };
+  return Promise.resolve({
+    subject: p.subject,
+    method: p.method,
+    org_admin: p.orgAdmin,
+    workspace_admin_of: [...p.workspaceAdminOf],
+  });
+}
+
 export const API_KEY_ROUTES: RouteSpec[] = [
   {
     method: 'POST',
@@ -133,5 +145,14 @@ export const API_KEY_ROUTES: RouteSpec[] = [
     summary: 'Revoke a key',
     success: 204,
     handle: revoke,
+  },
+  {
+    method: 'GET',
+    path: '/v1/whoami',
+    action: 'whoami.read',
+    summary: 'Who the caller is: subject, authentication method and administrator grants',
+    success: 200,
+    response: WHOAMI,
+    handle: whoami,
   },
 ];

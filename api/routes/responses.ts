@@ -206,6 +206,12 @@ const API_KEY_PROPS = {
   expires_at: strOrNull,
 } as const;
 export const API_KEY_LIST = listOf(object(API_KEY_PROPS));
+export const WHOAMI = object({
+  subject: str,
+  method: { enum: ['api_key', 'service_account', 'oidc'] },
+  org_admin: bool,
+  workspace_admin_of: { type: 'array', items: str },
+});
 /** The plaintext `key` appears here once and never again. */
 export const API_KEY_MINTED = object({ ...API_KEY_PROPS, key: str });
 

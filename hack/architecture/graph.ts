@@ -30,6 +30,7 @@ export const NODE_PURPOSE: Record<string, string> = {
   agent: 'the reference agent (role `agent`)',
   hack: 'development tooling: local control plane, node, images, code generation, training',
   operator: 'the entry point: the `platform` binary and `npm start`',
+  ui: 'the management UI: a Preact single-page app built by Vite, served by the api role at /ui/; HTTP only',
 };
 
 export interface ImportGraph {

@@ -3,7 +3,7 @@
 // own writer; then configs, manifests and the layout's index.json.
 //   runtime  Node 24, dash, iptables-nft and their libraries, /etc basics
 //   deps     production node_modules and package.json at /app
-//   app      the compiled dist/ and bin/ at /app
+//   app      the compiled dist/, the UI bundle (ui/dist/) and bin/ at /app
 //   pause    the static pause binary
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +17,16 @@ import {
   type LayerId,
 } from './definitions.ts';
 import { libraries, resolvePlan, walkTree } from './host.ts';
-import { appSourcesKey, compileApp, ensureDeps, ensureNode24, ensurePause, pruneDeps } from './inputs.ts';
+import {
+  appSourcesKey,
+  buildUi,
+  compileApp,
+  ensureDeps,
+  ensureNode24,
+  ensurePause,
+  pruneDeps,
+  UI_IMAGE_DIR,
+} from './inputs.ts';
 import { writeLayout, type LayoutImage } from './layout.ts';
 import { cachedLayer, entriesKey, pruneStore, writeLayer, type StoredLayer } from './layer-store.ts';
 import { imageConfig, imageManifest } from './oci.ts';
@@ -124,11 +133,14 @@ async function appSource(ctx: Context): Promise<LayerSource> {
   const staging = join(ctx.cacheDir, `app-staging-${process.pid}`);
   return {
     key: `app-${await appSourcesKey(ctx.repoRoot)}-${ctx.epoch}`,
-    createdBy: 'agent-platform images: tsc -p tsconfig.build.json; dist/ and bin/',
+    createdBy:
+      'agent-platform images: tsc -p tsconfig.build.json; npm run build:ui; dist/, ui/dist/ and bin/',
     entries: async () => {
       const dist = await compileApp(ctx.repoRoot, staging);
+      const ui = await buildUi(ctx.repoRoot, staging);
       return [
         ...(await walkTree(dist, '/app/dist')),
+        ...(await walkTree(ui, UI_IMAGE_DIR)),
         ...(await walkTree(join(ctx.repoRoot, 'bin'), '/app/bin')),
         // `platform` on PATH, so `kubectl exec … -- platform ask "…"` works.
         { type: 'symlink', path: '/usr/local/bin/platform', target: '/app/bin/platform.js' },

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { finalStage } from '../../auditors/conformance/dockerfile.ts';
 import { IMAGE_NAME, imageDefinitions, layersFor, parseImageIds } from './definitions.ts';
+import { UI_IMAGE_DIR } from './inputs.ts';
 import { NODE_PURPOSE } from '../architecture/graph.ts';
 import { group, NSSWITCH, parseLdd, passwd, runtimePlan, XTABLES_NAMES, type PlanItem } from './rootfs.ts';
 
@@ -103,11 +104,25 @@ describe('runtime layer plan', () => {
 });
 
 describe('the image compiles every production folder', () => {
-  it('tsconfig.build.json includes each top-level folder of the architecture map but hack', () => {
+  it('tsconfig.build.json includes each top-level folder of the architecture map but hack and ui', () => {
     const config = JSON.parse(
       readFileSync(join(import.meta.dirname, '..', '..', 'tsconfig.build.json'), 'utf8'),
     ) as { include: string[] };
-    const folders = Object.keys(NODE_PURPOSE).filter((n) => !n.includes('/') && n !== 'hack');
+    // ui/ is bundled by Vite, not compiled by tsc (the test below keeps its bundle in the image).
+    const folders = Object.keys(NODE_PURPOSE).filter((n) => !n.includes('/') && n !== 'hack' && n !== 'ui');
     expect(folders.filter((f) => !config.include.includes(f))).toEqual([]);
+  });
+});
+
+describe('the image serves the management UI', () => {
+  it('builds the bundle where the Dockerfile copies it, beside /app/package.json', () => {
+    const build = dockerfile.slice(0, dockerfile.lastIndexOf('\nFROM '));
+    expect(build).toMatch(/^COPY ui \.\/ui$/m);
+    expect(build.indexOf('RUN npm run build:ui')).toBeGreaterThan(build.indexOf('RUN npm ci'));
+    expect(build.indexOf('RUN npm run build:ui')).toBeLessThan(build.indexOf('npm prune --omit=dev'));
+    const copy = /^COPY --from=build \S+ \/src\/ui\/dist (\S+)$/m.exec(lastStage)?.[1];
+    const workdir = /^WORKDIR (\S+)$/m.exec(lastStage)?.[1];
+    expect(join(workdir ?? '', copy ?? '')).toBe(UI_IMAGE_DIR);
+    expect(lastStage).toMatch(/^COPY --from=build \S+ \/src\/package\.json \.\/package\.json$/m);
   });
 });

@@ -77,6 +77,12 @@ async function sourceFiles(repoRoot: string): Promise<string[]> {
     }
   };
   for (const dir of [...config.include, 'bin']) await walk(dir);
+  // The management UI's sources (its bundle is built from them; a built ui/dist is not a source).
+  for (const entry of await readdir(join(repoRoot, 'ui'), { withFileTypes: true })) {
+    const path = join('ui', entry.name);
+    if (entry.isDirectory() && entry.name !== 'dist') await walk(path);
+    else if (entry.isFile()) files.push(path);
+  }
   return files.sort();
 }
 
@@ -86,7 +92,10 @@ async function sourceFiles(repoRoot: string): Promise<string[]> {
  * checkout that rewrites files without changing them keeps the layer.
  */
 export async function appSourcesKey(repoRoot: string): Promise<string> {
-  const hash = createHash('sha256').update('app-v2\n');
+  const hash = createHash('sha256').update('app-v3\n');
+  const vite = join(repoRoot, 'node_modules', 'vite', 'package.json');
+  if (existsSync(vite))
+    hash.update(`vite ${(JSON.parse(await readFile(vite, 'utf8')) as { version: string }).version}\n`);
   const typescript = join(repoRoot, 'node_modules', 'typescript', 'package.json');
   if (existsSync(typescript)) {
     hash.update(
@@ -107,6 +116,16 @@ async function rebaseSourceMaps(dir: string, finalDir: string): Promise<void> {
     else if (entry.name.endsWith('.map'))
       await writeFile(path, rebaseSourceMap(await readFile(path, 'utf8'), dir, finalDir));
   }
+}
+
+/** Where the image holds the UI bundle: `/app/ui/dist`, found by api/ui/bundle.ts beside /app/package.json (as the Dockerfile copies it). */
+export const UI_IMAGE_DIR = '/app/ui/dist';
+
+/** Builds the management UI's bundle into `<outDir>/ui-dist` with the repository's Vite (`npm run build:ui`). */
+export async function buildUi(repoRoot: string, outDir: string): Promise<string> {
+  const dir = join(outDir, 'ui-dist');
+  await run('npm', ['run', 'build:ui', '--', '--outDir', dir, '--emptyOutDir'], { cwd: repoRoot });
+  return dir;
 }
 
 /** Compiles the application into `<outDir>/dist` (bin/platform.js runs dist/operator/main.js when present). */

@@ -49,6 +49,7 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /v1/api-keys': ANY,
   'GET /v1/api-keys': ANY,
   'DELETE /v1/api-keys/{id}': ANY,
+  'GET /v1/whoami': ANY,
   'GET /v1/audit': ADMINS,
   'GET /v1/audit/verify': ['org_admin'],
   'GET /registry/check': [...ANY, 'gateway', 'anonymous'],

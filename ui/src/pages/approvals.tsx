@@ -1,0 +1,184 @@
+// The approvals page. Pending: approval requests the caller may decide and
+// the consent requests waiting for the caller's answer, as cards. Delegations:
+// the active grants of the caller's agents with their expiry and Revoke.
+import { useState } from 'preact/hooks';
+import { agentPath, announceChange, call, get, getAll } from '../api.ts';
+import { Alert, Status } from '../components.tsx';
+import { describeError } from '../errors.ts';
+import { useLoad } from '../hooks.ts';
+import { mapLimited, ownersOf, relativeTime, type AgentView, type Whoami } from '../model.ts';
+import { hrefOf } from '../route.ts';
+import { ApprovalCard, ConsentCard, type ApprovalView, type ConsentView } from './cards.tsx';
+
+interface GrantView {
+  id: string;
+  agent_id: string;
+  user: string;
+  service: string;
+  scopes: string[];
+  expires_at: string;
+}
+
+/** Each visible agent's items at `rest` (consents or grants): one call per agent, eight at a time. */
+async function perAgent<T>(rest: string, keep: (agent: AgentView, item: T) => boolean): Promise<T[]> {
+  const agents = await getAll<AgentView>('/v1/agents');
+  const lists = await mapLimited(agents, 8, async (a) =>
+    (await get<{ items: T[] }>(agentPath(a.agent_id, rest))).items.filter((i) => keep(a, i)),
+  );
+  return lists.flat();
+}
+
+async function pending(who: Whoami): Promise<{ approvals: ApprovalView[]; consents: ConsentView[] }> {
+  const [approvals, badge] = await Promise.all([
+    get<{ items: ApprovalView[] }>('/v1/approvals'),
+    get<{ consents: number }>('/v1/notifications/count'),
+  ]);
+  const consents =
+    badge.consents > 0
+      ? await perAgent<ConsentView>('/delegations/pending', (_, c) => c.user === who.subject)
+      : [];
+  return { approvals: approvals.items, consents };
+}
+
+function PendingTab({ who }: { who: Whoami }) {
+  const { data, error, loading } = useLoad(() => pending(who), [who.subject]);
+  const empty = data && data.approvals.length === 0 && data.consents.length === 0;
+  return (
+    <div>
+      <Alert text={error} />
+      <Status text="Loading…" when={loading && !data} />
+      <Status text="Nothing waits for you." when={empty} />
+      {data && data.consents.length > 0 ? (
+        <section aria-labelledby="consents-title">
+          <h2 id="consents-title">Consent requests</h2>
+          {data.consents.map((c) => (
+            <ConsentCard key={c.id} initial={c} />
+          ))}
+        </section>
+      ) : null}
+      {data && data.approvals.length > 0 ? (
+        <section aria-labelledby="requests-title">
+          <h2 id="requests-title">High-risk actions</h2>
+          {data.approvals.map((a) => (
+            <ApprovalCard key={a.id} initial={a} />
+          ))}
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function GrantRow({ grant }: { grant: GrantView }) {
+  const [revoked, setRevoked] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const revoke = async () => {
+    try {
+      await call('DELETE', agentPath(grant.agent_id, `/delegations/${grant.id}`));
+      setRevoked(true);
+      announceChange();
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+  return (
+    <tr>
+      <th scope="row">
+        <a href={hrefOf({ page: 'agent', id: grant.agent_id })}>{grant.agent_id}</a>
+      </th>
+      <td>{grant.user}</td>
+      <td>
+        {grant.service}: {grant.scopes.join(', ')}
+      </td>
+      <td>
+        <time dateTime={grant.expires_at} title={new Date(grant.expires_at).toLocaleString()}>
+          {relativeTime(grant.expires_at, Date.now())}
+        </time>
+      </td>
+      <td>
+        {revoked ? (
+          <span role="status">Revoked</span>
+        ) : (
+          <button
+            type="button"
+            class="danger"
+            aria-label={`Revoke ${grant.service} for ${grant.agent_id}`}
+            onClick={() => void revoke()}
+          >
+            Revoke
+          </button>
+        )}
+        <Alert text={error} />
+      </td>
+    </tr>
+  );
+}
+
+function DelegationsTab({ who }: { who: Whoami }) {
+  const mine = (a: AgentView, g: GrantView) => g.user === who.subject || ownersOf(a).includes(who.subject);
+  const { data, error, loading } = useLoad(() => perAgent<GrantView>('/delegations', mine), [who.subject]);
+  return (
+    <div>
+      <Alert text={error} />
+      <Status text="Loading…" when={loading && !data} />
+      <Status text="No active delegation." when={data?.length === 0} />
+      {data && data.length > 0 ? (
+        <table data-testid="grants">
+          <caption>Active delegations</caption>
+          <thead>
+            <tr>
+              <th scope="col">Agent</th>
+              <th scope="col">For</th>
+              <th scope="col">Service and scopes</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.map((g) => (
+              <GrantRow key={g.id} grant={g} />
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}
+
+const TABS = [
+  { id: 'pending', label: 'Pending' },
+  { id: 'delegations', label: 'Delegations' },
+] as const;
+
+export function ApprovalsPage({ tab, who }: { tab: 'pending' | 'delegations'; who: Whoami }) {
+  const go = (t: 'pending' | 'delegations') => (location.hash = hrefOf({ page: 'approvals', tab: t }));
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    const next = tab === 'pending' ? 'delegations' : 'pending';
+    go(next);
+    requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus());
+  };
+  return (
+    <section aria-labelledby="approvals-title">
+      <h1 id="approvals-title">Approvals</h1>
+      <div role="tablist" aria-label="Approvals" class="tabs" onKeyDown={onKeyDown}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            id={`tab-${t.id}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            aria-controls={tab === t.id ? `panel-${t.id}` : undefined}
+            tabIndex={tab === t.id ? 0 : -1}
+            onClick={() => go(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'pending' ? <PendingTab who={who} /> : <DelegationsTab who={who} />}
+      </div>
+    </section>
+  );
+}
