@@ -238,7 +238,7 @@ describe('the facade beside the UI', () => {
     const asset = await fetch(`${fx.api.url}${script}`);
     expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect((await fetch(`${fx.api.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${fx.api.url}/openapi.json`)).status).toBe(200);
     expect((await fx.call('GET', '/v1/agents', {})).status).toBe(401);
     const whoami = await fx.call('GET', '/v1/whoami', { key: fx.keys.workspace_admin });
     expect(whoami.body).toEqual({
