@@ -74,31 +74,4 @@ export async function waitAgentReady(a: AgentRef, timeoutMs = 240_000): Promise<
   return pod!;
 }
 
-export interface AskAnswer {
-  status: number;
-  decision: string;
-  evidence_id?: string;
-  answer?: string;
-  decision_reasons?: string[];
-}
-
-/**
- * POST /v1/ask to the reference agent in the pod, from the host (pod IPs are
- * routed on the bridge). The agent container has no readiness probe of its
- * own (an agent image is the user's), so "Ready" can come a moment before it
- * listens: a refused connection is retried.
- */
-export async function askAgent(pod: k8s.V1Pod, prompt: string): Promise<{ http: number; body: AskAnswer }> {
-  const res = await eventually(
-    () =>
-      fetch(`http://${pod.status?.podIP}:8080/v1/ask`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ prompt }),
-        signal: AbortSignal.timeout(120_000),
-      }),
-    `the agent in ${pod.metadata?.name} listening`,
-    60_000,
-  );
-  return { http: res.status, body: (await res.json()) as AskAnswer };
-}
+export { askAgent, type AskAnswer } from '../fixtures/ask-agent.ts';
