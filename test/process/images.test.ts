@@ -215,6 +215,7 @@ describe('rebuilding after a source change', () => {
     for (const path of [
       ...tsBuild.include,
       'bin',
+      'ui',
       'package.json',
       'package-lock.json',
       'tsconfig.json',
