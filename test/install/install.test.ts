@@ -10,7 +10,7 @@ import { describe, it } from 'vitest';
 import { governsACall, installsTheRoles, runsTheSamples, uninstallsCleanly } from './steps.ts';
 import { VARIANTS } from './variants.ts';
 
-describe.each(VARIANTS)('$title installed on the real node', (variant) => {
+describe.each(VARIANTS)('$title installed on the real node ($installs)', (variant) => {
   it('runs the three roles from the local image: the operator with 2 replicas and a leader, the webhook with its own certificate', async () => {
     await installsTheRoles(variant);
   });

@@ -200,7 +200,9 @@ export async function uninstallsCleanly(variant: Variant): Promise<void> {
   // The operator removes its finalizers while it still runs, so the samples go first.
   kubectl(['delete', '-f', SAMPLES, '--wait=true', '--timeout=240s']);
   variant.uninstall();
-  console.log(`[install] uninstall of the samples and ${variant.title}: ${secondsSince(started)} s`);
+  console.log(
+    `[install] kubectl delete -f config/samples, ${variant.uninstalls}: ${secondsSince(started)} s`,
+  );
   // Pods and namespaces finish terminating after the objects that own them are gone.
   const left = await eventually(() => {
     const found = leftovers();

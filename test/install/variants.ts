@@ -15,8 +15,9 @@ const TIMEOUT = '240s';
 
 export interface Variant {
   title: string;
-  /** The install command, as the timings name it. */
+  /** The install and uninstall commands, as the timings name them. */
   installs: string;
+  uninstalls: string;
   install(): void;
   /** Removes what install added; the samples are gone already (the operator removed their finalizers). */
   uninstall(): void;
@@ -30,15 +31,17 @@ function helm(args: string[]): string {
 }
 
 const kustomize: Variant = {
-  title: 'the dev overlay (kubectl apply -k)',
+  title: 'the dev overlay',
   installs: 'kubectl apply -k',
+  uninstalls: 'kubectl delete -k',
   install: () => kubectl(['apply', '-k', FIXTURE]),
   uninstall: () => kubectl(['delete', '-k', FIXTURE, '--wait=true', `--timeout=${TIMEOUT}`]),
 };
 
 const chart: Variant = {
-  title: 'the Helm chart with values-dev.yaml (helm install)',
+  title: 'the Helm chart with values-dev.yaml',
   installs: 'helm install',
+  uninstalls: 'helm uninstall and kubectl delete of the CRDs and the namespace',
   install: () => {
     kubectl(['apply', '-f', LOCAL_MODEL]);
     helm([
