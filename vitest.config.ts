@@ -2,8 +2,8 @@
 // servers on loopback, no cluster), `integration` (a real kube-apiserver +
 // etcd booted once per run by the global setup), `ui` (the management UI in
 // chromium against the facade on that control plane), `e2e` (the whole system
-// with a real node: agent pods run), `install` (the dev overlay installed into
-// that cluster with the local images, as a user installs it) and `start` (`npm
+// with a real node: agent pods run), `install` (the dev overlay, then the Helm
+// chart, installed into that cluster with the local images, as a user does) and `start` (`npm
 // start` itself, as a user runs it). e2e, install and start each need the
 // machine's one node, so they run one after the other, one file at a time.
 import { defineConfig } from 'vitest/config';

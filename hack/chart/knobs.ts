@@ -137,6 +137,38 @@ function evidenceDatabase(objects: K8sObject[], t: TemplateBuilder): void {
   c.env = [t.item('.Values.evidenceDatabase.secretName', item) as unknown as EnvVar, ...(c.env ?? [])];
 }
 
+/**
+ * Settings the base leaves unset (the code's defaults apply), each an env var
+ * present only when its value is non-empty: the agents' model and the injected
+ * sidecars' resources, what a cluster sets for its own model and its size.
+ */
+export const OPTIONAL_ENV = [
+  { role: 'webhook', env: 'PLATFORM_MODEL_URL', value: '.Values.model.url' },
+  { role: 'webhook', env: 'PLATFORM_WEBHOOK_MODEL_PORTS', value: '.Values.model.ports' },
+  { role: 'webhook', env: 'PLATFORM_SIDECAR_CPU_REQUEST', value: '.Values.sidecarResources.requests.cpu' },
+  {
+    role: 'webhook',
+    env: 'PLATFORM_SIDECAR_MEMORY_REQUEST',
+    value: '.Values.sidecarResources.requests.memory',
+  },
+  { role: 'webhook', env: 'PLATFORM_SIDECAR_CPU_LIMIT', value: '.Values.sidecarResources.limits.cpu' },
+  { role: 'webhook', env: 'PLATFORM_SIDECAR_MEMORY_LIMIT', value: '.Values.sidecarResources.limits.memory' },
+  { role: 'operator', env: 'PLATFORM_MODEL_URL', value: '.Values.model.url' },
+] as const;
+
+function optionalEnv(objects: K8sObject[], t: TemplateBuilder): void {
+  for (const knob of OPTIONAL_ENV) {
+    const role = ROLES.find((r) => r.key === knob.role)!;
+    const c = container(objects, role.deployment, role.container);
+    if (c.env?.some((e) => e.name === knob.env))
+      throw new Error(
+        `the base already sets ${knob.env} of ${role.deployment}; the chart's ${knob.value} would repeat it`,
+      );
+    const item = { name: knob.env, value: t.scalar(`${knob.value} | quote`) };
+    c.env = [...(c.env ?? []), t.item(knob.value, item) as unknown as EnvVar];
+  }
+}
+
 /** Puts every knob into `objects` (mutated) and returns the defaults the base had. */
 export function applyKnobs(objects: K8sObject[], t: TemplateBuilder): ChartDefaults {
   const { image, roles } = roleKnobs(objects, t);
@@ -167,5 +199,6 @@ export function applyKnobs(objects: K8sObject[], t: TemplateBuilder): ChartDefau
     roles,
   };
   evidenceDatabase(objects, t);
+  optionalEnv(objects, t);
   return defaults;
 }

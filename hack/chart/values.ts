@@ -34,6 +34,28 @@ function roleValues(d: ChartDefaults): string {
   ).join('');
 }
 
+/** Settings the base leaves to the code's defaults (knobs.ts OPTIONAL_ENV): empty, unset. */
+const SETTINGS = `# The agents' model, an OpenAI-compatible base URL: the gateways' (the webhook's
+# PLATFORM_MODEL_URL) and the agent containers' default OPENAI_BASE_URL (the
+# operator's); a PlatformEnvironment or ModelRegistration of the agent's model
+# wins. Empty: unset. When the URL names a host rather than an address, ports
+# lists its port (comma-separated ports), so the pods' calls to it are
+# redirected to their gateway (PLATFORM_WEBHOOK_MODEL_PORTS).
+model:
+  url: ""
+  ports: ""
+# Requests and limits of each injected sidecar (PLATFORM_SIDECAR_*); empty: the
+# spec's 100m / 128Mi requests, 500m / 256Mi limits. A pod's
+# platform.computing/sidecar-* annotations still win.
+sidecarResources:
+  requests:
+    cpu: ""
+    memory: ""
+  limits:
+    cpu: ""
+    memory: ""
+`;
+
 export function valuesYaml(d: ChartDefaults): string {
   return `${HEADER}# Defaults are config/default's (the base): strict notarization, failurePolicy
 # Fail, the kata-qemu-tdx TEE runtime class, no NetworkPolicies, an evidence
@@ -66,7 +88,7 @@ webhookFailurePolicy: ${d.webhookFailurePolicy}
 # runtimeClassName of agent and model pods (the TEE): kata-qemu-tdx, kata-qemu-snp
 # for SEV-SNP, kata-qemu-coco-dev without TEE hardware; empty for none.
 agentRuntimeClass: ${JSON.stringify(d.agentRuntimeClass)}
-# Ingress NetworkPolicies for the three roles (the production overlay's).
+${SETTINGS}# Ingress NetworkPolicies for the three roles (the production overlay's).
 networkPolicies:
   enabled: false
 # The Verifier's evidence store and audit log in PostgreSQL: DATABASE_URL from
@@ -146,6 +168,10 @@ const obj = (properties: Record<string, object>, required = Object.keys(properti
   required,
   properties,
 });
+/** A quantity or port list: `--set` turns `10` into a number, a values file may quote it. */
+const setting = (): object => ({ type: ['string', 'number'] });
+const cpuMemory = (): object => obj({ cpu: setting(), memory: setting() });
+
 const role = (): object =>
   obj({ replicas: { type: 'integer', minimum: 0 }, resources: { type: 'object' } }, ['replicas']);
 
@@ -170,6 +196,8 @@ export function valuesSchema(): string {
       }),
       networkPolicies: obj({ enabled: { type: 'boolean' } }),
       evidenceDatabase: obj({ secretName: str(), key: str({ minLength: 1 }) }),
+      model: obj({ url: str({ pattern: '^(https?://\\S+)?$' }), ports: setting() }),
+      sidecarResources: obj({ requests: cpuMemory(), limits: cpuMemory() }),
       operator: role(),
       webhook: role(),
       verifier: role(),

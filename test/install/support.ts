@@ -35,6 +35,11 @@ export function eventually<T>(
 
 let verifier: { url: string; key: string } | undefined;
 
+/** Forgets the Verifier's address and key: a new install has new ones. */
+export function forgetVerifier(): void {
+  verifier = undefined;
+}
+
 async function verifierAccess(): Promise<{ url: string; key: string }> {
   if (verifier) return verifier;
   const core = kubeConfig().makeApiClient(k8s.CoreV1Api);

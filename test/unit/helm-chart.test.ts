@@ -36,6 +36,10 @@ function byKey(objects: K8sObject[]): Map<string, K8sObject> {
   return out;
 }
 
+/** The install test's local echo model (test/fixtures/install/local-model.yaml): applied beside the chart, not by it. */
+const localModel = (o: K8sObject): boolean =>
+  o.metadata.name === 'local-model' || o.metadata.namespace === 'local-model';
+
 const CASES = [
   { name: 'defaults', values: [], kustomization: 'default' },
   { name: 'values-dev.yaml', values: ['values-dev.yaml'], kustomization: 'overlays/dev' },
@@ -44,12 +48,21 @@ const CASES = [
     values: ['values-production.yaml'],
     kustomization: 'overlays/production',
   },
+  // The install test's two variants install the same platform (test/install/variants.ts).
+  {
+    name: 'values-dev.yaml with test/fixtures/install/values.yaml',
+    values: ['values-dev.yaml', '../../test/fixtures/install/values.yaml'],
+    kustomization: '../test/fixtures/install',
+    besides: localModel,
+  },
 ] as const;
 
-describe.each(CASES)('helm template with $name', ({ values, kustomization }) => {
+describe.each(CASES)('helm template with $name', (c) => {
+  const { values, kustomization } = c;
+  const besides = 'besides' in c ? c.besides : () => false;
   // createNamespace: kustomize creates the Namespace; `helm install --create-namespace` otherwise does.
   const chart = byKey(parseObjects(helmTemplate([...values], ['createNamespace=true'])));
-  const config = byKey(parseObjects(kustomizeBuild(kustomization)));
+  const config = byKey(parseObjects(kustomizeBuild(kustomization)).filter((o) => !besides(o)));
 
   it(`has the objects of config/${kustomization}, no more, no fewer`, () => {
     expect([...chart.keys()].sort()).toEqual([...config.keys()].sort());
@@ -101,6 +114,8 @@ describe('the chart', () => {
     ['strictNotarisation=false', /strictNotarisation/],
     ['agentRuntimeClass=Kata_TDX', /agentRuntimeClass/],
     ['image.pullPolicy=Sometimes', /pullPolicy/],
+    ['model.url=local-model:11434', /model/],
+    ['sidecarResources.requests.gpu=1', /gpu/],
   ])('refuses --set %s with a message naming the value', (set, message) => {
     const run = helm(['template', 'platform', CHART, '--set', set]);
     expect(run.status).not.toBe(0);
