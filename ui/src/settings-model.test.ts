@@ -5,6 +5,7 @@ import {
   controlOf,
   draftOf,
   fieldsOf,
+  labelOf,
   showValue,
   valueOf,
   type AuditorSchema,
@@ -125,6 +126,8 @@ describe('settings fields', () => {
     expect(addTag(['a'], 'a')).toEqual(['a']);
     expect(addTag(['a'], '  ')).toEqual(['a']);
     expect(camelOf('max_token_limit')).toBe('maxTokenLimit');
+    expect(labelOf({ key: 'max_token_limit', label: 'max token limit' })).toBe('Max token limit');
+    expect(labelOf({ key: 'max_token_limit', label: '' })).toBe('Max token limit');
     expect(showValue(['x', 'y'])).toBe('x, y');
     expect(showValue([])).toBe('(none)');
     expect(showValue(false)).toBe('off');

@@ -106,10 +106,18 @@ function fieldOf(def: SettingDef, view: SettingView | undefined, scope: Scope): 
   };
 }
 
+/** The label as a person reads it: the schema's, capitalised (`max token limit` → `Max token limit`). */
+export const labelOf = (def: Pick<SettingDef, 'label' | 'key'>): string => {
+  const text = def.label.trim() || def.key.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
 /** One field per setting of the auditor, as the tier `scope` sees it. */
 export function fieldsOf(schema: AuditorSchema, views: readonly SettingView[], scope: Scope): Field[] {
   const mine = new Map(views.filter((v) => v.auditor_id === schema.auditor_id).map((v) => [v.setting, v]));
-  return settingDefs(schema).map((def) => fieldOf(def, mine.get(camelOf(def.key)), scope));
+  return settingDefs(schema).map((def) =>
+    fieldOf({ ...def, label: labelOf(def) }, mine.get(camelOf(def.key)), scope),
+  );
 }
 
 const FROM_WORDS: Record<Field['from'], string> = {

@@ -149,7 +149,7 @@ export function SettingsPage({ target }: { target?: SettingsScope | undefined })
               ))}
             </select>
           </p>
-          {auditorId ? <AuditorSettings target={target} auditorId={auditorId} /> : null}
+          {auditorId ? <AuditorSettings key={auditorId} target={target} auditorId={auditorId} /> : null}
         </>
       )}
     </section>
