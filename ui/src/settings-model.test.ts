@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addTag,
+  besideField,
   camelOf,
   controlOf,
   draftOf,
@@ -132,5 +133,21 @@ describe('settings fields', () => {
     expect(showValue([])).toBe('(none)');
     expect(showValue(false)).toBe('off');
     expect(showValue(0.5)).toBe('0.5');
+  });
+
+  it('drop the field name from a reason shown beside that field', () => {
+    expect(
+      besideField(
+        'model-context.default_context_window: must be <= 2000000; got 5000000',
+        'model-context',
+        'default_context_window',
+      ),
+    ).toBe('must be <= 2000000; got 5000000');
+    expect(besideField('injection.maxTokenLimit: must be >= 1; got 0', 'injection', 'max_token_limit')).toBe(
+      'must be >= 1; got 0',
+    );
+    expect(besideField('injection.threshold is LOCKED (Set by Org Admin)', 'injection', 'threshold')).toBe(
+      'injection.threshold is LOCKED (Set by Org Admin)',
+    );
   });
 });

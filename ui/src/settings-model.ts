@@ -163,3 +163,12 @@ export function showValue(value: unknown): string {
   if (value === null || value === undefined) return '—';
   return String(value);
 }
+
+/** The server's reason without the `<auditor>.<setting>: ` it starts with: shown beside that field, it is named already. */
+export function besideField(detail: string, auditorId: string, key: string): string {
+  for (const name of [key, camelOf(key)]) {
+    const prefix = `${auditorId}.${name}: `;
+    if (detail.startsWith(prefix)) return detail.slice(prefix.length);
+  }
+  return detail;
+}

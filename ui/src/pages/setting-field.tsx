@@ -4,9 +4,10 @@
 // a value. What was typed stays in the control after any error.
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import { describeError } from '../errors.ts';
+import { ApiError, describeError } from '../errors.ts';
 import type { SettingsScope } from '../route.ts';
 import {
+  besideField,
   draftOf,
   fromWords,
   showValue,
@@ -57,7 +58,9 @@ function useSettingEdit({ auditorId, field, target, onSaved }: Props) {
       setDraft(draftOf(def, view ? view.value : def.default));
       onSaved();
     } catch (e) {
-      setError(describeError(e));
+      const near =
+        e instanceof ApiError ? new ApiError(e.status, besideField(e.detail, auditorId, def.key), e.code) : e;
+      setError(describeError(near));
     } finally {
       setBusy(false);
     }
