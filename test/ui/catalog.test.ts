@@ -107,6 +107,7 @@ describe('the app catalog', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshots(page, 'catalog');
 
+    expect(await card(page, app.jira).textContent()).toContain(`Required by organization ${state.org}`);
     await card(page, app.jira).getByRole('button', { name: 'Install Jira' }).click();
     await card(page, app.jira).getByRole('button', { name: 'Uninstall Jira' }).click();
     await expect

@@ -5,7 +5,13 @@
 import { useState } from 'preact/hooks';
 import { call, get, getAll } from '../api.ts';
 import { Alert, Status } from '../components.tsx';
-import { byCategory, type CatalogApp, type InstalledApp } from '../catalog-model.ts';
+import {
+  byCategory,
+  wizardTools,
+  type CatalogApp,
+  type EffectiveTool,
+  type InstalledApp,
+} from '../catalog-model.ts';
 import { describeError } from '../errors.ts';
 import { useLoad } from '../hooks.ts';
 import type { AgentView } from '../model.ts';
@@ -18,11 +24,13 @@ function AppCard({
   app,
   agentId,
   installed,
+  requiredBy,
   onChanged,
 }: {
   app: CatalogApp;
   agentId: string | undefined;
   installed: boolean;
+  requiredBy: string | undefined;
   onChanged: () => void;
 }) {
   const [error, setError] = useState<string | undefined>(undefined);
@@ -53,6 +61,7 @@ function AppCard({
         </span>
       </p>
       {app.description ? <p>{app.description}</p> : null}
+      {requiredBy ? <p class="required">Required by {requiredBy}: pre-installed.</p> : null}
       {agentId ? (
         <div class="actions">
           {installed ? <span class="role role-Owner">Installed</span> : null}
@@ -90,24 +99,43 @@ function AgentPicker({ value, onPick }: { value: string; onPick: (id: string) =>
   );
 }
 
-export function CatalogPage() {
-  const [agentId, setAgentId] = useState('');
+/** What an agent's view adds: `items` of the agent (none without one), read again by `reload`. */
+function useForAgent<T>(agentId: string, path: (id: string) => string) {
+  return useLoad(
+    () => (agentId ? get<{ items: T[] }>(path(enc(agentId))) : Promise.resolve({ items: [] as T[] })),
+    [agentId],
+  );
+}
+
+/** The catalog (the agent's view when one is chosen), its installs and the apps its tiers require. */
+function useCatalog(agentId: string) {
   const apps = useLoad(
     () => get<{ items: CatalogApp[] }>(`/v1/app-catalog${agentId ? `?agent_id=${enc(agentId)}` : ''}`),
     [agentId],
   );
-  const installed = useLoad(
-    () =>
-      agentId
-        ? get<{ items: InstalledApp[] }>(`/v1/app-catalog/agents/${enc(agentId)}/installed`)
-        : Promise.resolve({ items: [] }),
-    [agentId],
+  const installed = useForAgent<InstalledApp>(agentId, (id) => `/v1/app-catalog/agents/${id}/installed`);
+  const rulings = useForAgent<EffectiveTool>(agentId, (id) => `/v1/scoped-tools/effective?agent_id=${id}`);
+  const required = new Map(
+    wizardTools(apps.data?.items ?? [], rulings.data?.items ?? []).flatMap((t) =>
+      t.requiredBy ? [[t.app_id, t.requiredBy] as const] : [],
+    ),
   );
-  const have = new Set((installed.data?.items ?? []).map((i) => i.app_id));
-  const reload = () => {
-    apps.reload();
-    installed.reload();
+  return {
+    apps,
+    have: new Set((installed.data?.items ?? []).map((i) => i.app_id)),
+    required,
+    error: apps.error ?? installed.error ?? rulings.error,
+    reload: () => {
+      apps.reload();
+      installed.reload();
+      rulings.reload();
+    },
   };
+}
+
+export function CatalogPage() {
+  const [agentId, setAgentId] = useState('');
+  const { apps, have, required, error, reload } = useCatalog(agentId);
   return (
     <section aria-labelledby="catalog-title">
       <h1 id="catalog-title">App catalog</h1>
@@ -121,7 +149,7 @@ export function CatalogPage() {
           Apps blocked for <a href={hrefOf({ page: 'agent', id: agentId })}>{agentId}</a> are not shown.
         </p>
       ) : null}
-      <Alert text={apps.error ?? installed.error} />
+      <Alert text={error} />
       <Status text="Loading the catalog…" when={!apps.data && apps.loading} />
       {byCategory(apps.data?.items ?? []).map(([category, list]) => (
         <section key={category} aria-labelledby={slug(category)} data-testid="category">
@@ -133,6 +161,7 @@ export function CatalogPage() {
                 app={a}
                 agentId={agentId || undefined}
                 installed={have.has(a.app_id)}
+                requiredBy={required.get(a.app_id)}
                 onChanged={reload}
               />
             ))}
