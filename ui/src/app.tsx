@@ -7,7 +7,10 @@ import { useOnChange } from './hooks.ts';
 import { AgentPage } from './pages/agent.tsx';
 import { AgentsPage } from './pages/agents.tsx';
 import { ApprovalsPage } from './pages/approvals.tsx';
+import { CatalogPage } from './pages/catalog.tsx';
 import { LoginPage } from './pages/login.tsx';
+import { NewAgentPage } from './pages/new-agent.tsx';
+import { SettingsPage } from './pages/settings.tsx';
 import { hrefOf, parseRoute, type Route } from './route.ts';
 
 function useRoute(): Route {
@@ -45,7 +48,10 @@ function Sidebar({ route, badge }: { route: Route; badge: number | undefined }) 
     <nav class="sidebar" aria-label="Main">
       <ul>
         <li>
-          <a href={hrefOf({ page: 'agents' })} aria-current={current('agents') ?? current('agent')}>
+          <a
+            href={hrefOf({ page: 'agents' })}
+            aria-current={current('agents') ?? current('agent') ?? current('new-agent')}
+          >
             Agents
           </a>
         </li>
@@ -59,6 +65,16 @@ function Sidebar({ route, badge }: { route: Route; badge: number | undefined }) 
             ) : null}
           </a>
         </li>
+        <li>
+          <a href={hrefOf({ page: 'catalog' })} aria-current={current('catalog')}>
+            App catalog
+          </a>
+        </li>
+        <li>
+          <a href={hrefOf({ page: 'settings' })} aria-current={current('settings')}>
+            Settings
+          </a>
+        </li>
       </ul>
     </nav>
   );
@@ -70,6 +86,12 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <AgentPage id={route.id} who={session.who} />;
     case 'approvals':
       return <ApprovalsPage tab={route.tab} who={session.who} />;
+    case 'new-agent':
+      return <NewAgentPage who={session.who} />;
+    case 'catalog':
+      return <CatalogPage />;
+    case 'settings':
+      return <SettingsPage key={hrefOf(route)} target={route.target} />;
     case 'not-found':
       return (
         <section aria-labelledby="nf">

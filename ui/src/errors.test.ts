@@ -10,6 +10,9 @@ describe('describeError', () => {
     expect(describeError(new ApiError(409, 'another decision was recorded first; reload'))).toMatch(
       /^Another decision was recorded first; reload\. It changed meanwhile/,
     );
+    expect(describeError(new ApiError(409, 'app x is required by organization acme', 'app_required'))).toBe(
+      'App x is required by organization acme.',
+    );
     expect(describeError(new ApiError(422, 'ttl exceeds the longest delegation (8h)'))).toBe(
       'Ttl exceeds the longest delegation (8h).',
     );

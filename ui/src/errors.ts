@@ -27,6 +27,21 @@ const sentence = (s: string): string => {
   return /[.!?]$/.test(first) ? first : `${first}.`;
 };
 
+/** 409s that state a rule (a lock, a required app), not a change made meanwhile: reloading does not help. */
+const RULE_CONFLICTS = new Set([
+  'app_required',
+  'setting_locked',
+  'tool_blocked',
+  'tool_required',
+  'agent_exists',
+  'credential_exists',
+]);
+
+const conflictWords = (err: ApiError, detail: string): string =>
+  RULE_CONFLICTS.has(err.code ?? '')
+    ? detail
+    : `${detail} It changed meanwhile: reload and try again.`.trim();
+
 /** The words shown for a failed call: what happened and, where it helps, what to do. */
 export function describeError(err: unknown): string {
   if (!(err instanceof ApiError)) return 'Could not reach the server. Check the connection and try again.';
@@ -39,7 +54,7 @@ export function describeError(err: unknown): string {
     case err.status === 404:
       return `Not found. ${detail}`.trim();
     case err.status === 409:
-      return `${detail} It changed meanwhile: reload and try again.`.trim();
+      return conflictWords(err, detail);
     case err.status === 413:
       return 'That is too large for the server to accept.';
     case err.status >= 500:

@@ -5,10 +5,16 @@ describe('routes', () => {
   it('parse every page and round-trip through hrefOf', () => {
     for (const hash of [
       '#/agents',
+      '#/agents/new',
       '#/agents/team-a.release-bot',
       '#/approvals',
       '#/approvals/delegations',
       '#/login',
+      '#/catalog',
+      '#/settings',
+      '#/settings/org/acme',
+      '#/settings/workspace/team-a/ws',
+      '#/settings/agent/team-a.release-bot',
     ])
       expect(hrefOf(parseRoute(hash))).toBe(hash);
   });
@@ -18,5 +24,15 @@ describe('routes', () => {
     expect(parseRoute('#/')).toEqual({ page: 'agents' });
     expect(parseRoute('#/agents/no-dot')).toEqual({ page: 'not-found', path: '/agents/no-dot' });
     expect(parseRoute('#/agents/a.b/c')).toEqual({ page: 'not-found', path: '/agents/a.b/c' });
+  });
+
+  it('name a settings tier, and refuse a malformed one', () => {
+    expect(parseRoute('#/settings/workspace/team-a/ws')).toEqual({
+      page: 'settings',
+      target: { scope: 'workspace', namespace: 'team-a', workspace: 'ws' },
+    });
+    expect(parseRoute('#/settings/agent/no-dot').page).toBe('not-found');
+    expect(parseRoute('#/settings/org/Bad_Name').page).toBe('not-found');
+    expect(parseRoute('#/settings/cluster/x').page).toBe('not-found');
   });
 });

@@ -1,36 +1,86 @@
 // Hash routes of the single-page app (the server serves one index.html):
-//   #/agents  #/agents/<agent_id>  #/approvals  #/approvals/delegations  #/login
+//   #/agents  #/agents/new  #/agents/<agent_id>  #/approvals  #/approvals/delegations  #/login
+//   #/settings  #/settings/org/<org>  #/settings/workspace/<namespace>/<workspace>  #/settings/agent/<agent_id>
+//   #/catalog
 // Pure.
+
+/** The tier of the auditor-settings cascade a settings page shows. */
+export type SettingsScope =
+  | { scope: 'org'; organization: string }
+  | { scope: 'workspace'; namespace: string; workspace: string }
+  | { scope: 'agent'; agent_id: string };
 
 export type Route =
   | { page: 'login' }
   | { page: 'agents' }
+  | { page: 'new-agent' }
   | { page: 'agent'; id: string }
   | { page: 'approvals'; tab: 'pending' | 'delegations' }
+  | { page: 'settings'; target?: SettingsScope }
+  | { page: 'catalog' }
   | { page: 'not-found'; path: string };
 
 const AGENT_ID = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/;
+const NAME = /^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/;
+
+function settingsTarget(parts: string[]): SettingsScope | undefined {
+  const [kind, ...rest] = parts.map(decodeURIComponent);
+  if (kind === 'org' && rest.length === 1 && NAME.test(rest[0]!))
+    return { scope: 'org', organization: rest[0]! };
+  if (kind === 'workspace' && rest.length === 2 && rest.every((p) => NAME.test(p)))
+    return { scope: 'workspace', namespace: rest[0]!, workspace: rest[1]! };
+  if (kind === 'agent' && rest.length === 1 && AGENT_ID.test(rest[0]!))
+    return { scope: 'agent', agent_id: rest[0]! };
+  return undefined;
+}
+
+function settingsRoute(parts: string[], path: string): Route {
+  if (parts.length === 1) return { page: 'settings' };
+  const target = settingsTarget(parts.slice(1));
+  return target ? { page: 'settings', target } : { page: 'not-found', path };
+}
+
+const FIXED: Record<string, Route> = {
+  '/login': { page: 'login' },
+  '/agents': { page: 'agents' },
+  '/agents/new': { page: 'new-agent' },
+  '/approvals': { page: 'approvals', tab: 'pending' },
+  '/approvals/delegations': { page: 'approvals', tab: 'delegations' },
+  '/catalog': { page: 'catalog' },
+};
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/\/+$/, '') || '/agents';
   const parts = path.split('/').filter(Boolean);
-  if (path === '/login') return { page: 'login' };
-  if (path === '/agents') return { page: 'agents' };
+  const fixed = FIXED[path];
+  if (fixed) return fixed;
   if (parts.length === 2 && parts[0] === 'agents') {
     const id = decodeURIComponent(parts[1]!);
     return AGENT_ID.test(id) ? { page: 'agent', id } : { page: 'not-found', path };
   }
-  if (path === '/approvals') return { page: 'approvals', tab: 'pending' };
-  if (path === '/approvals/delegations') return { page: 'approvals', tab: 'delegations' };
+  if (parts[0] === 'settings') return settingsRoute(parts, path);
   return { page: 'not-found', path };
+}
+
+const enc = encodeURIComponent;
+
+export function settingsHref(t: SettingsScope | undefined): string {
+  if (!t) return '#/settings';
+  if (t.scope === 'org') return `#/settings/org/${enc(t.organization)}`;
+  if (t.scope === 'workspace') return `#/settings/workspace/${enc(t.namespace)}/${enc(t.workspace)}`;
+  return `#/settings/agent/${enc(t.agent_id)}`;
 }
 
 export function hrefOf(route: Route): string {
   switch (route.page) {
     case 'agent':
-      return `#/agents/${encodeURIComponent(route.id)}`;
+      return `#/agents/${enc(route.id)}`;
+    case 'new-agent':
+      return '#/agents/new';
     case 'approvals':
       return route.tab === 'pending' ? '#/approvals' : '#/approvals/delegations';
+    case 'settings':
+      return settingsHref(route.target);
     case 'not-found':
       return `#${route.path}`;
     default:

@@ -51,7 +51,12 @@ export function AgentsPage() {
   const shown = useMemo(() => searchAgents(data ?? [], query), [data, query]);
   return (
     <section aria-labelledby="agents-title">
-      <h1 id="agents-title">Agents</h1>
+      <div class="page-head">
+        <h1 id="agents-title">Agents</h1>
+        <a class="button" href={hrefOf({ page: 'new-agent' })}>
+          New agent
+        </a>
+      </div>
       <div class="toolbar" role="search">
         <label for="agent-search">Search agents</label>
         <input
