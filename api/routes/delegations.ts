@@ -115,7 +115,7 @@ const answeredFirst = (): HttpError =>
  * A 409 is another answer only when the request is no longer pending: the operator writes the
  * `Ready` condition too (controllers/ready), so a still-pending request is re-read and answered once more.
  */
-async function resolve(
+export async function recordAnswer(
   rc: RouteCtx,
   consent: ConsentRequest,
   status: NonNullable<ConsentRequest['status']>,
@@ -153,7 +153,7 @@ async function allow(rc: RouteCtx): Promise<unknown> {
   const granted = answer.scopes ?? consent.spec.scopes;
   const terms = grantTerms(consent, answer, await manifestMaxTtlMs(rc, consent.spec.service, granted));
   const grant = newGrant(consent, terms, factsOf(rc), now);
-  await resolve(rc, consent, {
+  await recordAnswer(rc, consent, {
     ...resolution(rc, now, terms.resolution),
     grantRef: grant.metadata.name ?? '',
   });
@@ -166,7 +166,7 @@ async function deny(rc: RouteCtx): Promise<unknown> {
   const consent = await consentOf(rc, rc.params.consent_id ?? '');
   const now = rc.deps.now();
   assertAnswerable(consent, rc.principal.subject, now, rc.deps.consentTtlMs);
-  const stored = await resolve(rc, consent, resolution(rc, now, 'denied'));
+  const stored = await recordAnswer(rc, consent, resolution(rc, now, 'denied'));
   rc.audit.details = { consent: consent.metadata.name, resolution: 'denied' };
   return { consent: consentView(stored, now, rc.deps.consentTtlMs) };
 }
@@ -183,7 +183,7 @@ async function revoke(rc: RouteCtx): Promise<unknown> {
     revokedTime: new Date(now).toISOString(),
     revokedBy: rc.principal.subject,
   };
-  await revokeOnce(rc, grant, status);
+  await recordRevocation(rc, grant, status);
   rc.audit.details = { grant: id, user: grant.spec.user };
   return undefined;
 }
@@ -191,7 +191,7 @@ async function revoke(rc: RouteCtx): Promise<unknown> {
 const grantChanged = (): HttpError => conflict('the grant changed meanwhile; reload', 'grant_inactive');
 
 /** Writes the revocation; on a 409 (the operator's `Ready` write) once more if the grant is still active. */
-async function revokeOnce(
+export async function recordRevocation(
   rc: RouteCtx,
   grant: DelegationGrant,
   status: NonNullable<DelegationGrant['status']>,

@@ -2,10 +2,12 @@
 // with the apiserver's audit log on, each as its ServiceAccount (impersonation): the
 // webhook issues its certificate and writes both caBundles, then admits the samples'
 // pods; the operator reconciles config/samples (organisation, workspace, agents and
-// their pods, credentials, tool installs, environment, registrations); the Verifier
-// API serves its main routes. Then the audit log, per ServiceAccount: no request was
-// refused, every request is authorized by config/rbac's rules for that role, and
-// every rule those grant was used. The used-versus-granted tables are printed.
+// their pods, credentials, tool installs, environment, registrations) and repairs what an
+// administrator leaves (rbac-cluster-flows.ts); the Verifier API serves its main routes
+// (rbac-flows.ts) and a second replica rotates the trust-domain keys. Then the audit log,
+// per ServiceAccount: no request was refused, every request is authorized by config/rbac's
+// rules for that role, and every rule those grant was used (but NOT_REACHED). The
+// used-versus-granted tables are printed.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,10 +47,10 @@ const LISTEN_TIMEOUT_MS = 90_000;
 const user = (role: Role): string => serviceAccountUser(NS, ROLES[role]);
 
 /**
- * Grants this run does not reach, each needed by code docs/rbac.md names: admission-time checks
- * the audit log cannot show, reads that only happen before a cache syncs, paths that need a
- * kubelet, a rotation or a ServiceAccount caller. A grant used here that is not listed must be
- * used; the list only shrinks (issue 23: every granted verb used).
+ * Grants this run does not reach, each needed by code docs/rbac.md names (decision 257):
+ * admission-time checks the audit log cannot show, reads that only happen before a cache
+ * syncs, the console's paths that need a kubelet. A grant not listed must be used; the list
+ * only shrinks (issue 23: every granted verb used).
  */
 const NOT_REACHED: Record<Role, string[]> = {
   operator: [
