@@ -210,9 +210,20 @@ async function headlessBeforeEnvironment(
 async function staleSvid(admin: k8s.KubeConfig): Promise<void> {
   const core = admin.makeApiClient(CoreV1Api);
   const custom = admin.makeApiClient(CustomObjectsApi);
+  const agents = (await custom.listNamespacedCustomObject({
+    ...PLATFORM,
+    namespace: 'default',
+    plural: 'platformagents',
+  })) as { items: k8s.KubernetesObject[] };
+  const live = new Set(
+    agents.items.filter((a) => !a.metadata?.deletionTimestamp).map((a) => a.metadata?.name),
+  );
+  // The SVID Secret of an agent still there (a deleted agent's waits for the garbage collector).
+  const ownerOf = (s: k8s.V1Secret): string | undefined =>
+    s.metadata?.ownerReferences?.find((r) => r.kind === 'PlatformAgent' && live.has(r.name))?.name;
   const secrets = await core.listNamespacedSecret({ namespace: 'default' });
-  const svid = secrets.items.find((s) => s.metadata?.annotations?.[SVID_KEY_ID]);
-  const agent = svid?.metadata?.ownerReferences?.find((r) => r.kind === 'PlatformAgent')?.name;
+  const svid = secrets.items.find((s) => s.metadata?.annotations?.[SVID_KEY_ID] && ownerOf(s));
+  const agent = svid && ownerOf(svid);
   if (!svid || !agent) throw new Error('no agent in default has an SVID Secret');
   const ref = { namespace: 'default', name: svid.metadata?.name ?? '' };
   await core.patchNamespacedSecret(
