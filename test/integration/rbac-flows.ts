@@ -1,11 +1,16 @@
 // The Verifier API's main routes, as the RBAC proof (rbac-minimal.test.ts) runs them
-// against the samples: agents, registrations, policies, approvals, delegation, the
-// app catalog, scoped tools and credentials, auditor settings, workflows, API keys
-// and the console. Each call must answer its success status: a route that failed
-// half-way would leave grants unused for the wrong reason.
+// against the samples: agents (deleted once an Owner approves), registrations and
+// notarization, policies, approvals, delegation, Evidence and the passport, the app
+// catalog, scoped tools and credentials, auditor settings, workflows, API keys and a
+// ServiceAccount-token caller. Each call must answer its success status, and each waits
+// for what it triggers: a route that failed half-way, or a write not yet made, would
+// leave grants unused for the wrong reason.
 import { k8s } from '../../base/kube.ts';
 import { sampleEvidence } from '../process/fixtures/evidence.ts';
 import { until } from './rbac-cluster-flows.ts';
+
+const { CoreV1Api, CustomObjectsApi } = k8s;
+const PLATFORM = { group: 'platform.io', version: 'v1alpha1' };
 
 export interface ApiClient {
   url: string;
@@ -288,9 +293,6 @@ export async function runApiFlows(c: ApiClient): Promise<void> {
   await deleteProbe(call, as);
   if (failures.length > 0) throw new Error(`API calls failed:\n${failures.join('\n')}`);
 }
-
-const { CoreV1Api, CustomObjectsApi } = k8s;
-const PLATFORM = { group: 'platform.io', version: 'v1alpha1' };
 
 function podOfProbe(admin: k8s.KubeConfig, present: boolean): Promise<void> {
   return until(
