@@ -23,6 +23,7 @@ import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import { defaultWorkspaces, registrationVerdict } from '../registry/registration-access.ts';
 import { BUILTIN_CATALOG_ENTRIES } from '../../auditors/catalog/index.ts';
 import { HttpError, unprocessable } from '../../base/http-error.ts';
+import { apiStatus } from '../../base/kube.ts';
 import {
   MODEL_BODY,
   modelBodyProblem,
@@ -55,6 +56,20 @@ async function described(
   };
   const synced = await fetchVocabulary(body.auditor_id, url, access);
   return { next: withVocabulary(draft, body, synced), fetched: true };
+}
+
+/**
+ * A re-registration replaces the object with the resourceVersion it read; the operator writes
+ * `Ready` (and health) into its status meanwhile, which is a 409 for nothing the caller did.
+ * The registration is read and decided once more; a second 409 is the caller's.
+ */
+async function onceMoreOnConflict(write: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await write();
+  } catch (err) {
+    if (apiStatus(err) !== 409) throw err;
+  }
+  return write();
 }
 
 async function register(rc: RouteCtx): Promise<unknown> {
@@ -152,7 +167,7 @@ export const AUDITOR_ROUTES: RouteSpec[] = [
     success: 200,
     response: AUDITOR_REGISTERED,
     body: REGISTRATION_BODY,
-    handle: register,
+    handle: (rc) => onceMoreOnConflict(() => register(rc)),
   },
   {
     method: 'GET',
@@ -171,7 +186,7 @@ export const AUDITOR_ROUTES: RouteSpec[] = [
     success: 200,
     response: MODEL_REGISTERED,
     body: MODEL_BODY,
-    handle: registerModel,
+    handle: (rc) => onceMoreOnConflict(() => registerModel(rc)),
   },
   {
     method: 'GET',

@@ -10,7 +10,7 @@
 // before any grant exists, so of two answers one wins and the other is 409.
 import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
 import { apiStatus } from '../../base/kube.ts';
-import { conflict, unprocessable } from '../../base/http-error.ts';
+import { conflict, unprocessable, type HttpError } from '../../base/http-error.ts';
 import type { PlatformAgent } from '../agents/model.ts';
 import {
   assertAnswerable,
@@ -107,8 +107,15 @@ async function request(rc: RouteCtx): Promise<unknown> {
   return consentView(stored, rc.deps.now(), rc.deps.consentTtlMs);
 }
 
-/** Writes the answer with the consent's resourceVersion: the loser of a race is 409 `consent_resolved`. */
-async function resolve(
+const answeredFirst = (): HttpError =>
+  conflict('the consent request was answered first; reload', 'consent_resolved');
+
+/**
+ * Writes the answer with the consent's resourceVersion: the loser of a race is 409 `consent_resolved`.
+ * A 409 is another answer only when the request is no longer pending: the operator writes the
+ * `Ready` condition too (controllers/ready), so a still-pending request is re-read and answered once more.
+ */
+export async function recordAnswer(
   rc: RouteCtx,
   consent: ConsentRequest,
   status: NonNullable<ConsentRequest['status']>,
@@ -117,10 +124,18 @@ async function resolve(
     return await rc.deps.writer.patchConsentStatus(consent, status);
   } catch (err) {
     const code = apiStatus(err);
-    if (code === 409 || code === 422)
-      throw conflict('the consent request was answered first; reload', 'consent_resolved');
-    throw err;
+    if (code === 422) throw answeredFirst();
+    if (code !== 409) throw err;
   }
+  const fresh = await rc.deps.writer.readConsent(
+    consent.metadata.namespace ?? '',
+    consent.metadata.name ?? '',
+  );
+  if (!fresh || consentPhaseOf(fresh, rc.deps.now(), rc.deps.consentTtlMs) !== 'pending')
+    throw answeredFirst();
+  return rc.deps.writer.patchConsentStatus(fresh, status).catch((err: unknown) => {
+    throw [409, 422].includes(apiStatus(err) ?? 0) ? answeredFirst() : err;
+  });
 }
 
 const resolution = (rc: RouteCtx, now: number, resolved: 'allowed' | 'denied' | 'customized') => ({
@@ -138,7 +153,7 @@ async function allow(rc: RouteCtx): Promise<unknown> {
   const granted = answer.scopes ?? consent.spec.scopes;
   const terms = grantTerms(consent, answer, await manifestMaxTtlMs(rc, consent.spec.service, granted));
   const grant = newGrant(consent, terms, factsOf(rc), now);
-  await resolve(rc, consent, {
+  await recordAnswer(rc, consent, {
     ...resolution(rc, now, terms.resolution),
     grantRef: grant.metadata.name ?? '',
   });
@@ -151,7 +166,7 @@ async function deny(rc: RouteCtx): Promise<unknown> {
   const consent = await consentOf(rc, rc.params.consent_id ?? '');
   const now = rc.deps.now();
   assertAnswerable(consent, rc.principal.subject, now, rc.deps.consentTtlMs);
-  const stored = await resolve(rc, consent, resolution(rc, now, 'denied'));
+  const stored = await recordAnswer(rc, consent, resolution(rc, now, 'denied'));
   rc.audit.details = { consent: consent.metadata.name, resolution: 'denied' };
   return { consent: consentView(stored, now, rc.deps.consentTtlMs) };
 }
@@ -168,14 +183,30 @@ async function revoke(rc: RouteCtx): Promise<unknown> {
     revokedTime: new Date(now).toISOString(),
     revokedBy: rc.principal.subject,
   };
-  try {
-    await rc.deps.writer.patchGrantStatus(grant, status);
-  } catch (err) {
-    if (apiStatus(err) === 409) throw conflict('the grant changed meanwhile; reload', 'grant_inactive');
-    throw err;
-  }
+  await recordRevocation(rc, grant, status);
   rc.audit.details = { grant: id, user: grant.spec.user };
   return undefined;
+}
+
+const grantChanged = (): HttpError => conflict('the grant changed meanwhile; reload', 'grant_inactive');
+
+/** Writes the revocation; on a 409 (the operator's `Ready` write) once more if the grant is still active. */
+export async function recordRevocation(
+  rc: RouteCtx,
+  grant: DelegationGrant,
+  status: NonNullable<DelegationGrant['status']>,
+): Promise<void> {
+  try {
+    await rc.deps.writer.patchGrantStatus(grant, status);
+    return;
+  } catch (err) {
+    if (apiStatus(err) !== 409) throw err;
+  }
+  const fresh = await rc.deps.writer.readGrant(grant.metadata.namespace ?? '', grant.metadata.name ?? '');
+  if (!fresh || grantPhaseOf(fresh, rc.deps.now()) !== 'active') throw grantChanged();
+  await rc.deps.writer.patchGrantStatus(fresh, status).catch((err: unknown) => {
+    throw apiStatus(err) === 409 ? grantChanged() : err;
+  });
 }
 
 /** The agent's objects in a cache, newest first. */

@@ -1,10 +1,14 @@
 // OBO delegation through the API: the agent (its Gateway key) or an Editor
 // asks a sharer's consent; only that user allows, customizes or denies, once;
-// the grant is listed while active, and the agent's Owners or the user revoke it.
+// the grant is listed while active, and the agent's Owners or the user revoke it. An
+// answer survives the operator's status write in between (recordAnswer).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MintRequest } from '../../api/auth/key-store.ts';
 import type { ConsentRequest, DelegationGrant } from '../../crds/generated/types.ts';
 import { k8s } from '../../base/kube.ts';
+import { recordAnswer } from '../../api/routes/delegations.ts';
+import type { RouteCtx } from '../../api/routes/route.ts';
+import { clusterWriter } from '../../api/store/cluster.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
 import { SUBJECTS, useApi, type Reply } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
@@ -219,5 +223,37 @@ describe('revocation', () => {
 
     const own = await activeGrant();
     expect((await fx.call('DELETE', `${base()}/${own}`, { key: fx.keys.viewer })).status).toBe(204);
+  });
+});
+
+describe("an answer and the operator's Ready write", () => {
+  it('records an answer made on a version the operator has since written Ready on, once', async () => {
+    const writer = clusterWriter(kubeConfig());
+    const id = await pendingConsent();
+    const stale = (await writer.readConsent(ns.name, id)) as ConsentRequest;
+    // What the operator does between the API's read and its write: a status write of its own.
+    const ready = { type: 'Ready', status: 'False', reason: 'Pending', message: 'waiting for an answer' };
+    await objects().patchNamespacedCustomObjectStatus(
+      {
+        group: GROUP,
+        version: VERSION,
+        plural: PLURAL.consent,
+        namespace: ns.name,
+        name: id,
+        body: { status: { conditions: [{ ...ready, lastTransitionTime: new Date().toISOString() }] } },
+      },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    const rc = { deps: { writer, now: Date.now, consentTtlMs: 3_600_000 } } as unknown as RouteCtx;
+    const answer = {
+      phase: 'resolved' as const,
+      resolution: 'denied' as const,
+      resolvedBy: SUBJECTS.viewer,
+      resolvedTime: new Date().toISOString(),
+    };
+    expect((await recordAnswer(rc, stale, answer)).status).toMatchObject({ phase: 'resolved' });
+    // Answered in between: a conflict, not a second answer.
+    const err = await recordAnswer(rc, stale, answer).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 409, code: 'consent_resolved' });
   });
 });

@@ -1,15 +1,16 @@
 // The Verifier API's main routes, as the RBAC proof (rbac-minimal.test.ts) runs them
-// against the samples: agents, registrations, policies, approvals, delegation, the
-// app catalog, scoped tools and credentials, auditor settings, workflows, API keys
-// and the console. Each call must answer its success status: a route that failed
-// half-way would leave grants unused for the wrong reason.
+// against the samples: agents (deleted once an Owner approves), registrations and
+// notarization, policies, approvals, delegation, Evidence and the passport, the app
+// catalog, scoped tools and credentials, auditor settings, workflows, API keys and a
+// ServiceAccount-token caller. Each call must answer its success status, and each waits
+// for what it triggers: a route that failed half-way, or a write not yet made, would
+// leave grants unused for the wrong reason.
 import { k8s } from '../../base/kube.ts';
-import { issueCa, issueServing } from '../../base/tls/certs.ts';
-import { certificateNames } from '../../webhooks/settings.ts';
-import { secretDataFromBundle } from '../../webhooks/tls/plan.ts';
+import { sampleEvidence } from '../process/fixtures/evidence.ts';
+import { until } from './rbac-cluster-flows.ts';
 
 const { CoreV1Api, CustomObjectsApi } = k8s;
-const k8sMergePatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+const PLATFORM = { group: 'platform.io', version: 'v1alpha1' };
 
 export interface ApiClient {
   url: string;
@@ -110,13 +111,15 @@ async function delegationFlows(call: Call, as: KeyCall, owner: string): Promise<
   await as(owner, 'DELETE', `${base}/${grantId}`);
 }
 
-/** Registrations, notarization, policies and the app catalog. */
+/** Registrations, notarization (of an auditor's and a model's image), policies and the app catalog. */
 async function registryFlows(call: Call): Promise<void> {
+  const digest = 'sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
   const auditor = {
     auditor_id: 'rbac-auditor',
     endpoint: 'https://a.example.com',
     deployment_mode: 'external',
     auth: { type: 'mtls', cert_pem: 'ca' },
+    image_digest: digest,
   };
   await call('POST', '/v1/auditors/register', auditor);
   await call('POST', '/v1/auditors/register', { ...auditor, endpoint: 'https://b.example.com' });
@@ -127,29 +130,39 @@ async function registryFlows(call: Call): Promise<void> {
   };
   await call('POST', '/v1/models/register', model);
   await call('POST', '/v1/models/register', { ...model, endpoint: 'http://llm.example:8001' });
-  const digest = 'sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
-  await call('POST', '/v1/registry/notarizations', { digest });
+  // Notarization annotates the registrations the Verifier's cache holds: repeated until it holds the auditor.
+  await eventuallyOk(
+    () => call('POST', '/v1/registry/notarizations', { digest }),
+    (r) => JSON.stringify(r.body.records).includes('auditorregistrations/'),
+  );
   const policy = { description: 'rbac', scope: 'workspace', scopeId: 'research', detection: {} };
   await call('POST', '/v1/policies', { id: 'default.rbac-policy', spec: policy });
   await call('PUT', '/v1/policies/default.rbac-policy', { spec: { ...policy, description: 'changed' } });
   await call('DELETE', '/v1/policies/default.rbac-policy');
+  // Installed twice: the second replaces the first.
   await call('POST', `/v1/app-catalog/agents/${AGENT}/install`, { app_id: 'pii-scanner' });
+  await call('POST', `/v1/app-catalog/agents/${AGENT}/install`, { app_id: 'pii-scanner' }, 200);
   await call('DELETE', `/v1/app-catalog/agents/${AGENT}/uninstall?app_id=pii-scanner`);
 }
 
-/** Scoped tools and credentials, auditor settings at org and workspace tier, a workflow. */
+/** Scoped tools (installed, then changed) and credentials (with material, or an OAuth flow's first), auditor settings. */
 async function tierFlows(call: Call): Promise<void> {
   const tier = { scope: 'workspace', scope_id: 'default.research' };
-  const tool = await call('POST', '/v1/scoped-tools', {
-    ...tier,
-    tool: 'builtin-toxicity',
-    enforcement: 'available',
-  });
+  const install = { ...tier, tool: 'builtin-toxicity', enforcement: 'available' };
+  const tool = await call('POST', '/v1/scoped-tools', install);
+  await call('POST', '/v1/scoped-tools', { ...install, enforcement: 'required' }, 200);
   await call('GET', '/v1/scoped-tools/effective?agent_id=default.summarizer');
   await call('DELETE', `/v1/scoped-tools/${String(tool.body.id)}`);
   const cred = await call('POST', '/v1/scoped-credentials', { ...tier, service: 'jira', material: 'm-1' });
   await call('POST', `/v1/scoped-credentials/${String(cred.body.id)}/rotate`, { material: 'm-2' });
   await call('DELETE', `/v1/scoped-credentials/${String(cred.body.id)}`);
+  const flow = await call('POST', '/v1/scoped-credentials', {
+    ...tier,
+    service: 'rbac-oauth',
+    type: 'oauth_flow',
+  });
+  await call('POST', `/v1/scoped-credentials/${String(flow.body.id)}/rotate`, { material: 'first' });
+  await call('DELETE', `/v1/scoped-credentials/${String(flow.body.id)}`);
   const setting = { auditor_id: 'toxicity', setting: 'threshold', value: 0.5 };
   await call('PUT', '/v1/auditors/settings', { scope: 'org', organization: 'acme', ...setting });
   await call('PUT', '/v1/auditors/settings', {
@@ -158,9 +171,18 @@ async function tierFlows(call: Call): Promise<void> {
     workspace: 'research',
     ...setting,
   });
+}
+
+/**
+ * A workflow created, listed, replaced, deployed; then a node added while deployed (its agent
+ * not there yet: the operator reads it live and marks the workflow failed); stopped, deleted.
+ */
+async function workflowFlows(call: Call, admin: k8s.KubeConfig): Promise<void> {
   const spec = { owners: OWNERS, model: { id: 'gpt-test' } };
-  const flow = { namespace: 'default', name: 'rbac-flow', nodes: [{ name: 'lead', agent: 'wf-lead', spec }] };
+  const lead = { name: 'lead', agent: 'wf-lead', spec };
+  const flow = { namespace: 'default', name: 'rbac-flow', nodes: [lead] };
   await call('POST', '/api/v1/workflows', flow);
+  await call('GET', '/api/v1/workflows');
   const { namespace: _ns, name: _name, ...graph } = flow;
   await call('PUT', '/api/v1/workflows/default.rbac-flow', { ...graph, description: 'changed' });
   await call('POST', '/api/v1/workflows/default.rbac-flow/deploy');
@@ -168,8 +190,73 @@ async function tierFlows(call: Call): Promise<void> {
     () => call('GET', '/api/v1/workflows/default.rbac-flow'),
     (r) => r.body.phase !== 'draft',
   );
+  const extra = { name: 'extra', agent: 'wf-extra', spec };
+  await call('PUT', '/api/v1/workflows/default.rbac-flow', { ...graph, nodes: [lead, extra] });
+  const custom = admin.makeApiClient(CustomObjectsApi);
+  await until(
+    admin,
+    async () => {
+      const wf = (await custom.getNamespacedCustomObject({
+        ...PLATFORM,
+        namespace: 'default',
+        plural: 'workflows',
+        name: 'rbac-flow',
+      })) as { status?: { phase?: string } };
+      return wf.status?.phase === 'failed' ? true : undefined;
+    },
+    'the operator to find the new node’s agent missing',
+  );
   await call('POST', '/api/v1/workflows/default.rbac-flow/stop');
   await call('DELETE', '/api/v1/workflows/default.rbac-flow');
+}
+
+/** Evidence from the probe agent's Gateway: its AttestationResult lands in the agent's status (passport). */
+async function passportFlow(call: Call, as: KeyCall, admin: k8s.KubeConfig): Promise<void> {
+  const gateway = await keyFor(call, `gateway:${AGENT}`, 'gateway');
+  const r = await as(gateway, 'POST', '/v1/evidence', await sampleEvidence(`rbac-${Date.now()}`, AGENT));
+  if (r.status !== 201)
+    failures.push(`POST /v1/evidence: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+  const custom = admin.makeApiClient(CustomObjectsApi);
+  await until(
+    admin,
+    async () => {
+      const agent = (await custom.getNamespacedCustomObject({
+        ...PLATFORM,
+        namespace: 'default',
+        plural: 'platformagents',
+        name: 'rbac-probe',
+      })) as { status?: { trustTier?: string } };
+      return agent.status?.trustTier ? true : undefined;
+    },
+    'the passport in the probe agent’s status',
+  );
+}
+
+/** A caller with a Kubernetes ServiceAccount token (TokenRequest API) instead of an API key. */
+async function serviceAccountCaller(c: ApiClient): Promise<void> {
+  const core = c.admin.makeApiClient(CoreV1Api);
+  const sa = { namespace: 'default', name: 'rbac-caller' };
+  await core.createNamespacedServiceAccount({
+    namespace: sa.namespace,
+    body: { metadata: { name: sa.name } },
+  });
+  const token = await core.createNamespacedServiceAccountToken({
+    ...sa,
+    body: { spec: { audiences: [], expirationSeconds: 600 } },
+  });
+  const r = await caller(c, token.status?.token ?? '')('GET', '/v1/api-keys');
+  if (!JSON.stringify(r.body).includes('items')) failures.push('the ServiceAccount caller got no answer');
+}
+
+/** DELETE asks the Owners; an Owner approves, and the Verifier deletes the agent. */
+async function deleteProbe(call: Call, as: KeyCall): Promise<void> {
+  const owner = await keyFor(call, 'olivia@example.com');
+  const asked = await call('DELETE', `/v1/agents/${AGENT}`);
+  const approval = (asked.body.approval as { id: string }).id;
+  await eventuallyOk(() => as(owner, 'GET', `/v1/approvals/${approval}`));
+  const decided = await as(owner, 'POST', `/v1/approvals/${approval}/approve`, {});
+  if (decided.body.result !== 'agent deleted')
+    failures.push(`delete approved: ${JSON.stringify(decided.body)}`);
 }
 
 async function eventuallyOk(
@@ -196,65 +283,15 @@ export async function runApiFlows(c: ApiClient): Promise<void> {
   const call = caller(c, c.bootstrapKey);
   const as: KeyCall = (key, method, path, body) => caller(c, key)(method, path, body);
   await agentFlows(call, as, c.admin);
+  await passportFlow(call, as, c.admin);
   await registryFlows(call);
   await tierFlows(call);
+  await workflowFlows(call, c.admin);
+  await serviceAccountCaller(c);
   const minted = await call('POST', '/v1/api-keys', { subject: 'temp@example.com' });
   await call('DELETE', `/v1/api-keys/${String(minted.body.id)}`);
-  await call('DELETE', `/v1/agents/${AGENT}`);
+  await deleteProbe(call, as);
   if (failures.length > 0) throw new Error(`API calls failed:\n${failures.join('\n')}`);
-}
-
-const PLATFORM = { group: 'platform.io', version: 'v1alpha1' };
-const merge = k8sMergePatch;
-
-/**
- * What the operator does after the samples settle, driven as a user would: the workspace
- * drops an agent and changes its chain, the environment its model, a new Organization names
- * a home namespace that does not exist, an agent is deleted.
- */
-export async function changeSamples(admin: k8s.KubeConfig): Promise<void> {
-  const custom = admin.makeApiClient(CustomObjectsApi);
-  const patch = (plural: string, name: string, body: object): Promise<unknown> =>
-    custom.patchNamespacedCustomObject({ ...PLATFORM, namespace: 'default', plural, name, body }, merge);
-  await patch('platformworkspaces', 'research', {
-    spec: {
-      agents: [{ name: 'summarizer', model: { id: 'gpt-4o' } }],
-      defaults: { auditorChain: { preRequest: [{ auditorId: 'injection' }, { auditorId: 'pii-scanner' }] } },
-    },
-  });
-  await patch('platformenvironments', 'llama-backend', { spec: { model: { id: 'llama-3-70b' } } });
-  await custom.createClusterCustomObject({
-    ...PLATFORM,
-    plural: 'organizations',
-    body: {
-      apiVersion: 'platform.io/v1alpha1',
-      kind: 'Organization',
-      metadata: { name: 'beta' },
-      spec: { homeNamespace: 'platform-org-beta' },
-    },
-  });
-  await custom.deleteNamespacedCustomObject({
-    ...PLATFORM,
-    namespace: 'default',
-    plural: 'platformagents',
-    name: 'release-bot',
-  });
-  await until(
-    admin,
-    async (core) => {
-      const agents = (await custom.listNamespacedCustomObject({
-        ...PLATFORM,
-        namespace: 'default',
-        plural: 'platformagents',
-      })) as {
-        items: { metadata: { name: string } }[];
-      };
-      const names = agents.items.map((a) => a.metadata.name);
-      const home = await core.readNamespace({ name: 'platform-org-beta' }).catch(() => undefined);
-      return !names.includes('triager') && !names.includes('release-bot') && home ? true : undefined;
-    },
-    'the operator to follow the changes',
-  );
 }
 
 function podOfProbe(admin: k8s.KubeConfig, present: boolean): Promise<void> {
@@ -267,72 +304,5 @@ function podOfProbe(admin: k8s.KubeConfig, present: boolean): Promise<void> {
       return (pod !== undefined) === present ? true : undefined;
     },
     `the probe agent’s pod ${present ? 'to be created' : 'to go'}`,
-  );
-}
-
-async function until(
-  admin: k8s.KubeConfig,
-  probe: (core: k8s.CoreV1Api) => Promise<true | undefined>,
-  what: string,
-): Promise<void> {
-  const core = admin.makeApiClient(CoreV1Api);
-  const deadline = Date.now() + 60_000;
-  while ((await probe(core).catch(() => undefined)) === undefined) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/**
- * The webhook's rarer writes: an Event on a pod it admits without injection (an invalid
- * audit annotation), and a rewrite of its certificate Secret when the one stored does not
- * cover its names (as after a rename).
- */
-export async function webhookFlows(
-  admin: k8s.KubeConfig,
-  secret: { namespace: string; name: string },
-): Promise<void> {
-  const core = admin.makeApiClient(CoreV1Api);
-  await core.createNamespacedPod({
-    namespace: 'default',
-    body: {
-      metadata: {
-        name: 'rbac-invalid',
-        labels: { 'platform.io/secured': 'true' },
-        annotations: { 'platform.computing/audit-mode': 'loud' },
-      },
-      spec: { containers: [{ name: 'agent', image: 'busybox' }] },
-    },
-  });
-  await until(
-    admin,
-    async (c) => {
-      const events = await c.listNamespacedEvent({ namespace: 'default' });
-      return events.items.some((e) => e.reason === 'InvalidAuditAnnotations') ? true : undefined;
-    },
-    'the InvalidAuditAnnotations Event',
-  );
-  const ca = issueCa(new Date(), 30);
-  const stale = {
-    ca,
-    serving: issueServing(
-      ca,
-      certificateNames({ serviceName: 'elsewhere', namespace: 'nowhere', extraSans: [] }),
-      new Date(),
-      30,
-    ),
-  };
-  await core.replaceNamespacedSecret({
-    ...secret,
-    body: { metadata: { name: secret.name }, type: 'kubernetes.io/tls', data: secretDataFromBundle(stale) },
-  });
-  const fingerprint = (await core.readNamespacedSecret(secret)).data?.['tls.crt'];
-  await until(
-    admin,
-    async (c) => {
-      const now = (await c.readNamespacedSecret(secret)).data?.['tls.crt'];
-      return now && now !== fingerprint ? true : undefined;
-    },
-    'the webhook to rewrite its certificate Secret',
   );
 }

@@ -2,10 +2,12 @@
 // with the apiserver's audit log on, each as its ServiceAccount (impersonation): the
 // webhook issues its certificate and writes both caBundles, then admits the samples'
 // pods; the operator reconciles config/samples (organisation, workspace, agents and
-// their pods, credentials, tool installs, environment, registrations); the Verifier
-// API serves its main routes. Then the audit log, per ServiceAccount: no request was
-// refused, every request is authorized by config/rbac's rules for that role, and
-// every rule those grant was used. The used-versus-granted tables are printed.
+// their pods, credentials, tool installs, environment, registrations) and repairs what an
+// administrator leaves (rbac-cluster-flows.ts); the Verifier API serves its main routes
+// (rbac-flows.ts) and a second replica rotates the trust-domain keys. Then the audit log,
+// per ServiceAccount: no request was refused, every request is authorized by config/rbac's
+// rules for that role, and every rule those grant was used (but NOT_REACHED). The
+// used-versus-granted tables are printed.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +32,8 @@ import {
 import { eventually } from './harness.ts';
 import { startRole, type OperatorProcess } from './operator-process.ts';
 import { onLoopback, startAuditedPlane, type AuditedPlane } from './rbac-plane.ts';
-import { changeSamples, runApiFlows, webhookFlows, type ApiClient } from './rbac-flows.ts';
+import { runApiFlows, type ApiClient } from './rbac-flows.ts';
+import { changeSamples, operatorRepairs, webhookFlows } from './rbac-cluster-flows.ts';
 
 const NS = 'platform-system';
 const ROLES = {
@@ -44,36 +47,22 @@ const LISTEN_TIMEOUT_MS = 90_000;
 const user = (role: Role): string => serviceAccountUser(NS, ROLES[role]);
 
 /**
- * Grants this run does not reach, each needed by code docs/rbac.md names: admission-time checks
- * the audit log cannot show, reads that only happen before a cache syncs, paths that need a
- * kubelet, a rotation or a ServiceAccount caller. A grant used here that is not listed must be
- * used; the list only shrinks (issue 23: every granted verb used).
+ * Grants this run does not reach, each needed by code docs/rbac.md names (decision 257):
+ * admission-time checks the audit log cannot show, reads that only happen before a cache
+ * syncs, the console's paths that need a kubelet. A grant not listed must be used; the list
+ * only shrinks (issue 23: every granted verb used).
  */
 const NOT_REACHED: Record<Role, string[]> = {
   operator: [
-    'ClusterRole/platform-operator platform.io platformagents get',
     'ClusterRole/platform-operator platform.io platformagents/finalizers update',
     'ClusterRole/platform-operator platform.io platformenvironments/finalizers update',
     'ClusterRole/platform-operator platform.io platformworkspaces/finalizers update',
-    'ClusterRole/platform-operator core services patch',
-    'ClusterRole/platform-operator core services delete',
-    'ClusterRole/platform-operator core secrets update',
   ],
   webhook: [
     'ClusterRole/platform-webhook core namespaces get',
-    'ClusterRole/platform-webhook platform.io auditorregistrations get',
     'ClusterRole/platform-webhook platform.io platformworkspaces get',
   ],
   api: [
-    'Role/platform-system/platform-verifier-keys core secrets[platform-trust-domain-keys] update',
-    'ClusterRole/platform-verifier platform.io platformagents delete',
-    'ClusterRole/platform-verifier platform.io platformagents/status patch',
-    'ClusterRole/platform-verifier platform.io auditorregistrations patch',
-    'ClusterRole/platform-verifier platform.io agentinstalledapps update',
-    'ClusterRole/platform-verifier platform.io workflows list',
-    'ClusterRole/platform-verifier platform.io scopedtoolinstalls update',
-    'ClusterRole/platform-verifier platform.io scopedcredentials patch',
-    'ClusterRole/platform-verifier authentication.k8s.io tokenreviews create',
     'ClusterRole/platform-verifier core pods list',
     'ClusterRole/platform-verifier core pods/exec get',
     'ClusterRole/platform-verifier core pods/exec create',
@@ -131,24 +120,43 @@ async function startWebhook(): Promise<void> {
   );
 }
 
-async function startVerifier(): Promise<void> {
+/** A Verifier as the api role; `env` adds to its settings. */
+function verifier(env: Record<string, string> = {}): Promise<RunningApi> {
   const dir = mkdtempSync(join(tmpdir(), 'rbac-api-'));
   const settings = loadApiSettings(
     {
       PLATFORM_API_PORT: '0',
+      PLATFORM_API_METRICS_PORT: '0',
       PLATFORM_API_HOST: '127.0.0.1',
       PLATFORM_API_NAMESPACE: NS,
       PLATFORM_API_AUDIT_LOG: join(dir, 'audit.jsonl'),
       PLATFORM_EVIDENCE_FILE: join(dir, 'evidence.jsonl'),
+      ...env,
     },
     {},
   );
-  api = await startApi({
+  return startApi({
     kc: cp.impersonating(user('api')).kc,
     settings,
     log: createLogger('api', { level: 'warn' }),
   });
+}
+
+async function startVerifier(): Promise<void> {
+  api = await verifier();
   await Promise.all(api.informers.all.map((i) => i.waitForSync(30_000)));
+}
+
+/** The trust-domain keys a Verifier keeps (decision 133), as the trust domains they sign for. */
+async function trustDomains(): Promise<string[]> {
+  const secret = await core()
+    .readNamespacedSecret({ namespace: NS, name: 'platform-trust-domain-keys' })
+    .catch(() => undefined);
+  const raw = secret?.data?.['keys.json'];
+  if (!raw) return [];
+  return (JSON.parse(Buffer.from(raw, 'base64').toString('utf8')) as { trustDomain: string }[]).map(
+    (k) => k.trustDomain,
+  );
 }
 
 async function startOperator(): Promise<void> {
@@ -230,9 +238,33 @@ describe('the roles as their ServiceAccounts, with the audit log on', () => {
     await changeSamples(cp.admin);
   });
 
+  it('operator: patches an edited Service back, replaces a headless one, re-issues a stale SVID', async () => {
+    await operatorRepairs(cp.admin);
+  });
+
   it('serves the Verifier API’s main routes', async () => {
     const client: ApiClient = { url: api.url, bootstrapKey: await bootstrapKey(), admin: cp.admin };
     await runApiFlows(client);
+  });
+
+  it('a Verifier replica started with a new trust domain rotates the trust-domain keys in place', async () => {
+    expect(
+      await eventually(
+        async () => ((await trustDomains()).length ? trustDomains() : undefined),
+        'the keys',
+        30_000,
+      ),
+    ).not.toContain('rotated.example');
+    const replica = await verifier({ PLATFORM_TRUST_DOMAIN: 'rotated.example' });
+    try {
+      await eventually(
+        async () => ((await trustDomains()).includes('rotated.example') ? true : undefined),
+        'the rotated trust-domain key',
+        30_000,
+      );
+    } finally {
+      await replica.stop();
+    }
   });
 
   it.each(Object.keys(ROLES) as Role[])(
