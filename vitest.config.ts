@@ -63,7 +63,7 @@ export default defineConfig({
           // integration control plane: one browser per file, files one after the other.
           name: 'ui',
           include: ['test/ui/**/*.test.ts'],
-          globalSetup: ['test/integration/global-setup.ts'],
+          globalSetup: ['test/ui/build-bundle.ts', 'test/integration/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,

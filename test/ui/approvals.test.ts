@@ -2,21 +2,13 @@
 // waits; an approval request is approved by its Owner and turns read-only;
 // consent cards are allowed as asked, customized (a 422 shown next to the
 // duration) and denied; the Delegations tab lists the grant and revokes it.
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentGatewayKey, SUBJECTS, useApi } from '../integration/api-harness.ts';
 import { useNamespace } from '../integration/harness.ts';
 import { launch, screenshots, seriousViolations } from './browser.ts';
 
 const ns = useNamespace('ui-approvals');
-beforeAll(async () => {
-  await build({
-    configFile: fileURLToPath(new URL('../../ui/vite.config.ts', import.meta.url)),
-    logLevel: 'warn',
-  });
-}, 120_000);
 const fx = useApi(ns);
 const state = { browser: undefined as unknown as Browser, agent: '', gateway: '' };
 

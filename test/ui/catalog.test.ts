@@ -3,9 +3,7 @@
 // the catalog grouped by category, an install on an agent (and a required
 // app's uninstall refused in words), and the wizard creating an agent with
 // the blocked tool hidden and the required one pre-installed.
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
@@ -14,12 +12,6 @@ import { kubeConfig, useNamespace } from '../integration/harness.ts';
 import { launch, screenshots, seriousViolations } from './browser.ts';
 
 const ns = useNamespace('ui-catalog');
-beforeAll(async () => {
-  await build({
-    configFile: fileURLToPath(new URL('../../ui/vite.config.ts', import.meta.url)),
-    logLevel: 'warn',
-  });
-}, 120_000);
 const fx = useApi(ns);
 const custom = (): k8s.CustomObjectsApi => kubeConfig().makeApiClient(k8s.CustomObjectsApi);
 const RES = { group: GROUP, version: VERSION };

@@ -4,9 +4,7 @@
 // badge saying where each value comes from, override and reset, a 422 shown
 // beside the field it concerns with what was typed kept; at the agent tier a
 // value the org locks is disabled, and an ended session loses nothing typed.
-import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, PLURAL, VERSION } from '../../contract/kube.ts';
@@ -15,12 +13,6 @@ import { kubeConfig, useNamespace } from '../integration/harness.ts';
 import { launch, screenshots, seriousViolations } from './browser.ts';
 
 const ns = useNamespace('ui-settings');
-beforeAll(async () => {
-  await build({
-    configFile: fileURLToPath(new URL('../../ui/vite.config.ts', import.meta.url)),
-    logLevel: 'warn',
-  });
-}, 120_000);
 const fx = useApi(ns);
 const state = { browser: undefined as unknown as Browser, org: '', agent: '' };
 const PATH = '/v1/auditors/settings';

@@ -2,9 +2,7 @@
 // control plane, the in-process Verifier API, one key per persona): each
 // step-1 flow clicked through as a person would, axe on every page, the share
 // dialog by keyboard alone, screenshots at desktop and 375 px.
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentGatewayKey, SUBJECTS, useApi } from '../integration/api-harness.ts';
 import { useNamespace } from '../integration/harness.ts';
@@ -12,13 +10,6 @@ import { signedEvidence } from '../integration/verifier-fixtures.ts';
 import { launch, screenshots, seriousViolations } from './browser.ts';
 
 const ns = useNamespace('ui');
-// The bundle the facade serves is built from the sources first (the API loads it when it starts).
-beforeAll(async () => {
-  await build({
-    configFile: fileURLToPath(new URL('../../ui/vite.config.ts', import.meta.url)),
-    logLevel: 'warn',
-  });
-}, 120_000);
 const fx = useApi(ns);
 const state = { browser: undefined as unknown as Browser, agent: '', other: '', gateway: '' };
 
