@@ -110,8 +110,8 @@ describe('summary', () => {
     });
     expect(summary(decision)).toBe('decision deny (blocked): injection_detected');
     expect(summary(ev(3, { type: 'log', payload: { line: 'model call gpt' } }))).toBe('model call gpt');
-    expect(summary(ev(4, { type: 'approval_requested', payload: { kind: 'consent', service: 'slack' } }))).toBe(
-      'consent requested: slack',
-    );
+    expect(
+      summary(ev(4, { type: 'approval_requested', payload: { kind: 'consent', service: 'slack' } })),
+    ).toBe('consent requested: slack');
   });
 });

@@ -126,24 +126,30 @@ export function atBottom(
 /** After the person scrolls: Follow stays on only while the newest line is in view. */
 export const afterScroll = (state: LogState, bottom: boolean): LogState => setFollow(state, bottom);
 
+type Payload = Record<string, unknown>;
+const str = (p: Payload, k: string): string => (typeof p[k] === 'string' ? (p[k] as string) : '');
+
+function decisionText(p: Payload): string {
+  const reasons = Array.isArray(p.reasons) && p.reasons.length ? `: ${p.reasons.join(', ')}` : '';
+  return `decision ${str(p, 'decision') || '?'}${p.blocked === true ? ' (blocked)' : ''}${reasons}`;
+}
+
+const SUMMARIES: Record<string, (p: Payload) => string> = {
+  chain_decision: decisionText,
+  model_call: (p) => `model call${str(p, 'model') ? ` to ${str(p, 'model')}` : ''}`,
+  tool_call: (p) =>
+    ['method', 'destination', 'path', 'outcome']
+      .map((k) => str(p, k))
+      .filter(Boolean)
+      .join(' '),
+  approval_requested: (p) =>
+    `${str(p, 'kind') || 'approval'} requested: ${str(p, 'action') || str(p, 'service') || '?'}`,
+  log: (p) => str(p, 'line'),
+};
+
 /** One event's line of text: what happened, without the raw JSON. */
 export function summary(e: ConsoleEvent): string {
-  const p = e.payload;
-  const s = (k: string): string => (typeof p[k] === 'string' ? (p[k] as string) : '');
-  switch (e.type) {
-    case 'chain_decision':
-      return `decision ${s('decision') || '?'}${p.blocked === true ? ' (blocked)' : ''}${
-        Array.isArray(p.reasons) && p.reasons.length ? `: ${p.reasons.join(', ')}` : ''
-      }`;
-    case 'model_call':
-      return `model call${s('model') ? ` to ${s('model')}` : ''}`;
-    case 'tool_call':
-      return [s('method'), s('destination'), s('path'), s('outcome')].filter(Boolean).join(' ');
-    case 'approval_requested':
-      return `${s('kind') || 'approval'} requested: ${s('action') || s('service') || '?'}`;
-    case 'log':
-      return s('line');
-    default:
-      return s('message') || s('reason') || JSON.stringify(p).slice(0, 200);
-  }
+  const known = SUMMARIES[e.type];
+  if (known) return known(e.payload);
+  return str(e.payload, 'message') || str(e.payload, 'reason') || JSON.stringify(e.payload).slice(0, 200);
 }

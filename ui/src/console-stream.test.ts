@@ -93,7 +93,10 @@ describe('openConsoleStream', () => {
     });
     const c = collect(url);
     const stopped = await until(() => c.states.find((s) => s.state === 'stopped'));
-    expect(stopped).toMatchObject({ unauthorized: true, message: expect.stringMatching(/session has ended/) });
+    expect(stopped).toMatchObject({
+      unauthorized: true,
+      message: expect.stringMatching(/session has ended/),
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(requests).toHaveLength(1);
   });
@@ -105,7 +108,10 @@ describe('openConsoleStream', () => {
     });
     const a = collect(refused.url);
     const stopped = await until(() => a.states.find((s) => s.state === 'stopped'));
-    expect(stopped).toMatchObject({ unauthorized: false, message: expect.stringMatching(/^You are not allowed/) });
+    expect(stopped).toMatchObject({
+      unauthorized: false,
+      message: expect.stringMatching(/^You are not allowed/),
+    });
 
     const flaky = await serve((_req, res, n) => {
       if (n < 3) res.writeHead(503).end();

@@ -7,7 +7,7 @@
 // says so (the session is over); another refusal stops with its words.
 import { ApiError, describeError, errorBodyOf } from './errors.ts';
 import type { ConsoleEvent } from './console-model.ts';
-import { createSseParser } from './sse.ts';
+import { createSseParser, type SseMessage } from './sse.ts';
 
 export type Connection =
   | { state: 'connecting' }
@@ -69,21 +69,28 @@ interface Run {
   controller: AbortController | undefined;
 }
 
+/** The console events of one chunk's messages; `ready` and `missed` are told as they come. */
+function eventsOf(messages: SseMessage[], run: Run, o: StreamOptions): ConsoleEvent[] {
+  const batch: ConsoleEvent[] = [];
+  for (const m of messages) {
+    if (m.event === 'ready') {
+      run.ready = true;
+      o.onConnection({ state: 'live' });
+    } else if (m.event === 'missed') o.onMissed?.();
+    else if (m.event === 'message') batch.push(JSON.parse(m.data) as ConsoleEvent);
+  }
+  return batch;
+}
+
 /** Reads one connection until it ends; events go out as they arrive. */
 async function readStream(res: Response, run: Run, o: StreamOptions): Promise<void> {
   const parser = createSseParser(run.lastId);
-  const reader = (res.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
-    const batch: ConsoleEvent[] = [];
-    for (const m of parser.push(value)) {
-      if (m.event === 'ready') {
-        run.ready = true;
-        o.onConnection({ state: 'live' });
-      } else if (m.event === 'missed') o.onMissed?.();
-      else if (m.event === 'message') batch.push(JSON.parse(m.data) as ConsoleEvent);
-    }
+    const batch = eventsOf(parser.push(decoder.decode(value, { stream: true })), run, o);
     run.retry = parser.retry ?? run.retry;
     if (parser.lastEventId) run.lastId = parser.lastEventId;
     if (batch.length > 0) o.onEvents(batch);
