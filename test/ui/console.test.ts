@@ -158,9 +158,9 @@ describe('the console page', () => {
     await page.getByLabel('Severity').selectOption('warning');
     await expect.poll(() => shownPaths(page)).toEqual(['/items/2']);
     await page.getByLabel('Severity').selectOption('');
-    await page.getByLabel('Subagent').selectOption('writer');
+    await page.getByLabel('Subagent', { exact: true }).selectOption('writer');
     await expect.poll(() => shownPaths(page)).toEqual(['/items/3']);
-    await page.getByLabel('Subagent').selectOption('');
+    await page.getByLabel('Subagent', { exact: true }).selectOption('');
     await page.getByLabel('Auditor').fill('Not An Auditor');
     await page.getByRole('button', { name: 'Apply' }).click();
     expect(await page.getByRole('alert').textContent()).toMatch(/lower-case letters/);
@@ -212,7 +212,7 @@ describe('the console page', () => {
     expect(await details.textContent()).toMatch(
       /finds sources.*Status(active|idle).*Recent usage0 model calls, 1 tool calls/,
     );
-    expect(await page.getByLabel('Subagent').inputValue()).toBe('researcher');
+    expect(await page.getByLabel('Subagent', { exact: true }).inputValue()).toBe('researcher');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshots(page, 'console-subagent');
     await tree.getByRole('button', { name: /^watched/ }).click();
@@ -261,7 +261,12 @@ describe('the console page', () => {
     await expect
       .poll(() => page.getByRole('heading', { level: 1 }).first().textContent(), { timeout: 60_000 })
       .toMatch(/Sign in/);
-    expect(await page.getByText(/Your session has ended/).count()).toBe(1);
+    expect(
+      await page
+        .getByText(/Your session has ended/)
+        .first()
+        .isVisible(),
+    ).toBe(true);
     await page.close();
   });
 

@@ -99,9 +99,10 @@ function SubagentSelect({ filters, subagents, onChange }: FilterProps) {
   const names =
     filters.subagent && !subagents.includes(filters.subagent) ? [...subagents, filters.subagent] : subagents;
   return (
-    <label>
-      Subagent
+    <div>
+      <label for="filter-subagent">Subagent</label>
       <select
+        id="filter-subagent"
         value={filters.subagent}
         onChange={(e) => onChange({ ...filters, subagent: e.currentTarget.value })}
       >
@@ -112,7 +113,7 @@ function SubagentSelect({ filters, subagents, onChange }: FilterProps) {
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
 }
 
@@ -131,9 +132,10 @@ function FilterBar(props: FilterProps) {
         if (!problem) onChange({ ...filters, auditor: auditor.trim() });
       }}
     >
-      <label>
-        Severity
+      <div>
+        <label for="filter-severity">Severity</label>
         <select
+          id="filter-severity"
           value={filters.severity}
           onChange={(e) => onChange({ ...filters, severity: e.currentTarget.value as Filters['severity'] })}
         >
@@ -142,17 +144,18 @@ function FilterBar(props: FilterProps) {
             <option key={s} value={s}>{`${s} and above`}</option>
           ))}
         </select>
-      </label>
-      <label>
-        Auditor
+      </div>
+      <div>
+        <label for="filter-auditor">Auditor</label>
         <input
+          id="filter-auditor"
           value={auditor}
           placeholder="any"
           aria-invalid={tried && problem ? 'true' : undefined}
           aria-describedby={tried && problem ? 'auditor-problem' : undefined}
           onInput={(e) => setAuditor(e.currentTarget.value)}
         />
-      </label>
+      </div>
       <button type="submit" class="secondary">
         Apply
       </button>
