@@ -36,6 +36,7 @@ interface EventList {
 function useConsoleLog(agentId: string, filters: Filters) {
   const [log, setLog] = useState<LogState>(emptyLog);
   const [conn, setConn] = useState<Connection>({ state: 'connecting' });
+  const [missed, setMissed] = useState(false);
   const [signIns, setSignIns] = useState(0);
   useEffect(() => {
     const again = () => setSignIns((n) => n + 1);
@@ -47,6 +48,7 @@ function useConsoleLog(agentId: string, filters: Filters) {
     let handle: { close(): void } | undefined;
     let live = true;
     setLog(emptyLog());
+    setMissed(false);
     setConn({ state: 'connecting' });
     const sep = query ? `&${query}` : '';
     get<EventList>(agentPath(agentId, `/console/events?limit=${DEFAULT_CAP}${sep}`)).then(
@@ -58,6 +60,7 @@ function useConsoleLog(agentId: string, filters: Filters) {
           token: () => loadSession()?.key ?? '',
           after: list.latest_id === '0' ? '' : list.latest_id,
           onEvents: (events) => setLog((l) => receive(l, events)),
+          onMissed: () => setMissed(true),
           onConnection: (c) => {
             setConn(c);
             if (c.state === 'stopped' && c.unauthorized) endSession();
@@ -72,7 +75,7 @@ function useConsoleLog(agentId: string, filters: Filters) {
       handle?.close();
     };
   }, [agentId, filterQuery(filters), signIns]);
-  return { log, setLog, conn };
+  return { log, setLog, conn, missed };
 }
 
 function ConnectionLine({ conn }: { conn: Connection }) {
@@ -173,8 +176,8 @@ function EventRow({ e }: { e: ConsoleEvent }) {
       <time dateTime={e.timestamp}>{time(e.timestamp)}</time>
       <span class={`sev sev-${e.severity}`}>{e.severity}</span>
       <span class="etype">{e.type.replace('_', ' ')}</span>
-      {e.subagent ? <span class="who">{e.subagent}</span> : null}
-      {e.auditor ? <span class="who">{e.auditor}</span> : null}
+      {e.subagent ? <span class="ev-who">{e.subagent}</span> : null}
+      {e.auditor ? <span class="ev-who">{e.auditor}</span> : null}
       <span class="what">{summary(e)}</span>
     </li>
   );
@@ -215,7 +218,7 @@ export function LogPanel({
   subagents: string[];
   onFilters: (f: Filters) => void;
 }) {
-  const { log, setLog, conn } = useConsoleLog(agentId, filters);
+  const { log, setLog, conn, missed } = useConsoleLog(agentId, filters);
   const box = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const el = box.current;
@@ -229,6 +232,12 @@ export function LogPanel({
       </div>
       <FilterBar key={filters.auditor} filters={filters} subagents={subagents} onChange={onFilters} />
       <Controls log={log} setLog={setLog} />
+      {missed ? (
+        <p class="warn" role="note">
+          Some events were removed from the server’s buffer while the connection was away; they cannot be
+          shown.
+        </p>
+      ) : null}
       <div
         class="console-scroll"
         ref={box}
