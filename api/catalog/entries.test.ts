@@ -165,21 +165,4 @@ describe('withRegisteredAuditors', () => {
     });
     expect(findApp('registered-shadowed', out)?.name).toBe('Curated');
   });
-
-  it('lists a registered auditor once when an auditor entry of another name already carries it', () => {
-    const curated = entry('pii-scanner', {
-      displayName: 'PII scanner',
-      category: 'Auditors',
-      type: 'auditor',
-      auditorId: 'pii',
-    });
-    const tool = entry('pii-tool', { auditorId: 'other' });
-    const out = withRegisteredAuditors([curated, tool], [reg('pii'), reg('other')]);
-    expect(out.map((e) => e.metadata.name)).toEqual(['pii-scanner', 'pii-tool', 'registered-other']);
-    expect(
-      catalogApps(out, [])
-        .filter((a) => a.name === 'PII scanner')
-        .map((a) => a.app_id),
-    ).toEqual(['pii-scanner']);
-  });
 });

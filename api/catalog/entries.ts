@@ -111,20 +111,14 @@ function registeredEntry(r: AuditorRegistration): AppCatalogEntry {
   } as AppCatalogEntry;
 }
 
-/**
- * The stored entries, then one auditor app per registered auditor that no
- * stored entry shadows (one of that name, or an auditor entry for that auditor).
- */
+/** The stored entries, then one auditor app per registered auditor that no stored entry of that name shadows. */
 export function withRegisteredAuditors(
   entries: readonly AppCatalogEntry[],
   registrations: readonly AuditorRegistration[],
 ): AppCatalogEntry[] {
   const names = new Set(entries.map((e) => e.metadata.name));
-  // An auditor entry naming the auditor already lists it (decision 293): no second app for it.
-  const listed = new Set(entries.flatMap((e) => (e.spec.type === 'auditor' ? [e.spec.auditorId] : [])));
   const registered = registrations
     .filter((r) => !BUILTIN_AUDITOR_TABLE.some((b) => b.id === r.spec.auditorId))
-    .filter((r) => !listed.has(r.spec.auditorId))
     .map(registeredEntry)
     .filter((e) => !names.has(e.metadata.name));
   return [...entries, ...registered];

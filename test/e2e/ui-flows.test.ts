@@ -322,8 +322,6 @@ describe('the UI against live agents', () => {
     const tool = (id: string) => page.locator(`[data-testid="wizard-tool"][data-app="${id}"]`);
     await tool('github-mcp').waitFor();
     expect(await tool('shell-mcp').count()).toBe(0);
-    // The sample's registered auditor has its own catalog entry: offered once.
-    expect(await page.getByTestId('wizard-tool').filter({ hasText: 'PII scanner' }).count()).toBe(1);
     expect(await tool('github-mcp').getByRole('checkbox').isChecked()).toBe(true);
     expect(await tool('github-mcp').getByRole('checkbox').isDisabled()).toBe(true);
     expect(await tool('github-mcp').textContent()).toContain('required by organization acme');
