@@ -8,7 +8,7 @@ import type { AuditorRegistration } from '../../crds/generated/types.ts';
 import type { AttestationResult } from '../../evidence/result.ts';
 import type { StoredEvidence } from '../../evidence/store.ts';
 import type { StoredAccess } from '../../accesses/store.ts';
-import { registeredTier } from '../registry/auditors.ts';
+import { auditorTrustFacts, registeredTier } from '../registry/auditors.ts';
 import { ownerCount, type PlatformAgent } from './model.ts';
 import { agentIdOf } from '../../contract/agent-id.ts';
 
@@ -197,7 +197,8 @@ export function buildPassport(
       const reg = registration(id);
       return {
         auditor_id: id,
-        deployment_mode: reg?.spec.deploymentMode ?? null,
+        // A built-in auditor has no registration: it is injected as a sidecar (auditorTrustFacts).
+        deployment_mode: auditorTrustFacts(id, reg)?.deploymentMode ?? null,
         trust_tier: registeredTier(id, reg),
         attested_tier: attestation.auditor_tiers[id] ?? null,
       };

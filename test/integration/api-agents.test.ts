@@ -107,8 +107,10 @@ describe('agents', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ agent_id: id, accountable_owners: 1, accesses: [] });
     expect(r.body.owners).toEqual(expect.arrayContaining([{ subject: SUBJECTS.owner, role: 'Owner' }]));
-    const tiers = r.body.trust_tiers as { auditor_id: string; trust_tier: string }[];
+    const tiers = r.body.trust_tiers as { auditor_id: string; trust_tier: string; deployment_mode: string }[];
     expect(tiers.map((t) => t.auditor_id)).toEqual(['injection', 'toxicity', 'model-context', 'llm-judge']);
+    // The built-ins have no registration: they are the pod's sidecars.
+    expect(new Set(tiers.map((t) => t.deployment_mode))).toEqual(new Set(['sidecar']));
   });
 });
 
