@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   accessOf,
+  approvalTitle,
   leavesNoOwner,
   relativeTime,
   searchAgents,
@@ -92,5 +93,14 @@ describe('accessOf', () => {
     expect(accessOf(who('admin', true), shares, 'ns')).toEqual({ mayChange: true });
     expect(accessOf(who('wa', false, ['ns']), shares, 'ns')).toEqual({ mayChange: true });
     expect(accessOf(who('wa', false, ['other']), shares, 'ns')).toEqual({ mayChange: false });
+  });
+});
+
+describe('approvalTitle', () => {
+  it('names the action once', () => {
+    expect(approvalTitle('delete', 'DELETE http://tool.example/items/1')).toBe(
+      'DELETE http://tool.example/items/1',
+    );
+    expect(approvalTitle('merge', 'github.com/acme/repo#12')).toBe('merge on github.com/acme/repo#12');
   });
 });

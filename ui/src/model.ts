@@ -105,3 +105,9 @@ export function ttlProblem(ttl: string): string | undefined {
   if (/^[1-9][0-9]{0,5}[mh]$/.test(ttl.trim())) return undefined;
   return 'Enter a duration in minutes or hours, such as 30m or 8h.';
 }
+
+/** An approval card's title: "delete on DELETE http://…" says the verb twice; the target alone then. */
+export function approvalTitle(action: string, target: string): string {
+  const first = target.trim().split(/\s+/)[0] ?? '';
+  return first.toLowerCase() === action.trim().toLowerCase() ? target : `${action} on ${target}`;
+}

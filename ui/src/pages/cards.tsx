@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { agentPath, announceChange, call } from '../api.ts';
 import { Alert } from '../components.tsx';
 import { describeError } from '../errors.ts';
-import { relativeTime, ttlProblem } from '../model.ts';
+import { approvalTitle, relativeTime, ttlProblem } from '../model.ts';
 
 export interface ApprovalView {
   id: string;
@@ -64,9 +64,7 @@ export function ApprovalCard({ initial }: { initial: ApprovalView }) {
       aria-labelledby={`ap-${a.id}`}
       data-testid="approval-card"
     >
-      <h3 id={`ap-${a.id}`}>
-        {a.action} on {a.target}
-      </h3>
+      <h3 id={`ap-${a.id}`}>{approvalTitle(a.action, a.target)}</h3>
       <p>
         Agent <a href={`#/agents/${encodeURIComponent(a.agent_id)}`}>{a.agent_id}</a>, asked by{' '}
         {a.requested_by ?? 'unknown'}
