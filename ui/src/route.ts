@@ -2,6 +2,7 @@
 //   #/agents  #/agents/new  #/agents/<agent_id>  #/approvals  #/approvals/delegations  #/login
 //   #/settings  #/settings/org/<org>  #/settings/workspace/<namespace>/<workspace>  #/settings/agent/<agent_id>
 //   #/catalog
+//   #/credentials  #/credentials/org/<org>  #/credentials/workspace/<namespace>/<workspace>  #/credentials/agent/<agent_id>
 // Pure.
 
 /** The tier of the auditor-settings cascade a settings page shows. */
@@ -18,6 +19,7 @@ export type Route =
   | { page: 'approvals'; tab: 'pending' | 'delegations' }
   | { page: 'settings'; target?: SettingsScope }
   | { page: 'catalog' }
+  | { page: 'credentials'; target?: SettingsScope }
   | { page: 'not-found'; path: string };
 
 const AGENT_ID = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/;
@@ -40,6 +42,12 @@ function settingsRoute(parts: string[], path: string): Route {
   return target ? { page: 'settings', target } : { page: 'not-found', path };
 }
 
+function credentialsRoute(parts: string[], path: string): Route {
+  if (parts.length === 1) return { page: 'credentials' };
+  const target = settingsTarget(parts.slice(1));
+  return target ? { page: 'credentials', target } : { page: 'not-found', path };
+}
+
 const FIXED: Record<string, Route> = {
   '/login': { page: 'login' },
   '/agents': { page: 'agents' },
@@ -59,6 +67,7 @@ export function parseRoute(hash: string): Route {
     return AGENT_ID.test(id) ? { page: 'agent', id } : { page: 'not-found', path };
   }
   if (parts[0] === 'settings') return settingsRoute(parts, path);
+  if (parts[0] === 'credentials') return credentialsRoute(parts, path);
   return { page: 'not-found', path };
 }
 
@@ -71,6 +80,10 @@ export function settingsHref(t: SettingsScope | undefined): string {
   return `#/settings/agent/${enc(t.agent_id)}`;
 }
 
+/** The credentials and tools page of a tier. */
+export const credentialsHref = (t: SettingsScope | undefined): string =>
+  settingsHref(t).replace(/^#\/settings/, '#/credentials');
+
 export function hrefOf(route: Route): string {
   switch (route.page) {
     case 'agent':
@@ -81,6 +94,8 @@ export function hrefOf(route: Route): string {
       return route.tab === 'pending' ? '#/approvals' : '#/approvals/delegations';
     case 'settings':
       return settingsHref(route.target);
+    case 'credentials':
+      return credentialsHref(route.target);
     case 'not-found':
       return `#${route.path}`;
     default:
