@@ -157,16 +157,16 @@ function TextField(p: {
 }) {
   return (
     <Field id={p.id} label={p.label} hint={p.hint} error={p.error}>
-      {(aria) => (
-        <input
-          id={p.id}
-          type={p.password ? 'password' : 'text'}
-          autoComplete="off"
-          value={p.value}
-          onInput={(e) => p.set(e.currentTarget.value)}
-          {...aria}
-        />
-      )}
+      {(aria) => {
+        const common = {
+          id: p.id,
+          autoComplete: 'off',
+          value: p.value,
+          onInput: (e: { currentTarget: HTMLInputElement }) => p.set(e.currentTarget.value),
+          ...aria,
+        };
+        return p.password ? <input type="password" {...common} /> : <input type="text" {...common} />;
+      }}
     </Field>
   );
 }
