@@ -53,7 +53,10 @@ function ToolItem({ row, tier, onSaved }: { row: ToolRow; tier: Tier; onSaved: (
   return (
     <li class="tool-row" data-testid="tool" data-tool={row.app_id}>
       <label for={id}>
-        {row.name} <span class="sub">{row.category}</span>
+        {row.name} <span class="sub">{row.category}</span>{' '}
+        <span class="sub" data-testid="tool-here">
+          {row.install ? `· set here: ${ENFORCEMENT_WORDS[row.install.enforcement]}` : '· not set here'}
+        </span>
       </label>
       <select
         id={id}
