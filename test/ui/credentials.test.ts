@@ -225,7 +225,7 @@ describe('tools per tier', () => {
     await toolRow(page, app.shell).getByRole('button', { name: 'Save Shell' }).click();
     await expect
       .poll(() => toolRow(page, app.shell).getByTestId('tool-here').textContent())
-      .toBe('· set here: Blocked');
+      .toBe('set here: Blocked');
     const tools = await api('workspace_admin', 'GET', `/v1/scoped-tools?scope=workspace&scope_id=${WS_ID()}`);
     expect(tools.items).toEqual([expect.objectContaining({ tool: app.shell, enforcement: 'blocked' })]);
 

@@ -25,6 +25,20 @@ import { useLoad } from '../hooks.ts';
 
 type Choice = Enforcement | 'unset';
 
+function ToolLabel({ id, row }: { id: string; row: ToolRow }) {
+  return (
+    <label for={id}>
+      {row.name}{' '}
+      <span class="sub">
+        {row.category} ·{' '}
+        <span data-testid="tool-here">
+          {row.install ? `set here: ${ENFORCEMENT_WORDS[row.install.enforcement]}` : 'not set here'}
+        </span>
+      </span>
+    </label>
+  );
+}
+
 function ToolItem({ row, tier, onSaved }: { row: ToolRow; tier: Tier; onSaved: () => void }) {
   const current: Choice = row.install?.enforcement ?? 'unset';
   const [choice, setChoice] = useState<Choice>(current);
@@ -52,12 +66,7 @@ function ToolItem({ row, tier, onSaved }: { row: ToolRow; tier: Tier; onSaved: (
   };
   return (
     <li class="tool-row" data-testid="tool" data-tool={row.app_id}>
-      <label for={id}>
-        {row.name} <span class="sub">{row.category}</span>{' '}
-        <span class="sub" data-testid="tool-here">
-          {row.install ? `· set here: ${ENFORCEMENT_WORDS[row.install.enforcement]}` : '· not set here'}
-        </span>
-      </label>
+      <ToolLabel id={id} row={row} />
       <select
         id={id}
         value={choice}
