@@ -245,6 +245,7 @@ describe('tools per tier', () => {
     const wiki = page.locator(`[data-testid="effective-tools"] tr[data-tool="${app.wiki}"]`);
     expect(await wiki.textContent()).toContain(`Requiredfrom the organization ${state.org}`);
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshots(page, 'credentials-agent-tools');
 
     await page.goto(`${fx.api.url}/ui/#/agents/new`);
     await page.getByLabel('Name', { exact: true }).fill('creds-wizard');

@@ -41,7 +41,7 @@ describe('tiers', () => {
   it('say what an auth status and a withheld reason mean', () => {
     expect(authWords('connected')).toBe('Connected');
     expect(authWords('pending')).toBe('Waiting for its secret');
-    expect(authWords(null)).toBe('No credential needed');
+    expect(authWords(null)).toBe('No credential applies');
     expect(authWords('something-new')).toBe('something-new');
     expect(withheldWords('enforced_above')).toMatch(/organization enforces/);
     expect(withheldWords('overridden')).toMatch(/workspace holds its own/);

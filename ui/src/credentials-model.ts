@@ -68,7 +68,7 @@ const AUTH_WORDS: Record<string, string> = {
   error: 'Error: the secret could not be read',
 };
 export const authWords = (s: string | null | undefined): string =>
-  s ? (AUTH_WORDS[s] ?? s) : 'No credential needed';
+  s ? (AUTH_WORDS[s] ?? s) : 'No credential applies';
 
 const SHARING_WORDS: Record<SharingMode, string> = {
   inherit: 'Shared: lower tiers inherit it unless they hold their own',
