@@ -249,7 +249,8 @@ export function ConnectForm({ tier, onConnected }: { tier: Tier; onConnected: (n
 }
 
 function OAuthProgress({ flow }: { flow: ReturnType<typeof useOAuthFlow>['flow'] }) {
-  if (flow.phase === 'idle') return null;
+  // Done: the page's note above the list says it.
+  if (flow.phase === 'idle' || flow.phase === 'done') return null;
   if (flow.phase === 'error') return <Alert text={flow.words} />;
   return (
     <div role="status" class="notice" data-testid="oauth-status">
