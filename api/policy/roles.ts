@@ -103,6 +103,8 @@ export const POLICY = {
   'scoped.read_workspace': { scope: 'global', roles: ADMINS },
   'scoped.write_workspace': { scope: 'global', roles: ADMINS },
   'scoped.effective.read': { scope: 'global', roles: ['authenticated'] },
+  // The tier picker: the handler shows each caller only its own tiers (api/scoped/visible-scopes.ts).
+  'scope.list': { scope: 'global', roles: ['authenticated'] },
   // Workflows: administrators; the handler re-checks the workflow's namespace (decision 118).
   'workflow.list': { scope: 'global', roles: ['authenticated'] },
   'workflow.read': { scope: 'global', roles: ADMINS },

@@ -19,6 +19,7 @@ import { REGISTRY_ROUTES } from './registry.ts';
 import type { RouteSpec } from './route.ts';
 import { SCOPED_CREDENTIAL_ROUTES } from './scoped-credentials.ts';
 import { SCOPED_TOOL_ROUTES } from './scoped-tools.ts';
+import { SCOPE_ROUTES } from './scopes.ts';
 import { SHARE_ROUTES } from './shares.ts';
 import { TRUST_BUNDLE_ROUTES } from './trust-bundle.ts';
 import { OAUTH_ROUTES } from './oauth.ts';
@@ -31,6 +32,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...SHARE_ROUTES,
   ...APPROVAL_ROUTES,
   ...API_KEY_ROUTES,
+  ...SCOPE_ROUTES,
   ...AUDIT_ROUTES,
   ...REGISTRY_ROUTES,
   ...EVIDENCE_ROUTES,

@@ -50,6 +50,7 @@ const EXPECTED: Record<string, Who[]> = {
   'GET /v1/api-keys': ANY,
   'DELETE /v1/api-keys/{id}': ANY,
   'GET /v1/whoami': ANY,
+  'GET /v1/scopes': ANY,
   'GET /v1/audit': ADMINS,
   'GET /v1/audit/verify': ['org_admin'],
   'GET /registry/check': [...ANY, 'gateway', 'anonymous'],

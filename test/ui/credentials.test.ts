@@ -100,8 +100,11 @@ const noCanary = async (page: Page) => {
 
 describe('credentials at the org tier', () => {
   it('connects an API key, shows its status, and an agent of the workspace gets it', async () => {
-    const page = await signedIn('org_admin', `#/credentials/org/${state.org}`);
+    const page = await signedIn('org_admin', '#/credentials');
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption(state.org);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByText('This tier holds no credential yet.').waitFor();
+    expect(page.url()).toContain(`#/credentials/org/${state.org}`);
     expect(await page.getByText('Sign in with the provider (OAuth)').count()).toBe(0);
     await page.getByLabel('Service', { exact: true }).fill('jira');
     await page.getByLabel('Destinations (optional)').fill('jira.example.com');
@@ -259,6 +262,18 @@ describe('tools per tier', () => {
 });
 
 describe('who may not', () => {
+  it('shows a workspace administrator the org tier read only', async () => {
+    const page = await signedIn('workspace_admin', `#/credentials/org/${state.org}`);
+    await credential(page, 'github').waitFor();
+    expect(await page.getByTestId('read-only').textContent()).toBe(
+      'Read only: you may see this tier but not change it.',
+    );
+    expect(await page.getByRole('button', { name: 'Connect', exact: true }).count()).toBe(0);
+    expect(await credential(page, 'github').getByRole('button').count()).toBe(0);
+    expect(await toolRow(page, app.wiki).getByRole('combobox').isDisabled()).toBe(true);
+    await page.close();
+  });
+
   it('refuses a Viewer the workspace tier and an Editor the org tier, in words, with no form', async () => {
     const viewer = await signedIn('viewer', `#/credentials/workspace/${ns.name}/ws`);
     await expect

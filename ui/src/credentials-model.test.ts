@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   authWords,
+  canWriteTier,
   connectBody,
   connectProblems,
   fieldOfError,
@@ -156,5 +157,26 @@ describe('the OAuth popup', () => {
     expect(oauthWords(err, 'github')).toBe('github was not connected: the provider refused the connection.');
     expect(oauthWords({ status: 'connected' }, 'github')).toBe('Connected to github.');
     expect(oauthWords({ status: 'pending' }, 'github')).toMatch(/^Waiting for github/);
+  });
+});
+
+describe('read-only tiers', () => {
+  it('follow can_write of GET /v1/scopes, and know nothing of a tier it does not list', () => {
+    const scopes = {
+      organizations: [{ name: 'acme', home_namespace: 'acme-home', can_write: false }],
+      workspaces: [
+        {
+          namespace: 'team-a',
+          name: 'research',
+          scope_id: 'team-a.research',
+          organization: 'acme',
+          can_write: true,
+        },
+      ],
+    };
+    expect(canWriteTier(scopes, { scope: 'org', organization: 'acme' })).toBe(false);
+    expect(canWriteTier(scopes, ws)).toBe(true);
+    expect(canWriteTier(scopes, { scope: 'org', organization: 'other' })).toBeUndefined();
+    expect(canWriteTier(undefined, ws)).toBeUndefined();
   });
 });

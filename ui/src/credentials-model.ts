@@ -4,6 +4,7 @@
 // secret's value in a message), a tier's tool rows, and the OAuth popup's
 // message and session outcomes.
 import type { SettingsScope } from './route.ts';
+import type { ScopesView } from './scopes-model.ts';
 
 export type Tier = SettingsScope;
 export type SharingMode = 'inherit' | 'enforce' | 'isolated';
@@ -228,4 +229,13 @@ export function oauthWords(o: OAuthOutcome, service: string): string {
   if (o.status === 'pending') return `Waiting for ${service} to answer in the sign-in window…`;
   const m = o.error?.message.trim() ?? '';
   return `${service} was not connected: ${m}${/[.!?]$/.test(m) ? '' : '.'}`;
+}
+
+/** Whether GET /v1/scopes says the caller may change tier `t`; undefined when it does not list it. */
+export function canWriteTier(scopes: ScopesView | undefined, t: Tier): boolean | undefined {
+  if (!scopes) return undefined;
+  if (t.scope === 'org') return scopes.organizations.find((o) => o.name === t.organization)?.can_write;
+  if (t.scope === 'workspace')
+    return scopes.workspaces.find((w) => w.namespace === t.namespace && w.name === t.workspace)?.can_write;
+  return undefined;
 }

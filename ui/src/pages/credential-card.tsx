@@ -126,7 +126,15 @@ function RevokeConfirm({ c, onDone }: { c: CredentialView; onDone: (revoked: boo
   );
 }
 
-export function CredentialCard({ c, onChanged }: { c: CredentialView; onChanged: (note: string) => void }) {
+export function CredentialCard({
+  c,
+  onChanged,
+  readOnly,
+}: {
+  c: CredentialView;
+  onChanged: (note: string) => void;
+  readOnly: boolean;
+}) {
   const [mode, setMode] = useState<'view' | 'rotate' | 'revoke'>('view');
   const title = `cred-${c.id}`;
   return (
@@ -151,7 +159,7 @@ export function CredentialCard({ c, onChanged }: { c: CredentialView; onChanged:
           }}
         />
       ) : null}
-      {mode === 'view' ? (
+      {mode === 'view' && !readOnly ? (
         <div class="actions">
           <button type="button" class="secondary" onClick={() => setMode('rotate')}>
             Rotate<span class="visually-hidden"> {c.service}</span>

@@ -4,9 +4,10 @@
 // applies per service and where from, what is withheld and why, and each
 // tool's state with the tier it comes from.
 import { useState } from 'preact/hooks';
-import { get, getAll } from '../api.ts';
+import { get } from '../api.ts';
 import { Alert, Status } from '../components.tsx';
 import {
+  canWriteTier,
   placeWords,
   tierQuery,
   withheldWords,
@@ -15,90 +16,16 @@ import {
   type Tier,
 } from '../credentials-model.ts';
 import { useLoad } from '../hooks.ts';
-import type { AgentView } from '../model.ts';
+import type { ScopesView } from '../scopes-model.ts';
 import { credentialsHref, settingsHref } from '../route.ts';
 import { CredentialCard, CredentialFacts } from './credential-card.tsx';
 import { ConnectForm } from './credential-connect.tsx';
 import { targetWords } from './settings.tsx';
+import { ScopePicker } from './scope-picker.tsx';
 import { EffectiveTools, TierTools } from './tool-policy.tsx';
 import '../credentials.css';
 
-function PickerFields({ scope }: { scope: Tier['scope'] }) {
-  const agents = useLoad(
-    () => (scope === 'agent' ? getAll<AgentView>('/v1/agents') : Promise.resolve([])),
-    [scope],
-  );
-  return (
-    <>
-      {scope === 'org' ? (
-        <p class="field">
-          <label for="pick-org">Organization name</label>
-          <input id="pick-org" name="organization" required autoComplete="off" />
-        </p>
-      ) : null}
-      {scope === 'workspace' ? (
-        <div class="row">
-          <p class="field">
-            <label for="pick-ns">Namespace</label>
-            <input id="pick-ns" name="namespace" required autoComplete="off" />
-          </p>
-          <p class="field">
-            <label for="pick-ws">Workspace</label>
-            <input id="pick-ws" name="workspace" required autoComplete="off" />
-          </p>
-        </div>
-      ) : null}
-      {scope === 'agent' ? (
-        <p class="field">
-          <label for="pick-agent">Agent</label>
-          <select id="pick-agent" name="agent_id" required>
-            {(agents.data ?? []).map((a) => (
-              <option key={a.agent_id}>{a.agent_id}</option>
-            ))}
-          </select>
-          <Alert text={agents.error} />
-        </p>
-      ) : null}
-    </>
-  );
-}
-
-/** Minimal until the shared scope picker lands: a tier by name, or an agent from the list. */
-function ScopePicker() {
-  const [scope, setScope] = useState<Tier['scope']>('org');
-  const open = (form: FormData) => {
-    const v = (k: string) => String(form.get(k) ?? '').trim();
-    const t: Tier =
-      scope === 'org'
-        ? { scope, organization: v('organization') }
-        : scope === 'workspace'
-          ? { scope, namespace: v('namespace'), workspace: v('workspace') }
-          : { scope, agent_id: v('agent_id') };
-    location.hash = credentialsHref(t);
-  };
-  return (
-    <form
-      class="card"
-      aria-labelledby="pick-title"
-      onSubmit={(e) => (e.preventDefault(), open(new FormData(e.currentTarget)))}
-    >
-      <h2 id="pick-title">Which tier?</h2>
-      <fieldset class="choices">
-        <legend>Scope</legend>
-        {(['org', 'workspace', 'agent'] as const).map((s) => (
-          <label key={s} class="inline">
-            <input type="radio" name="scope" value={s} checked={scope === s} onChange={() => setScope(s)} />{' '}
-            {{ org: 'Organization', workspace: 'Workspace', agent: 'Agent' }[s]}
-          </label>
-        ))}
-      </fieldset>
-      <PickerFields scope={scope} />
-      <button type="submit">Open</button>
-    </form>
-  );
-}
-
-function TierCredentials({ tier }: { tier: Tier }) {
+function TierCredentials({ tier, readOnly }: { tier: Tier; readOnly: boolean }) {
   const q = tierQuery(tier);
   const creds = useLoad(() => get<{ items: CredentialView[] }>(`/v1/scoped-credentials?${q}`), [q]);
   const [note, setNote] = useState<string | undefined>(undefined);
@@ -116,10 +43,15 @@ function TierCredentials({ tier }: { tier: Tier }) {
       {creds.data.items.length === 0 ? <p>This tier holds no credential yet.</p> : null}
       <ul class="grid plain" aria-label="Credentials held at this tier">
         {creds.data.items.map((c) => (
-          <CredentialCard key={`${c.id}:${c.last_rotated_at ?? ''}`} c={c} onChanged={changed} />
+          <CredentialCard
+            key={`${c.id}:${c.last_rotated_at ?? ''}`}
+            c={c}
+            onChanged={changed}
+            readOnly={readOnly}
+          />
         ))}
       </ul>
-      <ConnectForm tier={tier} onConnected={changed} />
+      {readOnly ? null : <ConnectForm tier={tier} onConnected={changed} />}
     </>
   );
 }
@@ -179,23 +111,34 @@ function EffectiveCredentialsView({ agentId }: { agentId: string }) {
 }
 
 export function CredentialsPage({ target }: { target?: Tier | undefined }) {
+  const scopes = useLoad(() => get<ScopesView>('/v1/scopes'), []);
+  const readOnly = target !== undefined && canWriteTier(scopes.data, target) === false;
   return (
     <section aria-labelledby="creds-title">
       <h1 id="creds-title">Credentials and tools</h1>
       {!target ? (
-        <ScopePicker />
+        <ScopePicker
+          title="Which tier?"
+          submitLabel="Open"
+          onPick={(t) => (location.hash = credentialsHref(t))}
+        />
       ) : (
         <>
           <p class="crumbs">
             Of the {targetWords(target)} · <a href={settingsHref(target)}>Auditor settings</a> ·{' '}
             <a href="#/credentials">Choose another tier</a>
           </p>
+          {readOnly ? (
+            <p class="notice" data-testid="read-only">
+              Read only: you may see this tier but not change it.
+            </p>
+          ) : null}
           <section aria-labelledby="creds-section">
             <h2 id="creds-section">{target.scope === 'agent' ? 'Credentials in effect' : 'Credentials'}</h2>
             {target.scope === 'agent' ? (
               <EffectiveCredentialsView agentId={target.agent_id} />
             ) : (
-              <TierCredentials tier={target} />
+              <TierCredentials tier={target} readOnly={readOnly} />
             )}
           </section>
           <section aria-labelledby="tools-section">
@@ -203,7 +146,7 @@ export function CredentialsPage({ target }: { target?: Tier | undefined }) {
             {target.scope === 'agent' ? (
               <EffectiveTools agentId={target.agent_id} />
             ) : (
-              <TierTools tier={target} />
+              <TierTools tier={target} readOnly={readOnly} />
             )}
           </section>
         </>

@@ -39,7 +39,8 @@ function ToolLabel({ id, row }: { id: string; row: ToolRow }) {
   );
 }
 
-function ToolItem({ row, tier, onSaved }: { row: ToolRow; tier: Tier; onSaved: () => void }) {
+function ToolItem(p: { row: ToolRow; tier: Tier; onSaved: () => void; readOnly: boolean }) {
+  const { row, tier, onSaved } = p;
   const current: Choice = row.install?.enforcement ?? 'unset';
   const [choice, setChoice] = useState<Choice>(current);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -70,6 +71,7 @@ function ToolItem({ row, tier, onSaved }: { row: ToolRow; tier: Tier; onSaved: (
       <select
         id={id}
         value={choice}
+        disabled={p.readOnly}
         aria-describedby={error ? `${id}-error` : undefined}
         onChange={(e) => setChoice(e.currentTarget.value as Choice)}
       >
@@ -95,7 +97,7 @@ function ToolItem({ row, tier, onSaved }: { row: ToolRow; tier: Tier; onSaved: (
   );
 }
 
-export function TierTools({ tier }: { tier: Tier }) {
+export function TierTools({ tier, readOnly }: { tier: Tier; readOnly: boolean }) {
   const q = tierQuery(tier);
   const apps = useLoad(() => get<{ items: CatalogApp[] }>('/v1/app-catalog'), []);
   const installs = useLoad(() => get<{ items: ToolView[] }>(`/v1/scoped-tools?${q}`), [q]);
@@ -114,6 +116,7 @@ export function TierTools({ tier }: { tier: Tier }) {
           <ToolItem
             key={`${r.app_id}:${r.install?.enforcement ?? 'unset'}`}
             row={r}
+            readOnly={readOnly}
             tier={tier}
             onSaved={installs.reload}
           />
