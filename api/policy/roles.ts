@@ -50,6 +50,8 @@ export const POLICY = {
   'delegation.read': { scope: 'agent', roles: SHARED },
   'delegation.answer': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
   'delegation.revoke': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
+  // The caller's own consents and revocable grants across agents (the handler filters by subject).
+  'delegation.mine': { scope: 'global', roles: ['authenticated'] },
   // The agent's credential proxy reads it with the agent's Gateway key (network domain).
   'agent.access_manifest.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },
   // Its egress bundle too (rules, MCP servers, Cedar; no secret), every 30 s.

@@ -12,6 +12,7 @@ import { CATALOG_ROUTES } from './catalog.ts';
 import { CONSOLE_ROUTES } from './console.ts';
 import { CONSOLE_TREE_ROUTES } from './console-tree.ts';
 import { DELEGATION_ROUTES } from './delegations.ts';
+import { MY_DELEGATION_ROUTES } from './my-delegations.ts';
 import { AUDITOR_SETTINGS_ROUTES } from './auditor-settings.ts';
 import { EVIDENCE_ROUTES } from './evidence.ts';
 import { POLICY_ROUTES } from './policies.ts';
@@ -33,6 +34,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...APPROVAL_ROUTES,
   ...API_KEY_ROUTES,
   ...SCOPE_ROUTES,
+  ...MY_DELEGATION_ROUTES,
   ...AUDIT_ROUTES,
   ...REGISTRY_ROUTES,
   ...EVIDENCE_ROUTES,

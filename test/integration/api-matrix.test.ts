@@ -51,6 +51,8 @@ const EXPECTED: Record<string, Who[]> = {
   'DELETE /v1/api-keys/{id}': ANY,
   'GET /v1/whoami': ANY,
   'GET /v1/scopes': ANY,
+  'GET /v1/delegations/pending': ANY,
+  'GET /v1/delegations': ANY,
   'GET /v1/audit': ADMINS,
   'GET /v1/audit/verify': ['org_admin'],
   'GET /registry/check': [...ANY, 'gateway', 'anonymous'],
