@@ -140,7 +140,7 @@ describe('credentials at the org tier', () => {
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('The jira key was rotated.');
     expect(await page.getByLabel('New key for jira').count()).toBe(0);
     expect((await orgCreds())[0]?.last_rotated_at).toEqual(expect.any(String));
-    expect(await credential(page, 'jira').textContent()).not.toContain('Last rotatednever');
+    await expect.poll(() => credential(page, 'jira').textContent()).not.toContain('Last rotatednever');
     await noCanary(page);
 
     await credential(page, 'jira').getByRole('button', { name: 'Revoke jira' }).click();
