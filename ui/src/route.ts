@@ -37,16 +37,20 @@ function settingsTarget(parts: string[]): SettingsScope | undefined {
   return undefined;
 }
 
-function settingsRoute(parts: string[], path: string): Route {
-  if (parts.length === 1) return { page: 'settings' };
+/** `#/settings/...` and `#/credentials/...`: the page, then an optional tier. */
+function tierRoute(page: 'settings' | 'credentials', parts: string[], path: string): Route {
+  if (parts.length === 1) return { page };
   const target = settingsTarget(parts.slice(1));
-  return target ? { page: 'settings', target } : { page: 'not-found', path };
+  return target ? { page, target } : { page: 'not-found', path };
 }
 
-function credentialsRoute(parts: string[], path: string): Route {
-  if (parts.length === 1) return { page: 'credentials' };
-  const target = settingsTarget(parts.slice(1));
-  return target ? { page: 'credentials', target } : { page: 'not-found', path };
+/** `#/agents/<id>` and `#/agents/<id>/console`; undefined for any other path. */
+function agentRoute(parts: string[], path: string): Route | undefined {
+  if (parts[0] !== 'agents' || !(parts.length === 2 || (parts.length === 3 && parts[2] === 'console')))
+    return undefined;
+  const id = decodeURIComponent(parts[1]!);
+  if (!AGENT_ID.test(id)) return { page: 'not-found', path };
+  return parts.length === 3 ? { page: 'console', id } : { page: 'agent', id };
 }
 
 const FIXED: Record<string, Route> = {
@@ -63,13 +67,9 @@ export function parseRoute(hash: string): Route {
   const parts = path.split('/').filter(Boolean);
   const fixed = FIXED[path];
   if (fixed) return fixed;
-  if ((parts.length === 2 || (parts.length === 3 && parts[2] === 'console')) && parts[0] === 'agents') {
-    const id = decodeURIComponent(parts[1]!);
-    if (!AGENT_ID.test(id)) return { page: 'not-found', path };
-    return parts.length === 3 ? { page: 'console', id } : { page: 'agent', id };
-  }
-  if (parts[0] === 'settings') return settingsRoute(parts, path);
-  if (parts[0] === 'credentials') return credentialsRoute(parts, path);
+  const agent = agentRoute(parts, path);
+  if (agent) return agent;
+  if (parts[0] === 'settings' || parts[0] === 'credentials') return tierRoute(parts[0], parts, path);
   return { page: 'not-found', path };
 }
 
