@@ -9,6 +9,7 @@ import { AgentsPage } from './pages/agents.tsx';
 import { ApprovalsPage } from './pages/approvals.tsx';
 import { CatalogPage } from './pages/catalog.tsx';
 import { ConsolePage } from './pages/console.tsx';
+import { CredentialsPage } from './pages/credentials.tsx';
 import { LoginPage } from './pages/login.tsx';
 import { NewAgentPage } from './pages/new-agent.tsx';
 import { SettingsPage } from './pages/settings.tsx';
@@ -76,6 +77,11 @@ function Sidebar({ route, badge }: { route: Route; badge: number | undefined }) 
             Settings
           </a>
         </li>
+        <li>
+          <a href={hrefOf({ page: 'credentials' })} aria-current={current('credentials')}>
+            Credentials &amp; tools
+          </a>
+        </li>
       </ul>
     </nav>
   );
@@ -95,6 +101,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <CatalogPage />;
     case 'settings':
       return <SettingsPage key={hrefOf(route)} target={route.target} />;
+    case 'credentials':
+      return <CredentialsPage key={hrefOf(route)} target={route.target} />;
     case 'not-found':
       return (
         <section aria-labelledby="nf">

@@ -35,6 +35,7 @@ const RULE_CONFLICTS = new Set([
   'tool_required',
   'agent_exists',
   'credential_exists',
+  'credential_enforced',
 ]);
 
 const conflictWords = (err: ApiError, detail: string): string =>

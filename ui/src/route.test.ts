@@ -16,6 +16,10 @@ describe('routes', () => {
       '#/settings/org/acme',
       '#/settings/workspace/team-a/ws',
       '#/settings/agent/team-a.release-bot',
+      '#/credentials',
+      '#/credentials/org/acme',
+      '#/credentials/workspace/team-a/ws',
+      '#/credentials/agent/team-a.release-bot',
     ])
       expect(hrefOf(parseRoute(hash))).toBe(hash);
   });

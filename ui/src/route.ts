@@ -2,6 +2,7 @@
 //   #/agents  #/agents/new  #/agents/<agent_id>  #/agents/<agent_id>/console  #/approvals  #/approvals/delegations  #/login
 //   #/settings  #/settings/org/<org>  #/settings/workspace/<namespace>/<workspace>  #/settings/agent/<agent_id>
 //   #/catalog
+//   #/credentials  #/credentials/org/<org>  #/credentials/workspace/<namespace>/<workspace>  #/credentials/agent/<agent_id>
 // Pure.
 
 /** The tier of the auditor-settings cascade a settings page shows. */
@@ -19,6 +20,7 @@ export type Route =
   | { page: 'approvals'; tab: 'pending' | 'delegations' }
   | { page: 'settings'; target?: SettingsScope }
   | { page: 'catalog' }
+  | { page: 'credentials'; target?: SettingsScope }
   | { page: 'not-found'; path: string };
 
 const AGENT_ID = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/;
@@ -35,10 +37,20 @@ function settingsTarget(parts: string[]): SettingsScope | undefined {
   return undefined;
 }
 
-function settingsRoute(parts: string[], path: string): Route {
-  if (parts.length === 1) return { page: 'settings' };
+/** `#/settings/...` and `#/credentials/...`: the page, then an optional tier. */
+function tierRoute(page: 'settings' | 'credentials', parts: string[], path: string): Route {
+  if (parts.length === 1) return { page };
   const target = settingsTarget(parts.slice(1));
-  return target ? { page: 'settings', target } : { page: 'not-found', path };
+  return target ? { page, target } : { page: 'not-found', path };
+}
+
+/** `#/agents/<id>` and `#/agents/<id>/console`; undefined for any other path. */
+function agentRoute(parts: string[], path: string): Route | undefined {
+  if (parts[0] !== 'agents' || !(parts.length === 2 || (parts.length === 3 && parts[2] === 'console')))
+    return undefined;
+  const id = decodeURIComponent(parts[1]!);
+  if (!AGENT_ID.test(id)) return { page: 'not-found', path };
+  return parts.length === 3 ? { page: 'console', id } : { page: 'agent', id };
 }
 
 const FIXED: Record<string, Route> = {
@@ -55,12 +67,9 @@ export function parseRoute(hash: string): Route {
   const parts = path.split('/').filter(Boolean);
   const fixed = FIXED[path];
   if (fixed) return fixed;
-  if ((parts.length === 2 || (parts.length === 3 && parts[2] === 'console')) && parts[0] === 'agents') {
-    const id = decodeURIComponent(parts[1]!);
-    if (!AGENT_ID.test(id)) return { page: 'not-found', path };
-    return parts.length === 3 ? { page: 'console', id } : { page: 'agent', id };
-  }
-  if (parts[0] === 'settings') return settingsRoute(parts, path);
+  const agent = agentRoute(parts, path);
+  if (agent) return agent;
+  if (parts[0] === 'settings' || parts[0] === 'credentials') return tierRoute(parts[0], parts, path);
   return { page: 'not-found', path };
 }
 
@@ -72,6 +81,10 @@ export function settingsHref(t: SettingsScope | undefined): string {
   if (t.scope === 'workspace') return `#/settings/workspace/${enc(t.namespace)}/${enc(t.workspace)}`;
   return `#/settings/agent/${enc(t.agent_id)}`;
 }
+
+/** The credentials and tools page of a tier. */
+export const credentialsHref = (t: SettingsScope | undefined): string =>
+  settingsHref(t).replace(/^#\/settings/, '#/credentials');
 
 export function hrefOf(route: Route): string {
   switch (route.page) {
@@ -85,6 +98,8 @@ export function hrefOf(route: Route): string {
       return route.tab === 'pending' ? '#/approvals' : '#/approvals/delegations';
     case 'settings':
       return settingsHref(route.target);
+    case 'credentials':
+      return credentialsHref(route.target);
     case 'not-found':
       return `#${route.path}`;
     default:

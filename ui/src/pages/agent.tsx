@@ -7,7 +7,7 @@ import { agentPath, get } from '../api.ts';
 import { Alert, Status } from '../components.tsx';
 import { useLoad, useOnChange } from '../hooks.ts';
 import { accessOf, type Share, type Whoami } from '../model.ts';
-import { hrefOf, settingsHref } from '../route.ts';
+import { credentialsHref, hrefOf, settingsHref } from '../route.ts';
 import { ShareDialog } from './share-dialog.tsx';
 
 interface Passport {
@@ -195,7 +195,8 @@ function AgentHeader({ id }: { id: string }) {
       <h1 id="agent-title">{id}</h1>
       <p class="links">
         <a href={hrefOf({ page: 'console', id })}>Console</a>{' '}
-        <a href={settingsHref({ scope: 'agent', agent_id: id })}>Auditor settings</a>
+        <a href={settingsHref({ scope: 'agent', agent_id: id })}>Auditor settings</a>{' '}
+        <a href={credentialsHref({ scope: 'agent', agent_id: id })}>Credentials and tools</a>
       </p>
     </>
   );
