@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../auth/principal.ts';
-import { can, POLICY, rolesOf } from './roles.ts';
+import { can, POLICY, rolesInWords, rolesOf } from './roles.ts';
 
 const user = (subject: string, extra: Partial<Principal> = {}): Principal => ({
   subject,
@@ -98,5 +98,17 @@ describe('scoped credentials and tools', () => {
     expect(can(admin, 'scoped.write_workspace', { namespace: 'team-b' })).toBe(true);
     expect(can(user('o'), 'scoped.write')).toBe(false);
     expect(can(user('o'), 'scoped.list')).toBe(false);
+  });
+});
+
+describe('rolesInWords', () => {
+  it('says who an action is for in words, for a refusal a person reads', () => {
+    expect(rolesInWords('scoped.list')).toBe(
+      'an organization administrator or an administrator of the workspace',
+    );
+    expect(rolesInWords('approval.decide')).toBe('an Owner of the agent');
+    expect(rolesInWords('agent.update')).toBe(
+      'an organization administrator, an administrator of the workspace, an Owner of the agent or an Editor',
+    );
   });
 });

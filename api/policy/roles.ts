@@ -51,7 +51,7 @@ export const POLICY = {
   'delegation.answer': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
   'delegation.revoke': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
   // The caller's own consents and revocable grants across agents (the handler filters by subject).
-  'delegation.mine': { scope: 'global', roles: ['authenticated'] },
+  'delegation.list_mine': { scope: 'global', roles: ['authenticated'] },
   // The agent's credential proxy reads it with the agent's Gateway key (network domain).
   'agent.access_manifest.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },
   // Its egress bundle too (rules, MCP servers, Cedar; no secret), every 30 s.
@@ -163,4 +163,20 @@ export function can(
 /** True when the principal sees the agent at all (lists and counts filter by this). */
 export function canSee(principal: Principal, agent: AgentRef): boolean {
   return can(principal, 'agent.read', agent);
+}
+
+const ROLE_WORDS: Record<Role, string> = {
+  org_admin: 'an organization administrator',
+  workspace_admin: 'an administrator of the workspace',
+  owner: 'an Owner of the agent',
+  editor: 'an Editor',
+  viewer: 'a Viewer',
+  authenticated: 'anyone signed in',
+  gateway: "the agent's Gateway",
+};
+
+/** Who an action is for, in words: "an organization administrator or an administrator of the workspace". */
+export function rolesInWords(action: Action): string {
+  const words = POLICY[action].roles.map((r) => ROLE_WORDS[r]);
+  return words.length <= 1 ? (words[0] ?? 'nobody') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 }

@@ -17,7 +17,7 @@ import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from '../..
 import { hasBody, readFormBody, readJsonBody, type JsonBody } from '../http/middleware.ts';
 import { oauthErrorBody } from '../oauth/errors.ts';
 import { validateBody } from '../http/validate.ts';
-import { can, POLICY, type Action } from '../policy/roles.ts';
+import { can, POLICY, rolesInWords, type Action } from '../policy/roles.ts';
 import type { ApiDeps, RouteCtx, RouteSpec } from './route.ts';
 
 export const ANONYMOUS: Principal = {
@@ -78,7 +78,11 @@ async function authorize(spec: RouteSpec, rc: RouteCtx, fresh: boolean): Promise
   if (spec.action === 'public') return;
   const action: Action = spec.action;
   if (POLICY[action].scope === 'global') {
-    if (!can(rc.principal, action)) throw forbidden(`${action} is not allowed for ${rc.principal.subject}`);
+    if (!can(rc.principal, action)) {
+      throw forbidden(
+        `${rc.principal.subject} may not do this: it is for ${rolesInWords(action)} (${action})`,
+      );
+    }
     return;
   }
   if (rc.params.agent_id !== undefined) rc.agent = await loadAgent(rc, rc.params.agent_id, fresh);
@@ -86,7 +90,9 @@ async function authorize(spec: RouteSpec, rc: RouteCtx, fresh: boolean): Promise
   const agent = rc.agent as PlatformAgent;
   const ref = { namespace: agent.metadata.namespace ?? '', owners: agent.spec.owners ?? [] };
   if (!can(rc.principal, action, ref)) {
-    throw forbidden(`${action} on ${rc.audit.resource} needs one of: ${POLICY[action].roles.join(', ')}`);
+    throw forbidden(
+      `${rc.principal.subject} may not do this on ${rc.audit.resource}: it is for ${rolesInWords(action)} (${action})`,
+    );
   }
 }
 

@@ -44,7 +44,7 @@ export const MY_DELEGATION_ROUTES: RouteSpec[] = [
   {
     method: 'GET',
     path: '/v1/delegations/pending',
-    action: 'delegation.mine',
+    action: 'delegation.list_mine',
     summary: 'Consent requests of every agent that wait for your answer',
     success: 200,
     response: CONSENT_LIST,
@@ -53,7 +53,7 @@ export const MY_DELEGATION_ROUTES: RouteSpec[] = [
   {
     method: 'GET',
     path: '/v1/delegations',
-    action: 'delegation.mine',
+    action: 'delegation.list_mine',
     summary: 'Active delegation grants you may revoke: your own, and those on agents you own',
     success: 200,
     response: GRANT_LIST,
