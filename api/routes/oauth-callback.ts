@@ -6,7 +6,9 @@
 // it (plus the refresh token and expiry under `oauth` in the same Secret).
 // Every outcome is a page (200) with a code; nothing thrown, no code or token
 // in the page, a log line or the audit entry.
-import { encrypt } from '../../base/crypto/envelope.ts';
+import type * as k8s from '@kubernetes/client-node';
+import { encrypt, type Keyring } from '../../base/crypto/envelope.ts';
+import type { ScopedCredential } from '../../crds/generated/types.ts';
 import { toHttpError } from '../http/errors.ts';
 import { apiStatus } from '../../base/kube.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -35,6 +37,18 @@ const refuse = (code: string, message: string): Refused => new Refused({ code, m
 /** The refresh token and expiry, beside the material in the credential's Secret. */
 export const OAUTH_KEY = 'oauth';
 
+/** The credential's Secret: the access token as its material, the refresh token and expiry beside it. */
+export function tokenSecret(cred: ScopedCredential, keyring: Keyring, tokens: IssuedTokens): k8s.V1Secret {
+  const secret = materialSecret(cred, keyring, tokens.access_token);
+  const { namespace = '', name = '' } = secret.metadata ?? {};
+  if (tokens.refresh_token || tokens.expires_at) {
+    const extra = { refresh_token: tokens.refresh_token, expires_at: tokens.expires_at, scope: tokens.scope };
+    const record = encrypt(keyring, JSON.stringify(extra), `${namespace}/${name}/${OAUTH_KEY}`);
+    secret.stringData = { ...secret.stringData, [OAUTH_KEY]: record };
+  }
+  return secret;
+}
+
 async function storeTokens(rc: RouteCtx, s: OAuthSession, tokens: IssuedTokens): Promise<string> {
   const keyring = await rc.deps.keyring();
   const place = await placeFor(rc, scopeOf(s.request.scope), s.request.scope_id, true);
@@ -46,16 +60,7 @@ async function storeTokens(rc: RouteCtx, s: OAuthSession, tokens: IssuedTokens):
     hasMaterial: true,
   };
   const created = await createOnce(rc, credentialObject(place, input));
-  const secret = materialSecret(created, keyring, tokens.access_token);
-  const { namespace = '', name = '' } = secret.metadata ?? {};
-  if (tokens.refresh_token || tokens.expires_at) {
-    const extra = { refresh_token: tokens.refresh_token, expires_at: tokens.expires_at, scope: tokens.scope };
-    secret.stringData![OAUTH_KEY] = encrypt(
-      keyring,
-      JSON.stringify(extra),
-      `${namespace}/${name}/${OAUTH_KEY}`,
-    );
-  }
+  const secret = tokenSecret(created, keyring, tokens);
   try {
     await rc.deps.writer.putSecret(secret);
   } catch (err) {

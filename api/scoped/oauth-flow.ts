@@ -90,34 +90,34 @@ function refusal(status: number, body: Record<string, unknown> | undefined): Tok
   };
 }
 
+const asObject = (body: unknown): Record<string, unknown> | undefined =>
+  body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+
+const invalid = (message: string): TokenAnswer => ({ ok: false, code: 'token_answer_invalid', message });
+
+/** The optional parts of a token answer: refresh token, expiry, granted scope. */
+function extrasOf(o: Record<string, unknown>, now: number): Omit<IssuedTokens, 'access_token'> {
+  const refresh = o.refresh_token;
+  const expiresIn = o.expires_in;
+  const out: Omit<IssuedTokens, 'access_token'> = {};
+  if (typeof refresh === 'string' && refresh.length > 0 && refresh.length <= 8192)
+    out.refresh_token = refresh;
+  if (typeof expiresIn === 'number' && expiresIn > 0) out.expires_at = now + expiresIn * 1000;
+  if (typeof o.scope === 'string') out.scope = o.scope.slice(0, 1024);
+  return out;
+}
+
 /** What a token endpoint's answer (status and parsed JSON, undefined when not JSON) means. */
 export function readTokenAnswer(status: number, body: unknown, now: number): TokenAnswer {
-  const object =
-    body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const object = asObject(body);
   if (status !== 200) return refusal(status, object);
   const token = object?.access_token;
-  if (typeof token !== 'string' || token.length === 0 || token.length > 8192) {
-    return { ok: false, code: 'token_answer_invalid', message: 'the token endpoint sent no access token' };
+  if (!object || typeof token !== 'string' || token.length === 0 || token.length > 8192) {
+    return invalid('the token endpoint sent no access token');
   }
-  const type = object?.token_type;
+  const type = object.token_type;
   if (typeof type === 'string' && type.toLowerCase() !== 'bearer') {
-    return {
-      ok: false,
-      code: 'token_answer_invalid',
-      message: 'the token endpoint sent a token of another type',
-    };
+    return invalid('the token endpoint sent a token of another type');
   }
-  const refresh = object?.refresh_token;
-  const expiresIn = object?.expires_in;
-  return {
-    ok: true,
-    tokens: {
-      access_token: token,
-      ...(typeof refresh === 'string' && refresh.length > 0 && refresh.length <= 8192
-        ? { refresh_token: refresh }
-        : {}),
-      ...(typeof expiresIn === 'number' && expiresIn > 0 ? { expires_at: now + expiresIn * 1000 } : {}),
-      ...(typeof object?.scope === 'string' ? { scope: object.scope.slice(0, 1024) } : {}),
-    },
-  };
+  return { ok: true, tokens: { access_token: token, ...extrasOf(object, now) } };
 }

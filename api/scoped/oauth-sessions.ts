@@ -54,52 +54,59 @@ export interface SessionStore {
 
 const contextOf = (namespace: string, name: string): string => `${namespace}/${name}/${KEY}`;
 
-export function secretSessions(core: k8s.CoreV1Api, namespace: string, keyring: KeyringAccess): SessionStore {
-  const secretOf = async (state: string, s: OAuthSession, version?: string): Promise<k8s.V1Secret> => {
-    const name = sessionSecretName(state);
-    const record = encrypt(await keyring(), JSON.stringify(s), contextOf(namespace, name));
-    return {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      type: 'Opaque',
-      metadata: {
-        name,
-        namespace,
-        labels: { 'app.kubernetes.io/part-of': 'platform', [LABEL]: 'true' },
-        annotations: { [DELETE_AFTER]: new Date(s.created_at + SESSION_KEEP_MS).toISOString() },
-        ...(version ? { resourceVersion: version } : {}),
-      },
-      stringData: { [KEY]: record },
-    };
+interface Where {
+  core: k8s.CoreV1Api;
+  namespace: string;
+  keyring: KeyringAccess;
+}
+
+async function secretOf(w: Where, state: string, s: OAuthSession, version?: string): Promise<k8s.V1Secret> {
+  const name = sessionSecretName(state);
+  const record = encrypt(await w.keyring(), JSON.stringify(s), contextOf(w.namespace, name));
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'Opaque',
+    metadata: {
+      name,
+      namespace: w.namespace,
+      labels: { 'app.kubernetes.io/part-of': 'platform', [LABEL]: 'true' },
+      annotations: { [DELETE_AFTER]: new Date(s.created_at + SESSION_KEEP_MS).toISOString() },
+      ...(version ? { resourceVersion: version } : {}),
+    },
+    stringData: { [KEY]: record },
   };
+}
+
+async function readSession(w: Where, state: string): Promise<StoredSession | undefined> {
+  const name = sessionSecretName(state);
+  let secret: k8s.V1Secret;
+  try {
+    secret = await w.core.readNamespacedSecret({ namespace: w.namespace, name });
+  } catch (err) {
+    if (apiStatus(err) === 404) return undefined;
+    throw err;
+  }
+  const record = Buffer.from(secret.data?.[KEY] ?? '', 'base64').toString('utf8');
+  try {
+    const plain = decrypt(await w.keyring(), record, contextOf(w.namespace, name)).toString('utf8');
+    return { session: JSON.parse(plain) as OAuthSession, version: secret.metadata?.resourceVersion ?? '' };
+  } catch {
+    return undefined;
+  }
+}
+
+export function secretSessions(core: k8s.CoreV1Api, namespace: string, keyring: KeyringAccess): SessionStore {
+  const w: Where = { core, namespace, keyring };
   return {
     create: async (state, s) => {
-      await core.createNamespacedSecret({ namespace, body: await secretOf(state, s) });
+      await core.createNamespacedSecret({ namespace, body: await secretOf(w, state, s) });
     },
-    read: async (state) => {
-      const name = sessionSecretName(state);
-      let secret: k8s.V1Secret;
-      try {
-        secret = await core.readNamespacedSecret({ namespace, name });
-      } catch (err) {
-        if (apiStatus(err) === 404) return undefined;
-        throw err;
-      }
-      const record = Buffer.from(secret.data?.[KEY] ?? '', 'base64').toString('utf8');
-      try {
-        const plain = decrypt(await keyring(), record, contextOf(namespace, name)).toString('utf8');
-        return {
-          session: JSON.parse(plain) as OAuthSession,
-          version: secret.metadata?.resourceVersion ?? '',
-        };
-      } catch {
-        return undefined;
-      }
-    },
+    read: (state) => readSession(w, state),
     replace: async (state, s, version) => {
       const name = sessionSecretName(state);
       try {
-        await core.replaceNamespacedSecret({ namespace, name, body: await secretOf(state, s, version) });
+        await core.replaceNamespacedSecret({ namespace, name, body: await secretOf(w, state, s, version) });
         return true;
       } catch (err) {
         if (apiStatus(err) === 409 || apiStatus(err) === 404) return false;
