@@ -344,7 +344,7 @@ describe('connect by OAuth: failures', () => {
     const key = String(minted.body.key);
     const started = await start('workspace_admin', startBody(), key);
     expect(started.status).toBe(201);
-    expect((await call('org_admin', 'DELETE', `/v1/api-keys/${String(minted.body.id)}`)).status).toBe(200);
+    expect((await call('org_admin', 'DELETE', `/v1/api-keys/${String(minted.body.id)}`)).status).toBe(204);
     const page = await open(await authorize(String(started.body.authorization_url)));
     expect(page.message.error?.code).toBe('caller_revoked');
     expect(await credentials()).toEqual([]);
