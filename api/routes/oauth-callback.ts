@@ -6,9 +6,6 @@
 // it (plus the refresh token and expiry under `oauth` in the same Secret).
 // Every outcome is a page (200) with a code; nothing thrown, no code or token
 // in the page, a log line or the audit entry.
-import type * as k8s from '@kubernetes/client-node';
-import { encrypt, type Keyring } from '../../base/crypto/envelope.ts';
-import type { ScopedCredential } from '../../crds/generated/types.ts';
 import { toHttpError } from '../http/errors.ts';
 import { apiStatus } from '../../base/kube.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -18,7 +15,8 @@ import { callbackPage, type CallbackOutcome } from '../scoped/oauth-page.ts';
 import type { OAuthProvider } from '../scoped/oauth-providers.ts';
 import type { OAuthSession } from '../scoped/oauth-sessions.ts';
 import { exchangeCode } from '../scoped/oauth-token.ts';
-import { credentialObject, materialSecret, objectId } from '../scoped/objects.ts';
+import { credentialObject, objectId } from '../scoped/objects.ts';
+import { tokenSecret } from '../scoped/oauth-refresh.ts';
 import type { SharingMode } from '../scoped/credential-cascade.ts';
 import type { RouteCtx } from './route.ts';
 import { checkCreatable, configuredProviders } from './oauth-checks.ts';
@@ -33,21 +31,6 @@ class Refused extends Error {
 }
 
 const refuse = (code: string, message: string): Refused => new Refused({ code, message });
-
-/** The refresh token and expiry, beside the material in the credential's Secret. */
-export const OAUTH_KEY = 'oauth';
-
-/** The credential's Secret: the access token as its material, the refresh token and expiry beside it. */
-export function tokenSecret(cred: ScopedCredential, keyring: Keyring, tokens: IssuedTokens): k8s.V1Secret {
-  const secret = materialSecret(cred, keyring, tokens.access_token);
-  const { namespace = '', name = '' } = secret.metadata ?? {};
-  if (tokens.refresh_token || tokens.expires_at) {
-    const extra = { refresh_token: tokens.refresh_token, expires_at: tokens.expires_at, scope: tokens.scope };
-    const record = encrypt(keyring, JSON.stringify(extra), `${namespace}/${name}/${OAUTH_KEY}`);
-    secret.stringData = { ...secret.stringData, [OAUTH_KEY]: record };
-  }
-  return secret;
-}
 
 async function storeTokens(rc: RouteCtx, s: OAuthSession, tokens: IssuedTokens): Promise<string> {
   const keyring = await rc.deps.keyring();

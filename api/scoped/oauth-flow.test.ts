@@ -7,7 +7,9 @@ import {
   readTokenAnswer,
   sessionSecretName,
   STATE_RE,
-  tokenRequest,
+  codeForm,
+  refreshForm,
+  clientAuth,
 } from './oauth-flow.ts';
 import type { OAuthProvider } from './oauth-providers.ts';
 
@@ -44,7 +46,7 @@ describe('PKCE and state', () => {
   });
 });
 
-describe('authorizationUrl and tokenRequest', () => {
+describe('authorizationUrl and the token forms', () => {
   it('keeps the endpoint query and adds the code flow parameters, never the verifier', () => {
     const u = new URL(authorizationUrl(provider, 'S', 'V'));
     expect(u.searchParams.get('tenant')).toBe('1');
@@ -61,16 +63,20 @@ describe('authorizationUrl and tokenRequest', () => {
   });
 
   it('authenticates a confidential client with Basic (form-encoded parts), a public one with client_id only', () => {
-    const confidential = tokenRequest(provider, 'C', 'V', 's:cret');
-    expect(confidential.form).toMatchObject({
+    expect(codeForm(provider, 'C', 'V')).toMatchObject({
       grant_type: 'authorization_code',
       code: 'C',
       code_verifier: 'V',
+      redirect_uri: provider.redirect_uri,
     });
-    expect(Buffer.from(confidential.headers.authorization!.slice(6), 'base64').toString()).toBe(
-      'client+one:s%3Acret',
-    );
-    expect(tokenRequest(provider, 'C', 'V', undefined).headers).toEqual({});
+    expect(refreshForm(provider, 'R')).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: 'R',
+      client_id: 'client one',
+    });
+    const basic = clientAuth(provider, 's:cret').authorization ?? '';
+    expect(Buffer.from(basic.slice(6), 'base64').toString()).toBe('client+one:s%3Acret');
+    expect(clientAuth(provider, undefined)).toEqual({});
   });
 });
 

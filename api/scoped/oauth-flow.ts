@@ -41,26 +41,27 @@ export function authorizationUrl(p: OAuthProvider, state: string, verifier: stri
   return u.toString();
 }
 
-/** The code-for-token form; the client authenticates with HTTP Basic when it has a secret (RFC 6749 §2.3.1). */
-export function tokenRequest(
-  p: OAuthProvider,
-  code: string,
-  verifier: string,
-  secret: string | undefined,
-): { form: Record<string, string>; headers: Record<string, string> } {
-  const form: Record<string, string> = {
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: p.redirect_uri,
-    code_verifier: verifier,
-    client_id: p.client_id,
-  };
+/** The code-for-token form (RFC 6749 §4.1.3 with the RFC 7636 verifier). */
+export const codeForm = (p: OAuthProvider, code: string, verifier: string): Record<string, string> => ({
+  grant_type: 'authorization_code',
+  code,
+  redirect_uri: p.redirect_uri,
+  code_verifier: verifier,
+  client_id: p.client_id,
+});
+
+/** The refresh form (RFC 6749 §6). */
+export const refreshForm = (p: OAuthProvider, refreshToken: string): Record<string, string> => ({
+  grant_type: 'refresh_token',
+  refresh_token: refreshToken,
+  client_id: p.client_id,
+});
+
+/** HTTP Basic client authentication (RFC 6749 §2.3.1, form-encoded parts) when the client has a secret. */
+export function clientAuth(p: OAuthProvider, secret: string | undefined): Record<string, string> {
+  if (secret === undefined) return {};
   const enc = (s: string): string => encodeURIComponent(s).replace(/%20/g, '+');
-  const headers: Record<string, string> =
-    secret === undefined
-      ? {}
-      : { authorization: `Basic ${Buffer.from(`${enc(p.client_id)}:${enc(secret)}`).toString('base64')}` };
-  return { form, headers };
+  return { authorization: `Basic ${Buffer.from(`${enc(p.client_id)}:${enc(secret)}`).toString('base64')}` };
 }
 
 /** The tokens a token endpoint issued. */

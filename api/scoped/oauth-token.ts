@@ -1,7 +1,7 @@
 // The code-for-token call at a provider's token endpoint: a form POST with a
 // 5 s deadline, a 64 KiB answer cap and no redirect followed; every failure is
 // a code and words without the code, the verifier or any token.
-import { readTokenAnswer, tokenRequest, type TokenAnswer } from './oauth-flow.ts';
+import { clientAuth, codeForm, readTokenAnswer, refreshForm, type TokenAnswer } from './oauth-flow.ts';
 import { clientSecretOf, type OAuthProvider } from './oauth-providers.ts';
 
 export const TOKEN_TIMEOUT_MS = 5_000;
@@ -54,11 +54,10 @@ function failure(err: unknown): TokenAnswer {
   };
 }
 
-/** Exchanges `code` for tokens at `p`'s token endpoint. */
-export async function exchangeCode(
+/** POSTs a token request to `p`'s token endpoint (the client secret by Basic) and reads the answer. */
+async function postToken(
   p: OAuthProvider,
-  code: string,
-  verifier: string,
+  form: Record<string, string>,
   now: () => number,
 ): Promise<TokenAnswer> {
   let secret: string | undefined;
@@ -71,8 +70,7 @@ export async function exchangeCode(
       message: "the provider's client secret cannot be read",
     };
   }
-  const { form, headers } = tokenRequest(p, code, verifier, secret);
-  const signal = AbortSignal.timeout(TOKEN_TIMEOUT_MS);
+  const headers = clientAuth(p, secret);
   try {
     const res = await fetch(p.token_endpoint, {
       method: 'POST',
@@ -83,7 +81,7 @@ export async function exchangeCode(
         ...headers,
       },
       body: new URLSearchParams(form).toString(),
-      signal,
+      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
     });
     const body = parseJson(await boundedText(res, TOKEN_MAX_BYTES));
     if (res.status === 200 && body === undefined) {
@@ -94,3 +92,18 @@ export async function exchangeCode(
     return failure(err);
   }
 }
+
+/** Exchanges `code` for tokens at `p`'s token endpoint. */
+export const exchangeCode = (
+  p: OAuthProvider,
+  code: string,
+  verifier: string,
+  now: () => number,
+): Promise<TokenAnswer> => postToken(p, codeForm(p, code, verifier), now);
+
+/** Runs the refresh grant (RFC 6749 §6) with `refreshToken`. */
+export const refreshTokens = (
+  p: OAuthProvider,
+  refreshToken: string,
+  now: () => number,
+): Promise<TokenAnswer> => postToken(p, refreshForm(p, refreshToken), now);
