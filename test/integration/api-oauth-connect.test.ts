@@ -17,7 +17,15 @@ import { k8s } from '../../base/kube.ts';
 import { decrypt, encrypt, keyringFromData } from '../../base/crypto/envelope.ts';
 import { sessionSecretName } from '../../api/scoped/oauth-flow.ts';
 import { CALLBACK_PATH } from '../../api/scoped/oauth-providers.ts';
-import { createTiers, useApi, type CallOptions, type Persona, type Reply } from './api-harness.ts';
+import {
+  agentGatewayKey,
+  createTiers,
+  defaultOwners,
+  useApi,
+  type CallOptions,
+  type Persona,
+  type Reply,
+} from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 import { startCodeServer, type CodeServerFixture } from './oauth-servers.ts';
 import { startOperator, type OperatorProcess } from './operator-process.ts';
@@ -43,7 +51,9 @@ const fx = useApi(
 
 const CANARY = 'canary-oauth-access-3f9c2d71';
 const REFRESH_CANARY = 'canary-oauth-refresh-a81e44';
-const secrets: string[] = [CANARY, REFRESH_CANARY];
+const REFRESHED = 'canary-oauth-refreshed-5b20c9';
+const REFRESHED_REFRESH = 'canary-oauth-refresh-2-77d1e0';
+const secrets: string[] = [CANARY, REFRESH_CANARY, REFRESHED, REFRESHED_REFRESH];
 const answers: string[] = [];
 const core = (): k8s.CoreV1Api => kubeConfig().makeApiClient(k8s.CoreV1Api);
 let as: CodeServerFixture;
@@ -380,6 +390,39 @@ describe('connect by OAuth: failures', () => {
     expect((await call('workspace_admin', 'GET', '/v1/scoped-credentials/oauth/sessions/nope')).status).toBe(
       404,
     );
+  });
+
+  it('refreshes a token about to expire when the credential proxy reads it, and keeps serving it', async () => {
+    for (const c of await credentials()) {
+      await call('workspace_admin', 'DELETE', `/v1/scoped-credentials/${String(c.id)}`);
+    }
+    as.issue = { accessToken: CANARY, refreshToken: REFRESH_CANARY, expiresIn: 30 };
+    const { page } = await connect();
+    const id = String(page.message.credential_id);
+    const name = id.slice(ns.name.length + 1);
+    as.issue = { accessToken: REFRESHED, refreshToken: REFRESHED_REFRESH, expiresIn: 3600 };
+    const agent = await fx.createAgent('worker', defaultOwners(), { workspace: 'ws' });
+    const key = await agentGatewayKey(fx, agent, true);
+    const path = `/v1/agents/${agent}/egress/credentials/${name}`;
+    // The proxy's read is the one answer that carries the material (to the agent's own Gateway key).
+    const read = await fx.call('GET', path, { key });
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(read.body).toMatchObject({ service: 'docs', type: 'oauth_token', value: REFRESHED });
+    expect(as.lastTokenRequest?.form).toMatchObject({
+      grant_type: 'refresh_token',
+      refresh_token: REFRESH_CANARY,
+    });
+    const secret = await core().readNamespacedSecret({ namespace: ns.name, name });
+    const ring = await keyring();
+    const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+    expect(decrypt(ring, text('material'), `${ns.name}/${name}/material`).toString()).toBe(REFRESHED);
+    const extra = JSON.parse(decrypt(ring, text('oauth'), `${ns.name}/${name}/oauth`).toString()) as {
+      refresh_token: string;
+    };
+    expect(extra.refresh_token).toBe(REFRESHED_REFRESH);
+    const tokenCalls = as.hits.filter((h) => h === 'POST /token').length;
+    expect((await fx.call('GET', path, { key })).body.value).toBe(REFRESHED);
+    expect(as.hits.filter((h) => h === 'POST /token').length).toBe(tokenCalls);
   });
 
   it('never shows a token, the client secret or a code in an answer, page, log line, audit entry or event', async () => {

@@ -187,6 +187,8 @@ export interface CodeServerFixture extends LoopbackServer {
   client: { id: string; secret: string; redirectUri: string };
   /** The tokens the next code is exchanged for. */
   issue: { accessToken: string; refreshToken: string; expiresIn: number };
+  /** The tokens issued last (a refresh must present this refresh token). */
+  issued: { accessToken: string; refreshToken: string; expiresIn: number };
   /** Make the authorization endpoint deny, the token endpoint fail, stall or flood. */
   override: { deny?: string; token?: Answer; tokenDelayMs?: number };
   /** What the token endpoint was last sent (form parameters and the Basic header). */
@@ -256,8 +258,11 @@ async function exchange(
   if (fx.override.token) return fx.override.token;
   const expected = `Basic ${Buffer.from(`${fx.client.id}:${fx.client.secret}`).toString('base64')}`;
   if (req.headers.authorization !== expected) return { status: 401, body: { error: 'invalid_client' } };
-  const valid = codeValid(codes, form);
+  // The refresh grant (RFC 6749 §6): the refresh token issued last, for the tokens set in `issue`.
+  const refresh = form.grant_type === 'refresh_token';
+  const valid = refresh ? form.refresh_token === fx.issued.refreshToken : codeValid(codes, form);
   if (!valid) return { status: 400, body: { error: 'invalid_grant' } };
+  fx.issued = { ...fx.issue };
   const { accessToken, refreshToken, expiresIn } = fx.issue;
   return {
     status: 200,
@@ -280,6 +285,7 @@ export async function startCodeServer(): Promise<CodeServerFixture> {
       redirectUri: '',
     },
     issue: { accessToken: '', refreshToken: '', expiresIn: 3600 },
+    issued: { accessToken: '', refreshToken: '', expiresIn: 0 },
     override: {},
   } as CodeServerFixture;
   const server = await serve((req, body) => {
