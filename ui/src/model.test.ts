@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  leavesNoOwner,
-  mapLimited,
-  relativeTime,
-  searchAgents,
-  ttlProblem,
-  type AgentView,
-} from './model.ts';
+import { leavesNoOwner, relativeTime, searchAgents, ttlProblem, type AgentView } from './model.ts';
 
 const agent = (id: string, owners: string[], trustTier?: string): AgentView => ({
   agent_id: id,
@@ -55,21 +48,5 @@ describe('relativeTime and ttlProblem', () => {
     expect(ttlProblem('8h')).toBeUndefined();
     expect(ttlProblem('0h')).toMatch(/30m or 8h/);
     expect(ttlProblem('2 days')).toMatch(/30m or 8h/);
-  });
-});
-
-describe('mapLimited', () => {
-  it('keeps order and the limit', async () => {
-    let running = 0;
-    let most = 0;
-    const out = await mapLimited([1, 2, 3, 4, 5], 2, async (n) => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, 5 - n));
-      running--;
-      return n * 10;
-    });
-    expect(out).toEqual([10, 20, 30, 40, 50]);
-    expect(most).toBe(2);
   });
 });

@@ -79,21 +79,3 @@ export function ttlProblem(ttl: string): string | undefined {
   if (/^[1-9][0-9]{0,5}[mh]$/.test(ttl.trim())) return undefined;
   return 'Enter a duration in minutes or hours, such as 30m or 8h.';
 }
-
-/** Runs `task` over `items` with at most `limit` at a time; results in input order. */
-export async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (t: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await task(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}

@@ -7,7 +7,7 @@ import { agentPath, get } from '../api.ts';
 import { Alert, Status } from '../components.tsx';
 import { useLoad, useOnChange } from '../hooks.ts';
 import type { Share, Whoami } from '../model.ts';
-import { settingsHref } from '../route.ts';
+import { hrefOf, settingsHref } from '../route.ts';
 import { ShareDialog } from './share-dialog.tsx';
 
 interface Passport {
@@ -191,6 +191,7 @@ export function AgentPage({ id, who }: { id: string; who: Whoami }) {
       </p>
       <h1 id="agent-title">{id}</h1>
       <p class="links">
+        <a href={hrefOf({ page: 'console', id })}>Console</a>{' '}
         <a href={settingsHref({ scope: 'agent', agent_id: id })}>Auditor settings</a>
       </p>
       <Alert text={passport.error} />
