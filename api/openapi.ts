@@ -120,6 +120,9 @@ export function errorStatuses(r: RouteSpec): number[] {
 }
 
 function successResponse(r: RouteSpec): Record<string, unknown> {
+  if (r.produces === 'text/html') {
+    return { description: 'an HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
+  }
   if (r.produces) {
     return { description: 'an event stream', content: { [r.produces]: { itemSchema: r.streamItem ?? {} } } };
   }

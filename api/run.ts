@@ -56,6 +56,8 @@ import { clusterWriter, type ClusterWriter } from './store/cluster.ts';
 import { kubeWorkflows } from './store/workflows.ts';
 import { apiInformers, type ApiInformers } from './store/informers.ts';
 import { lazyKeyring } from './scoped/keyring.ts';
+import { providerFile } from './scoped/oauth-providers.ts';
+import { secretSessions } from './scoped/oauth-sessions.ts';
 import { trustBundleSource, trustKeyPolicy, type TrustBundleSource } from './identity/trust-bundle.ts';
 import { kubeShellExec, type ShellExec } from './shell/exec.ts';
 import { exitCodeOf } from './shell/protocol.ts';
@@ -103,10 +105,15 @@ interface VerifierParts {
 function verifierDeps(
   o: StartApiOptions,
   { store, writer, informers, agents, keys }: VerifierParts,
-): Pick<ApiDeps, 'evidence' | 'policy' | 'registryCredentials' | 'keyring'> {
+): Pick<ApiDeps, 'evidence' | 'policy' | 'registryCredentials' | 'keyring' | 'oauthConnect'> {
+  const keyring = lazyKeyring(o.kc, o.settings, o.log);
   const client = clientCertificateFiles(o.settings.registryClientCert, o.settings.registryClientKey);
   return {
-    keyring: lazyKeyring(o.kc, o.settings, o.log),
+    keyring,
+    oauthConnect: {
+      providers: providerFile(o.settings.oauthProvidersFile),
+      sessions: secretSessions(o.kc.makeApiClient(k8s.CoreV1Api), o.settings.namespace, keyring),
+    },
     registryCredentials: kubeRegistryCredentials(
       o.kc.makeApiClient(k8s.CoreV1Api),
       o.settings.namespace,

@@ -287,6 +287,13 @@ export const API_SETTINGS = {
     description:
       '<namespace>/<name> of the keyring Secret that encrypts scoped-credential material (the operator’s; created with one key when missing)',
   },
+  oauthProvidersFile: {
+    env: 'PLATFORM_OAUTH_PROVIDERS_FILE',
+    flag: 'oauth-providers-file',
+    type: 'string',
+    description:
+      'YAML file of the OAuth providers scoped credentials can be connected with by popup (docs/credentials.md); re-read when it changes; unset: none',
+  },
   oauthIssuer: {
     env: 'PLATFORM_OAUTH_ISSUER',
     flag: 'oauth-issuer',

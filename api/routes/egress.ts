@@ -16,6 +16,7 @@ import {
 } from '../egress/secrets.ts';
 import { agentCredentials } from '../scoped/agent-cascade.ts';
 import { materialContext } from '../scoped/objects.ts';
+import { freshMaterial } from '../scoped/oauth-refresh.ts';
 import { bodyOf, type RouteCtx, type RouteSpec } from './route.ts';
 import { AGENT_SVID, EGRESS_BUNDLE, EGRESS_CREDENTIAL } from './egress-responses.ts';
 
@@ -56,7 +57,9 @@ async function readCredential(rc: RouteCtx): Promise<unknown> {
     materialContext(namespace, spec.secretRef.name),
   );
   rc.audit.details = { credential: name, service: spec.service };
-  return { credential: name, service: spec.service, type: spec.type, value };
+  // An OAuth token about to expire is refreshed first (decision 280).
+  const fresh = await freshMaterial(rc.deps, given.credential, value);
+  return { credential: name, service: spec.service, type: spec.type, value: fresh };
 }
 
 async function issueSvid(rc: RouteCtx): Promise<unknown> {

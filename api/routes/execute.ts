@@ -263,7 +263,8 @@ const answer =
     const rc = routeCtx(ctx);
     const result = await spec.handle(rc);
     ctx.status = rc.status ?? spec.success;
-    if (spec.produces) {
+    if (spec.produces === 'text/html') ctx.type = 'text/html; charset=utf-8';
+    else if (spec.produces) {
       // No buffering on the way (proxies, caches): each event is sent as it comes.
       ctx.set({ 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' });
       ctx.type = spec.produces;

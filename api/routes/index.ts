@@ -20,6 +20,7 @@ import { REGISTRY_ROUTES } from './registry.ts';
 import type { RouteSpec } from './route.ts';
 import { SCOPED_CREDENTIAL_ROUTES } from './scoped-credentials.ts';
 import { SCOPED_TOOL_ROUTES } from './scoped-tools.ts';
+import { SCOPED_OAUTH_ROUTES } from './scoped-oauth.ts';
 import { SCOPE_ROUTES } from './scopes.ts';
 import { SHARE_ROUTES } from './shares.ts';
 import { TRUST_BUNDLE_ROUTES } from './trust-bundle.ts';
@@ -53,6 +54,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...TRUST_BUNDLE_ROUTES,
   ...OAUTH_ROUTES,
   ...TOKEN_EXCHANGE_ROUTES,
+  ...SCOPED_OAUTH_ROUTES,
   ...SCOPED_CREDENTIAL_ROUTES,
   ...SCOPED_TOOL_ROUTES,
   ...SHELL_ROUTES,

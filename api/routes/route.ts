@@ -31,6 +31,8 @@ import type { WorkflowStore } from '../store/workflows.ts';
 import type { RegistryCredentials } from '../../base/registry-credentials.ts';
 import type { SigningKey, TrustBundle } from '../../base/identity/trust-keys.ts';
 import type { KeyringAccess } from '../scoped/keyring.ts';
+import type { ProviderSource } from '../scoped/oauth-providers.ts';
+import type { SessionStore } from '../scoped/oauth-sessions.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -84,6 +86,8 @@ export interface ApiDeps {
   exchangedSubjects: SubjectTokenLedger;
   /** The keyring that envelope-encrypts scoped-credential material (the operator's); 503 while unavailable. */
   keyring: KeyringAccess;
+  /** OAuth connect of scoped credentials: the operator's providers, and where pending sessions live. */
+  oauthConnect: { providers: ProviderSource; sessions: SessionStore };
 }
 
 export interface AuditNote {
@@ -134,9 +138,10 @@ export interface RouteSpec {
   optionalBody?: boolean;
   /**
    * `text/event-stream`: the handler returns a Readable of SSE text that the
-   * answer streams until either side closes (the console stream).
+   * answer streams until either side closes (the console stream); `text/html`:
+   * the handler returns a page (the OAuth callback).
    */
-  produces?: 'text/event-stream';
+  produces?: 'text/event-stream' | 'text/html';
   /** With `produces`: the schema of one message of the stream (OpenAPI 3.2 `itemSchema`). */
   streamItem?: JSONSchema;
   /** Documented query parameters. */

@@ -43,7 +43,7 @@ export const SERVICE: JSONSchema = {
   pattern: '^[A-Za-z0-9]([A-Za-z0-9._:/-]*[A-Za-z0-9])?$',
 };
 
-const CREATE_BODY: JSONSchema = {
+export const CREATE_BODY: JSONSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['scope', 'scope_id', 'service'],
@@ -97,7 +97,7 @@ async function list(rc: RouteCtx): Promise<unknown> {
 }
 
 /** A workspace may not hold a credential for a service its organization enforces (409). */
-async function refuseUnderEnforce(rc: RouteCtx, place: ScopePlace, service: string): Promise<void> {
+export async function refuseUnderEnforce(rc: RouteCtx, place: ScopePlace, service: string): Promise<void> {
   if (place.scope !== 'workspace') return;
   const ws = await rc.deps.writer.readWorkspace(place.namespace, place.name);
   const org = ws?.spec.organization;
@@ -111,7 +111,7 @@ async function refuseUnderEnforce(rc: RouteCtx, place: ScopePlace, service: stri
   if (refusal) throw conflict(refusal, 'credential_enforced');
 }
 
-async function createOnce(rc: RouteCtx, cred: ScopedCredential): Promise<ScopedCredential> {
+export async function createOnce(rc: RouteCtx, cred: ScopedCredential): Promise<ScopedCredential> {
   try {
     return await rc.deps.writer.createCredential(cred);
   } catch (err) {

@@ -2,6 +2,9 @@
 // by every persona (org admin, workspace admin, Owner, Editor, Viewer, a
 // stranger, and no credential). The expected table below is written by hand
 // from the spec's "Who may do what"; the test fails when a route has no row.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../api/routes/index.ts';
 import { k8s } from '../../base/kube.ts';
@@ -121,13 +124,38 @@ const EXPECTED: Record<string, Who[]> = {
   'POST /v1/scoped-tools': ADMINS,
   'DELETE /v1/scoped-tools/{id}': ADMINS,
   'GET /v1/scoped-tools/effective': SHARED,
+  // OAuth connect (decisions 274-280): the callback's credential is the state it carries.
+  'GET /v1/scoped-credentials/oauth/providers': ADMINS,
+  'POST /v1/scoped-credentials/oauth/start': ADMINS,
+  'GET /v1/scoped-credentials/oauth/callback': [...ANY, 'gateway', 'anonymous'],
+  'GET /v1/scoped-credentials/oauth/sessions/{state}': ADMINS,
   // Only Owners (spec); a plain GET is 426, the WebSocket itself: console-shell.test.ts.
   'GET /v1/agents/{agent_id}/console/shell': ['owner'],
 };
 
 const idp = useOidcIssuer();
 const ns = useNamespace('api-matrix');
-const fx = useApi(ns, () => ({ ...idp.env(), PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring` }));
+const providersFile = join(mkdtempSync(join(tmpdir(), 'api-matrix-oauth-')), 'providers.yaml');
+// A provider start can name (its endpoints are never called by start).
+writeFileSync(
+  providersFile,
+  JSON.stringify({
+    providers: [
+      {
+        service: 'matrix-docs',
+        authorization_endpoint: 'https://as.example.com/authorize',
+        token_endpoint: 'https://as.example.com/token',
+        client_id: 'matrix',
+        redirect_uri: 'https://platform.example.com/v1/scoped-credentials/oauth/callback',
+      },
+    ],
+  }),
+);
+const fx = useApi(ns, () => ({
+  ...idp.env(),
+  PLATFORM_KEYRING_SECRET: `${ns.name}/platform-keyring`,
+  PLATFORM_OAUTH_PROVIDERS_FILE: providersFile,
+}));
 const state = { agent: '', approval: '', digest: '', policy: '', gatewayKey: '', workflow: '', grant: false };
 const keyOf = (who: Who): string | undefined =>
   who === 'anonymous' ? undefined : who === 'gateway' ? state.gatewayKey : fx.keys[who];
@@ -212,6 +240,7 @@ function familyRequestFor(route: string, who: Who, n: number): Promise<Call> | u
   if (route.includes('/delegations')) return delegationRequestFor(route, who);
   if (route === 'POST /oauth/token') return tokenRequest();
   if (route === 'POST /v1/token-exchange') return exchangeRequest();
+  if (route.includes('/oauth/sessions/')) return oauthSessionRequest(who);
   if (route.includes('/v1/scoped-')) return scopedRequestFor(route, n);
   return undefined;
 }
@@ -462,6 +491,14 @@ function registrationRequestFor(route: string): Call | undefined {
   }
 }
 
+/** A session the caller started (an administrator's own), else one of the org admin's. */
+async function oauthSessionRequest(who: Who): Promise<Call> {
+  const key = who === 'workspace_admin' ? fx.keys.workspace_admin : fx.keys.org_admin;
+  const body = { scope: 'workspace', scope_id: `${ns.name}.ws`, service: 'matrix-docs' };
+  const r = await fx.call('POST', '/v1/scoped-credentials/oauth/start', { key, body });
+  return { path: `/v1/scoped-credentials/oauth/sessions/${String(r.body.state)}` };
+}
+
 /** Scoped credentials and tools in the matrix workspace; each change on an object of its own. */
 async function scopedRequestFor(route: string, n: number): Promise<Call> {
   const tier = { scope: 'workspace', scope_id: `${ns.name}.ws` };
@@ -489,6 +526,8 @@ async function scopedRequestFor(route: string, n: number): Promise<Call> {
       return { path: '/v1/scoped-tools', body: tool };
     case 'DELETE /v1/scoped-tools/{id}':
       return { path: `/v1/scoped-tools/${await toolId()}` };
+    case 'POST /v1/scoped-credentials/oauth/start':
+      return { path: '/v1/scoped-credentials/oauth/start', body: { ...tier, service: 'matrix-docs' } };
     default:
       return route.endsWith('/effective')
         ? { path: `${route.slice(route.indexOf(' ') + 1)}?agent_id=${state.agent}` }

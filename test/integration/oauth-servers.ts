@@ -6,16 +6,22 @@
 //   client-auth draft asks: here the platform's JWKS URL), addressed to this
 //   issuer alone; a client_credentials token endpoint taking the registered
 //   agent's SVID as a `jwt-spiffe` assertion;
+// - an authorization-code server with PKCE for the OAuth connect of scoped
+//   credentials (startCodeServer): /authorize redirects back with a code
+//   (or an error), /token checks the client's Basic auth, the redirect URI
+//   and the code verifier against the challenge, and issues set tokens;
 // - an MCP resource server publishing RFC 9728 metadata at the path-inserted
 //   well-known URL of `/mcp`.
 // Each has `override`s a test sets to make it lie, fail, stall or flood.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 
 export interface Answer {
   status: number;
+  /** A redirect's target (sent as `location`). */
+  location?: string;
   body?: unknown;
   /** Sent as is (a huge or non-JSON body). */
   raw?: string;
@@ -38,7 +44,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 function send(res: ServerResponse, a: Answer): void {
   const text = a.raw ?? (a.body === undefined ? '' : JSON.stringify(a.body));
-  res.writeHead(a.status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  const location = a.location ? { location: a.location } : {};
+  res.writeHead(a.status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...location });
   res.end(text);
 }
 
@@ -173,4 +180,119 @@ export async function startResourceServer(issuer: string | undefined): Promise<R
   });
   serverUrl = `${server.origin}/mcp`;
   return Object.assign(server, { serverUrl, override });
+}
+
+export interface CodeServerFixture extends LoopbackServer {
+  /** Registered redirect URI of the one client (set before the flow runs). */
+  client: { id: string; secret: string; redirectUri: string };
+  /** The tokens the next code is exchanged for. */
+  issue: { accessToken: string; refreshToken: string; expiresIn: number };
+  /** The tokens issued last (a refresh must present this refresh token). */
+  issued: { accessToken: string; refreshToken: string; expiresIn: number };
+  /** Make the authorization endpoint deny, the token endpoint fail, stall or flood. */
+  override: { deny?: string; token?: Answer; tokenDelayMs?: number };
+  /** What the token endpoint was last sent (form parameters and the Basic header). */
+  lastTokenRequest?: { form: Record<string, string>; authorization: string };
+}
+
+interface PendingCode {
+  challenge: string;
+  redirectUri: string;
+  clientId: string;
+}
+
+function authorize(
+  fx: CodeServerFixture,
+  codes: Map<string, PendingCode>,
+  url: URL,
+): Answer & { location?: string } {
+  const q = url.searchParams;
+  const ok =
+    q.get('response_type') === 'code' &&
+    q.get('client_id') === fx.client.id &&
+    q.get('redirect_uri') === fx.client.redirectUri &&
+    q.get('code_challenge_method') === 'S256' &&
+    /^[A-Za-z0-9_-]{43}$/.test(q.get('code_challenge') ?? '');
+  if (!ok) return { status: 400, body: { error: 'invalid_request' } };
+  const back = new URL(fx.client.redirectUri);
+  back.searchParams.set('state', q.get('state') ?? '');
+  if (fx.override.deny) {
+    back.searchParams.set('error', fx.override.deny);
+    back.searchParams.set('error_description', 'the user said no');
+  } else {
+    const code = `code-${randomBytes(12).toString('hex')}`;
+    codes.set(code, {
+      challenge: q.get('code_challenge') ?? '',
+      redirectUri: fx.client.redirectUri,
+      clientId: fx.client.id,
+    });
+    back.searchParams.set('code', code);
+  }
+  return { status: 302, location: back.toString() };
+}
+
+/** The code is one this server issued (once), for this redirect URI, and the verifier matches its challenge. */
+function codeValid(codes: Map<string, PendingCode>, form: Record<string, string>): boolean {
+  const pending = codes.get(form.code ?? '');
+  codes.delete(form.code ?? '');
+  const challenge = createHash('sha256')
+    .update(form.code_verifier ?? '')
+    .digest('base64url');
+  return (
+    form.grant_type === 'authorization_code' &&
+    pending !== undefined &&
+    pending.redirectUri === form.redirect_uri &&
+    pending.challenge === challenge
+  );
+}
+
+async function exchange(
+  fx: CodeServerFixture,
+  codes: Map<string, PendingCode>,
+  req: IncomingMessage,
+  body: string,
+): Promise<Answer> {
+  const form = Object.fromEntries(new URLSearchParams(body));
+  fx.lastTokenRequest = { form, authorization: req.headers.authorization ?? '' };
+  if (fx.override.tokenDelayMs) await new Promise((r) => setTimeout(r, fx.override.tokenDelayMs));
+  if (fx.override.token) return fx.override.token;
+  const expected = `Basic ${Buffer.from(`${fx.client.id}:${fx.client.secret}`).toString('base64')}`;
+  if (req.headers.authorization !== expected) return { status: 401, body: { error: 'invalid_client' } };
+  // The refresh grant (RFC 6749 §6): the refresh token issued last, for the tokens set in `issue`.
+  const refresh = form.grant_type === 'refresh_token';
+  const valid = refresh ? form.refresh_token === fx.issued.refreshToken : codeValid(codes, form);
+  if (!valid) return { status: 400, body: { error: 'invalid_grant' } };
+  fx.issued = { ...fx.issue };
+  const { accessToken, refreshToken, expiresIn } = fx.issue;
+  return {
+    status: 200,
+    body: {
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      expires_in: expiresIn,
+      token_type: 'Bearer',
+    },
+  };
+}
+
+/** An authorization-code server with PKCE (S256) and one confidential client, as a provider would run it. */
+export async function startCodeServer(): Promise<CodeServerFixture> {
+  const codes = new Map<string, PendingCode>();
+  const fx = {
+    client: {
+      id: 'platform-test-client',
+      secret: `client-secret-${randomBytes(8).toString('hex')}`,
+      redirectUri: '',
+    },
+    issue: { accessToken: '', refreshToken: '', expiresIn: 3600 },
+    issued: { accessToken: '', refreshToken: '', expiresIn: 0 },
+    override: {},
+  } as CodeServerFixture;
+  const server = await serve((req, body) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.method === 'GET' && url.pathname === '/authorize') return authorize(fx, codes, url);
+    if (req.method === 'POST' && url.pathname === '/token') return exchange(fx, codes, req, body);
+    return { status: 404, body: { error: 'not_found' } };
+  });
+  return Object.assign(fx, server);
 }
