@@ -7,7 +7,7 @@
 // a lowered audit mode leaves nothing half-applied.
 import { conflict, HttpError, unprocessable } from '../../base/http-error.ts';
 import { assertClean, bodyProblem, refusedCharacter } from '../../base/hygiene.ts';
-import { IDENTIFIER_CHARACTERS, FREE_TEXT_CHARACTERS } from '../../base/hygiene.ts';
+import { IDENTIFIER_CHARACTERS } from '../../base/hygiene.ts';
 import { apiMessage, apiStatus } from '../../base/kube.ts';
 import type { Resource } from '../../crds/definitions/validate.ts';
 import type { JSONSchema } from '../../crds/kit.ts';
@@ -28,9 +28,11 @@ const BODY: JSONSchema = {
   required: ['text'],
   additionalProperties: false,
   properties: {
-    text: { type: 'string', maxLength: DEFINITION_MAX_BYTES, pattern: FREE_TEXT_CHARACTERS },
+    // Free text (a YAML file has line breaks): the handler refuses control characters with 422.
+    text: { type: 'string', maxLength: DEFINITION_MAX_BYTES },
     namespace: { type: 'string', minLength: 1, maxLength: 63, pattern: NAMESPACE_PATTERN },
     file: { type: 'string', minLength: 1, maxLength: 253, pattern: IDENTIFIER_CHARACTERS },
+    force: { type: 'boolean' },
   },
 };
 const QUERY = {
@@ -86,6 +88,8 @@ const APPLIED: JSONSchema = {
 
 interface Body {
   text: string;
+  /** apply: take over fields another field manager set (server-side apply `force`). */
+  force?: boolean;
   namespace?: string;
   file?: string;
 }
@@ -128,7 +132,7 @@ function applyError(r: Resource, err: unknown): unknown {
   if (status === 409) {
     const owned = apiMessage(err).replace(/^Apply failed with \d+ conflicts?:\s*/, '');
     return conflict(
-      `${resourceRef(r)}: fields another field manager set: ${owned}. Change them where they were set, or leave them out of this file`,
+      `${resourceRef(r)}: fields another field manager set: ${owned}. Change them where they were set, leave them out of this file, or apply again taking them over (force)`,
       'field_conflict',
     );
   }
@@ -160,6 +164,7 @@ async function applyOne(rc: RouteCtx, resource: Resource, dryRun: boolean): Prom
     return await rc.deps.writer.applyDefinition(resource as DefinitionObject, {
       fieldManager: UI_FIELD_MANAGER,
       dryRun,
+      force: bodyOf<Body>(rc).force === true,
     });
   } catch (err) {
     throw applyError(resource, err);

@@ -103,10 +103,10 @@ export interface ClusterWriter extends ScopedStore {
   ): Promise<DelegationGrant>;
   /** A definition file's resource (agent, workspace, environment) as stored, or undefined. */
   readDefinition(kind: string, namespace: string, name: string): Promise<DefinitionObject | undefined>;
-  /** Server-side apply of a definition file's resource (Strict field validation, no force). */
+  /** Server-side apply of a definition file's resource (Strict field validation; `force` takes fields over). */
   applyDefinition(
     resource: DefinitionObject,
-    options: { fieldManager: string; dryRun: boolean },
+    options: { fieldManager: string; dryRun: boolean; force?: boolean },
   ): Promise<DefinitionObject>;
 }
 
@@ -217,6 +217,7 @@ function definitionWriter(
           fieldManager: options.fieldManager,
           fieldValidation: 'Strict',
           ...(options.dryRun ? { dryRun: 'All' } : {}),
+          ...(options.force ? { force: true } : {}),
         },
         APPLY,
       )) as DefinitionObject,
