@@ -8,6 +8,7 @@ import { AgentPage } from './pages/agent.tsx';
 import { AgentsPage } from './pages/agents.tsx';
 import { ApprovalsPage } from './pages/approvals.tsx';
 import { CatalogPage } from './pages/catalog.tsx';
+import { LazyDefinitionsPage } from './pages/definitions-lazy.tsx';
 import { LoginPage } from './pages/login.tsx';
 import { NewAgentPage } from './pages/new-agent.tsx';
 import { SettingsPage } from './pages/settings.tsx';
@@ -75,6 +76,11 @@ function Sidebar({ route, badge }: { route: Route; badge: number | undefined }) 
             Settings
           </a>
         </li>
+        <li>
+          <a href={hrefOf({ page: 'definitions', tab: 'definition' })} aria-current={current('definitions')}>
+            Definitions
+          </a>
+        </li>
       </ul>
     </nav>
   );
@@ -90,6 +96,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <NewAgentPage who={session.who} />;
     case 'catalog':
       return <CatalogPage />;
+    case 'definitions':
+      return <LazyDefinitionsPage tab={route.tab} />;
     case 'settings':
       return <SettingsPage key={hrefOf(route)} target={route.target} />;
     case 'not-found':

@@ -11,6 +11,8 @@ describe('routes', () => {
       '#/approvals/delegations',
       '#/login',
       '#/catalog',
+      '#/definitions',
+      '#/definitions/user-context',
       '#/settings',
       '#/settings/org/acme',
       '#/settings/workspace/team-a/ws',

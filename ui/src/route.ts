@@ -1,7 +1,7 @@
 // Hash routes of the single-page app (the server serves one index.html):
 //   #/agents  #/agents/new  #/agents/<agent_id>  #/approvals  #/approvals/delegations  #/login
 //   #/settings  #/settings/org/<org>  #/settings/workspace/<namespace>/<workspace>  #/settings/agent/<agent_id>
-//   #/catalog
+//   #/catalog  #/definitions  #/definitions/user-context
 // Pure.
 
 /** The tier of the auditor-settings cascade a settings page shows. */
@@ -18,6 +18,7 @@ export type Route =
   | { page: 'approvals'; tab: 'pending' | 'delegations' }
   | { page: 'settings'; target?: SettingsScope }
   | { page: 'catalog' }
+  | { page: 'definitions'; tab: 'definition' | 'user-context' }
   | { page: 'not-found'; path: string };
 
 const AGENT_ID = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/;
@@ -47,6 +48,8 @@ const FIXED: Record<string, Route> = {
   '/approvals': { page: 'approvals', tab: 'pending' },
   '/approvals/delegations': { page: 'approvals', tab: 'delegations' },
   '/catalog': { page: 'catalog' },
+  '/definitions': { page: 'definitions', tab: 'definition' },
+  '/definitions/user-context': { page: 'definitions', tab: 'user-context' },
 };
 
 export function parseRoute(hash: string): Route {
@@ -81,6 +84,8 @@ export function hrefOf(route: Route): string {
       return route.tab === 'pending' ? '#/approvals' : '#/approvals/delegations';
     case 'settings':
       return settingsHref(route.target);
+    case 'definitions':
+      return route.tab === 'definition' ? '#/definitions' : '#/definitions/user-context';
     case 'not-found':
       return `#${route.path}`;
     default:
