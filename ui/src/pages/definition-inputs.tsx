@@ -20,13 +20,13 @@ const idOf = (path: Path): string => `f-${pathToString(path).replace(/[^A-Za-z0-
 export function Errors({ id, errors }: { id: string; errors: readonly FieldError[] }) {
   if (errors.length === 0) return null;
   return (
-    <ul id={id} class="field-error error" role="alert">
+    <div id={id} class="field-error error" role="alert">
       {errors.map((e) => (
-        <li key={e.text}>
+        <p key={e.text}>
           Line {e.line}, column {e.column}: {e.message}
-        </li>
+        </p>
       ))}
-    </ul>
+    </div>
   );
 }
 
