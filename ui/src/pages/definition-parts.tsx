@@ -22,7 +22,7 @@ function OpenControls({ onOpen }: { onOpen: (text: string, name: string) => void
     );
   };
   return (
-    <div class="row toolbar">
+    <div class="row def-toolbar">
       <div class="field">
         <label for="definition-template">Start from a template</label>
         <span class="row">
@@ -101,7 +101,7 @@ export function DefinitionToolbar(props: {
   return (
     <div class="definition-toolbar">
       <OpenControls onOpen={props.onOpen} />
-      <div class="row toolbar">
+      <div class="row def-toolbar">
         <div class="field">
           <label for="definition-namespace">Namespace (when the file names none)</label>
           <input

@@ -191,7 +191,7 @@ export function UserContextEditor() {
   const change: Change = (c) => setText(serializeUserContext(withModel(model, c), text));
   return (
     <div>
-      <div class="row toolbar">
+      <div class="row def-toolbar">
         <button
           type="button"
           class="secondary"
