@@ -75,7 +75,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/e2e/global-setup.ts'],
+          // The facade serves ui/dist: built from the sources first, as in the `ui` project.
+          globalSetup: ['test/ui/build-bundle.ts', 'test/e2e/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 180_000,
           hookTimeout: 900_000,

@@ -150,11 +150,22 @@ describe('withRegisteredAuditors', () => {
       type: 'auditor',
       auditorId: 'shadowed',
     });
+    // An auditor entry under another name that lists the same auditor shadows it too (no app twice).
+    const curated = entry('pii-scanner', {
+      displayName: 'PII',
+      category: 'Auditors',
+      type: 'auditor',
+      auditorId: 'pii',
+    });
     const out = withRegisteredAuditors(
-      [stored],
-      [reg('acme'), reg('shadowed'), reg(BUILTIN_AUDITOR_IDS[0]!)],
+      [stored, curated],
+      [reg('acme'), reg('shadowed'), reg('pii'), reg(BUILTIN_AUDITOR_IDS[0]!)],
     );
-    expect(out.map((e) => e.metadata.name)).toEqual(['registered-shadowed', 'registered-acme']);
+    expect(out.map((e) => e.metadata.name)).toEqual([
+      'registered-shadowed',
+      'pii-scanner',
+      'registered-acme',
+    ]);
     const app = findApp('registered-acme', out);
     expect(app).toMatchObject({
       type: 'auditor',

@@ -89,7 +89,7 @@ export function entryApp(e: AppCatalogEntry): CatalogApp {
   };
 }
 
-/** A registered auditor's app id: `registered-<auditor id>` (an AppCatalogEntry of that name wins). */
+/** A registered auditor's app id: `registered-<auditor id>` (an AppCatalogEntry of that name, or for that auditor, wins). */
 export const REGISTERED_APP_PREFIX = 'registered-';
 
 /** A registered (not built-in) auditor as an auditor app, so it can be installed like any other. */
@@ -111,14 +111,21 @@ function registeredEntry(r: AuditorRegistration): AppCatalogEntry {
   } as AppCatalogEntry;
 }
 
-/** The stored entries, then one auditor app per registered auditor that no stored entry of that name shadows. */
+/**
+ * The stored entries, then one auditor app per registered auditor that no stored entry shadows: one
+ * of the same name, or an auditor entry for the same auditor (an administrator's curated listing).
+ */
 export function withRegisteredAuditors(
   entries: readonly AppCatalogEntry[],
   registrations: readonly AuditorRegistration[],
 ): AppCatalogEntry[] {
   const names = new Set(entries.map((e) => e.metadata.name));
+  const listed = new Set(
+    entries.flatMap((e) => (e.spec.type === 'auditor' && e.spec.auditorId ? [e.spec.auditorId] : [])),
+  );
   const registered = registrations
     .filter((r) => !BUILTIN_AUDITOR_TABLE.some((b) => b.id === r.spec.auditorId))
+    .filter((r) => !listed.has(r.spec.auditorId))
     .map(registeredEntry)
     .filter((e) => !names.has(e.metadata.name));
   return [...entries, ...registered];

@@ -50,6 +50,8 @@ export const POLICY = {
   'delegation.read': { scope: 'agent', roles: SHARED },
   'delegation.answer': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
   'delegation.revoke': { scope: 'agent', roles: ['owner', 'editor', 'viewer'] },
+  // The caller's own consents and revocable grants across agents (the handler filters by subject).
+  'delegation.mine': { scope: 'global', roles: ['authenticated'] },
   // The agent's credential proxy reads it with the agent's Gateway key (network domain).
   'agent.access_manifest.read': { scope: 'agent', roles: [...SHARED, 'gateway'] },
   // Its egress bundle too (rules, MCP servers, Cedar; no secret), every 30 s.
@@ -107,6 +109,8 @@ export const POLICY = {
   // handler's check (api/definitions/authorize.ts, decision 283).
   'definition.validate': { scope: 'global', roles: ['authenticated'] },
   'definition.apply': { scope: 'global', roles: ['authenticated'] },
+  // The tier picker: the handler shows each caller only its own tiers (api/scoped/visible-scopes.ts).
+  'scope.list': { scope: 'global', roles: ['authenticated'] },
   // Workflows: administrators; the handler re-checks the workflow's namespace (decision 118).
   'workflow.list': { scope: 'global', roles: ['authenticated'] },
   'workflow.read': { scope: 'global', roles: ADMINS },

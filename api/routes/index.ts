@@ -13,6 +13,7 @@ import { CONSOLE_ROUTES } from './console.ts';
 import { CONSOLE_TREE_ROUTES } from './console-tree.ts';
 import { DEFINITION_ROUTES } from './definitions.ts';
 import { DELEGATION_ROUTES } from './delegations.ts';
+import { MY_DELEGATION_ROUTES } from './my-delegations.ts';
 import { AUDITOR_SETTINGS_ROUTES } from './auditor-settings.ts';
 import { EVIDENCE_ROUTES } from './evidence.ts';
 import { POLICY_ROUTES } from './policies.ts';
@@ -20,6 +21,7 @@ import { REGISTRY_ROUTES } from './registry.ts';
 import type { RouteSpec } from './route.ts';
 import { SCOPED_CREDENTIAL_ROUTES } from './scoped-credentials.ts';
 import { SCOPED_TOOL_ROUTES } from './scoped-tools.ts';
+import { SCOPE_ROUTES } from './scopes.ts';
 import { SHARE_ROUTES } from './shares.ts';
 import { TRUST_BUNDLE_ROUTES } from './trust-bundle.ts';
 import { OAUTH_ROUTES } from './oauth.ts';
@@ -32,6 +34,8 @@ export const ROUTES: readonly RouteSpec[] = [
   ...SHARE_ROUTES,
   ...APPROVAL_ROUTES,
   ...API_KEY_ROUTES,
+  ...SCOPE_ROUTES,
+  ...MY_DELEGATION_ROUTES,
   ...AUDIT_ROUTES,
   ...REGISTRY_ROUTES,
   ...EVIDENCE_ROUTES,

@@ -70,3 +70,13 @@ export const EFFECTIVE_TOOLS = object({
     ),
   },
 });
+export const SCOPES_VIEW = object({
+  organizations: {
+    type: 'array',
+    items: object({ name: str, home_namespace: strOrNull, can_write: bool }),
+  },
+  workspaces: {
+    type: 'array',
+    items: object({ namespace: str, name: str, scope_id: str, organization: strOrNull, can_write: bool }),
+  },
+});

@@ -86,6 +86,9 @@ export interface ClusterWriter extends ScopedStore {
   /** Replaces with the object's resourceVersion: a concurrent change answers 409. */
   replaceOrganization(org: Organization): Promise<Organization>;
   readWorkspace(namespace: string, name: string): Promise<PlatformWorkspace | undefined>;
+  /** Every Organization and every PlatformWorkspace, read fresh (the UI's tier picker: a few dozen objects). */
+  listOrganizations(): Promise<Organization[]>;
+  listWorkspaces(): Promise<PlatformWorkspace[]>;
   replaceWorkspace(ws: PlatformWorkspace): Promise<PlatformWorkspace>;
   createConsent(c: ConsentRequest): Promise<ConsentRequest>;
   readConsent(namespace: string, name: string): Promise<ConsentRequest | undefined>;
@@ -112,7 +115,12 @@ export interface ClusterWriter extends ScopedStore {
 
 type TierWriter = Pick<
   ClusterWriter,
-  'readOrganization' | 'replaceOrganization' | 'readWorkspace' | 'replaceWorkspace'
+  | 'readOrganization'
+  | 'replaceOrganization'
+  | 'readWorkspace'
+  | 'replaceWorkspace'
+  | 'listOrganizations'
+  | 'listWorkspaces'
 >;
 
 /** Organizations and PlatformWorkspaces: the upper tiers of the auditor-settings cascade. */
@@ -127,6 +135,10 @@ function tierWriter(api: k8s.CustomObjectsApi): TierWriter {
       })) as Organization,
     readWorkspace: (namespace, name) =>
       orUndefinedOn404(api.getNamespacedCustomObject({ ...WORKSPACES, namespace, name })),
+    listOrganizations: async () =>
+      ((await api.listClusterCustomObject(ORGANIZATIONS)) as { items: Organization[] }).items,
+    listWorkspaces: async () =>
+      ((await api.listCustomObjectForAllNamespaces(WORKSPACES)) as { items: PlatformWorkspace[] }).items,
     replaceWorkspace: async (ws) =>
       (await api.replaceNamespacedCustomObject({
         ...WORKSPACES,

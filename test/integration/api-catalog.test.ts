@@ -25,6 +25,7 @@ const names = {
   scanner: '',
   github: '',
   auditor: '',
+  plain: '',
   keyed: '',
   agent: '',
   org: '',
@@ -57,6 +58,7 @@ beforeAll(async () => {
   names.github = `${ns.name}-github`;
   names.auditor = `scan-${ns.name}`.slice(0, 63);
   names.keyed = `keyed-${ns.name}`.slice(0, 63);
+  names.plain = `plain-${ns.name}`.slice(0, 63);
   await custom().createClusterCustomObject({
     ...CATALOG,
     body: entry(names.scanner, {
@@ -101,6 +103,17 @@ beforeAll(async () => {
     },
   });
   expect(keyed.status, JSON.stringify(keyed.body)).toBe(200);
+  // One no AppCatalogEntry lists: the catalog derives its app (decision 131).
+  const plain = await fx.call('POST', '/v1/auditors/register', {
+    key: fx.keys.org_admin,
+    body: {
+      auditor_id: names.plain,
+      endpoint: 'https://plain.example.com',
+      deployment_mode: 'external',
+      auth: { type: 'none' },
+    },
+  });
+  expect(plain.status, JSON.stringify(plain.body)).toBe(200);
   const operator = await startOperator({
     namespace: ns.name,
     identity: 'api-catalog-operator',
@@ -123,7 +136,7 @@ afterAll(async () => {
     await custom()
       .deleteClusterCustomObject({ ...CATALOG, name })
       .catch(() => undefined);
-  for (const name of [names.auditor, names.keyed])
+  for (const name of [names.auditor, names.keyed, names.plain])
     await custom()
       .deleteClusterCustomObject({ ...CATALOG, plural: PLURAL.auditor, name })
       .catch(() => undefined);
@@ -279,21 +292,25 @@ describe('installing on an agent', () => {
   });
 
   it('lists a registered auditor as the app registered-<id>, and installing it puts the auditor in the chain', async () => {
-    const appId = `registered-${names.auditor}`;
+    const appId = `registered-${names.plain}`;
     const listed = await fx.call('GET', `/v1/app-catalog?type=auditor`, { key: fx.keys.viewer });
+    const ids = (listed.body.items as { app_id: string }[]).map((a) => a.app_id);
+    // The auditor the curated entry lists appears once, under that entry's name.
+    expect(ids).toContain(names.scanner);
+    expect(ids).not.toContain(`registered-${names.auditor}`);
     const app = (listed.body.items as { app_id: string }[]).find((a) => a.app_id === appId);
     expect(app).toMatchObject({
       type: 'auditor',
       category: 'Auditors',
-      auditor_id: names.auditor,
+      auditor_id: names.plain,
       builtin: false,
     });
     const r = await fx.call('POST', `${path()}/install`, { key: fx.keys.editor, body: { app_id: appId } });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
-    await fx.until(`/v1/agents/${names.agent}`, (g) => chainOf(g).includes(names.auditor), 'owner');
+    await fx.until(`/v1/agents/${names.agent}`, (g) => chainOf(g).includes(names.plain), 'owner');
     const gone = await fx.call('DELETE', `${path()}/uninstall?app_id=${appId}`, { key: fx.keys.editor });
     expect(gone.status).toBe(200);
-    await fx.until(`/v1/agents/${names.agent}`, (g) => !chainOf(g).includes(names.auditor), 'owner');
+    await fx.until(`/v1/agents/${names.agent}`, (g) => !chainOf(g).includes(names.plain), 'owner');
   });
 });
 

@@ -257,3 +257,39 @@ describe("an answer and the operator's Ready write", () => {
     expect(err).toMatchObject({ status: 409, code: 'consent_resolved' });
   });
 });
+
+describe("the caller's delegations across agents (the approvals page)", () => {
+  const ids = (r: Reply) => (r.body.items ?? []).map((i) => i.id);
+
+  it('lists the consents waiting for you only, on every agent, and the grants you may revoke', async () => {
+    const consent = await pendingConsent();
+    const mine = await fx.call('GET', '/v1/delegations/pending', { key: fx.keys.viewer });
+    expect(mine.status).toBe(200);
+    expect(ids(mine)).toContain(consent);
+    for (const other of ['owner', 'editor', 'stranger'] as const) {
+      expect(ids(await fx.call('GET', '/v1/delegations/pending', { key: fx.keys[other] }))).not.toContain(
+        consent,
+      );
+    }
+
+    const allowed = await fx.call('POST', base(), { key: fx.keys.viewer, body: { consent_id: consent } });
+    const grant = String(allowed.body.id);
+    // The user holds it and the agent's Owner may revoke it; an Editor or a stranger sees nothing.
+    for (const who of ['viewer', 'owner'] as const) {
+      await fx.until('/v1/delegations', (r) => ids(r).includes(grant), who);
+    }
+    for (const who of ['editor', 'stranger'] as const) {
+      expect(ids(await fx.call('GET', '/v1/delegations', { key: fx.keys[who] }))).not.toContain(grant);
+    }
+    expect(ids(await fx.call('GET', '/v1/delegations/pending', { key: fx.keys.viewer }))).not.toContain(
+      consent,
+    );
+
+    expect((await fx.call('DELETE', `${base()}/${grant}`, { key: fx.keys.viewer })).status).toBe(204);
+    await fx.until('/v1/delegations', (r) => !ids(r).includes(grant), 'viewer');
+  });
+
+  it('needs a credential', async () => {
+    expect((await fx.call('GET', '/v1/delegations', { key: '' })).status).toBe(401);
+  });
+});

@@ -357,3 +357,42 @@ describe('revoking and the canary', () => {
     }
   });
 });
+
+describe('the tier picker (GET /v1/scopes)', () => {
+  type Scopes = {
+    organizations: { name: string; home_namespace: string | null; can_write: boolean }[];
+    workspaces: { scope_id: string; organization: string | null; can_write: boolean }[];
+  };
+  const scopesOf = async (persona: Persona): Promise<Scopes> => {
+    const r = await call(persona, 'GET', '/v1/scopes');
+    expect(r.status).toBe(200);
+    return r.body as unknown as Scopes;
+  };
+
+  it('shows an org admin every tier, writable, with the org home namespace', async () => {
+    const s = await scopesOf('org_admin');
+    expect(s.organizations).toContainEqual({ name: names.org, home_namespace: home.name, can_write: true });
+    expect(s.workspaces).toContainEqual(
+      expect.objectContaining({ scope_id: names.ws, organization: names.org, can_write: true }),
+    );
+  });
+
+  it('shows a workspace admin its workspace writable and its organization read-only', async () => {
+    const s = await scopesOf('workspace_admin');
+    expect(s.workspaces.find((w) => w.scope_id === names.ws)?.can_write).toBe(true);
+    expect(s.organizations.find((o) => o.name === names.org)?.can_write).toBe(false);
+  });
+
+  it("shows an agent's Viewer the tiers above it, read-only, and a stranger none of them", async () => {
+    const viewer = await scopesOf('viewer');
+    expect(viewer.workspaces.find((w) => w.scope_id === names.ws)?.can_write).toBe(false);
+    expect(viewer.organizations.map((o) => o.name)).toContain(names.org);
+    const stranger = await scopesOf('stranger');
+    expect(stranger.workspaces.map((w) => w.scope_id)).not.toContain(names.ws);
+    expect(stranger.organizations.map((o) => o.name)).not.toContain(names.org);
+  });
+
+  it('needs a credential', async () => {
+    expect((await fx.call('GET', '/v1/scopes', { key: '' })).status).toBe(401);
+  });
+});

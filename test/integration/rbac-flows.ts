@@ -148,6 +148,7 @@ async function registryFlows(call: Call): Promise<void> {
 /** Scoped tools (installed, then changed) and credentials (with material, or an OAuth flow's first), auditor settings. */
 async function tierFlows(call: Call): Promise<void> {
   const tier = { scope: 'workspace', scope_id: 'default.research' };
+  await call('GET', '/v1/scopes');
   const install = { ...tier, tool: 'builtin-toxicity', enforcement: 'available' };
   const tool = await call('POST', '/v1/scoped-tools', install);
   await call('POST', '/v1/scoped-tools', { ...install, enforcement: 'required' }, 200);

@@ -83,8 +83,10 @@ describe('settings of a workspace', () => {
   it('opens from the scope picker with each control from the schema and a badge per field', async () => {
     const page = await signedIn(fx.keys.org_admin, '#/settings');
     await page.getByLabel('Workspace', { exact: true }).check();
-    await page.getByLabel('Namespace').fill(ns.name);
-    await page.getByRole('textbox', { name: 'Workspace' }).fill('ws');
+    // The picker offers the workspaces the person may see (GET /v1/scopes), with their organization.
+    const workspace = page.getByRole('combobox', { name: 'Workspace' });
+    expect(await workspace.locator('option').allTextContents()).toContain(`${ns.name}/ws · ${state.org}`);
+    await workspace.selectOption(`${ns.name}/ws`);
     await page.getByRole('button', { name: 'Open settings' }).click();
     await page.getByLabel('Auditor', { exact: true }).selectOption('toxicity');
     await setting(page, 'threshold').waitFor();

@@ -103,6 +103,21 @@ describe('agents', () => {
   });
 });
 
+describe('a Viewer', () => {
+  it('sees the passport read-only: no Share button, and a line saying why', async () => {
+    const page = await signedIn(fx.keys.viewer);
+    await page.getByRole('link', { name: 'release-bot' }).click();
+    await page.getByRole('heading', { name: state.agent, level: 1 }).waitFor();
+    await expect
+      .poll(() => page.getByTestId('access-note').textContent())
+      .toBe('You are a Viewer on this agent: you can see it but not change it.');
+    expect(await page.getByRole('button', { name: 'Share…' }).count()).toBe(0);
+    expect(await page.getByTestId('owners').textContent()).toContain(`${SUBJECTS.viewer} Viewer`);
+    await noSeriousViolations(page);
+    await page.close();
+  });
+});
+
 /** The element that has focus: its accessible name or text, and whether it is inside the dialog. */
 const focused = (page: Page): Promise<{ inDialog: boolean; name: string }> =>
   page.evaluate(`(() => {

@@ -58,11 +58,14 @@ export async function call<T>(method: string, path: string, body?: unknown, key?
   if (res.ok) return parsed as T;
   const err = errorBodyOf(parsed) ?? { detail: res.statusText };
   const failure = new ApiError(res.status, err.detail, err.code);
-  if (res.status === 401 && key === undefined) {
-    saveSession(undefined);
-    onExpired('Your session has ended or your key was revoked. Sign in again to go on.');
-  }
+  if (res.status === 401 && key === undefined) endSession();
   throw failure;
+}
+
+/** Ends the session as a 401 does (also for a stream the API refused with 401): back to login. */
+export function endSession(): void {
+  saveSession(undefined);
+  onExpired('Your session has ended or your key was revoked. Sign in again to go on.');
 }
 
 export const get = <T>(path: string): Promise<T> => call<T>('GET', path);

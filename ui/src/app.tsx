@@ -9,6 +9,7 @@ import { AgentsPage } from './pages/agents.tsx';
 import { ApprovalsPage } from './pages/approvals.tsx';
 import { CatalogPage } from './pages/catalog.tsx';
 import { LazyDefinitionsPage } from './pages/definitions-lazy.tsx';
+import { ConsolePage } from './pages/console.tsx';
 import { LoginPage } from './pages/login.tsx';
 import { NewAgentPage } from './pages/new-agent.tsx';
 import { SettingsPage } from './pages/settings.tsx';
@@ -51,7 +52,7 @@ function Sidebar({ route, badge }: { route: Route; badge: number | undefined }) 
         <li>
           <a
             href={hrefOf({ page: 'agents' })}
-            aria-current={current('agents') ?? current('agent') ?? current('new-agent')}
+            aria-current={current('agents') ?? current('agent') ?? current('console') ?? current('new-agent')}
           >
             Agents
           </a>
@@ -90,6 +91,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
   switch (route.page) {
     case 'agent':
       return <AgentPage id={route.id} who={session.who} />;
+    case 'console':
+      return <ConsolePage key={route.id} id={route.id} who={session.who} />;
     case 'approvals':
       return <ApprovalsPage tab={route.tab} who={session.who} />;
     case 'new-agent':

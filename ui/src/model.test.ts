@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  accessOf,
   leavesNoOwner,
-  mapLimited,
   relativeTime,
   searchAgents,
+  statusOf,
   ttlProblem,
   type AgentView,
 } from './model.ts';
@@ -58,18 +59,38 @@ describe('relativeTime and ttlProblem', () => {
   });
 });
 
-describe('mapLimited', () => {
-  it('keeps order and the limit', async () => {
-    let running = 0;
-    let most = 0;
-    const out = await mapLimited([1, 2, 3, 4, 5], 2, async (n) => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, 5 - n));
-      running--;
-      return n * 10;
-    });
-    expect(out).toEqual([10, 20, 30, 40, 50]);
-    expect(most).toBe(2);
+describe('statusOf', () => {
+  const ready = (status: string) => ({ conditions: [{ type: 'Ready', status }] });
+  it('adds Ready as the cluster reports it, except for a suspended agent', () => {
+    expect(statusOf({ phase: 'running', status: ready('True') })).toBe('running · ready');
+    expect(statusOf({ phase: 'pending', status: ready('False') })).toBe('pending · not ready');
+    expect(statusOf({ phase: 'suspended', status: ready('False') })).toBe('suspended');
+    expect(statusOf({ phase: 'pending', status: {} })).toBe('pending');
+  });
+  it('lets the search find ready agents', () => {
+    const live = { ...agent('a.bot', ['o']), status: ready('True') };
+    expect(searchAgents([live, agent('b.other', ['o'])], 'ready')).toEqual([live]);
+  });
+});
+
+describe('accessOf', () => {
+  const who = (subject: string, org_admin = false, workspace_admin_of: string[] = []) => ({
+    subject,
+    method: 'api_key',
+    org_admin,
+    workspace_admin_of,
+  });
+  const shares = [
+    { subject: 'o@x', role: 'Owner' as const },
+    { subject: 'e@x', role: 'Editor' as const },
+    { subject: 'v@x', role: 'Viewer' as const },
+  ];
+  it('lets Owners, Editors and administrators change the agent, and a Viewer only see it', () => {
+    expect(accessOf(who('o@x'), shares, 'ns')).toEqual({ role: 'Owner', mayChange: true });
+    expect(accessOf(who('e@x'), shares, 'ns')).toEqual({ role: 'Editor', mayChange: true });
+    expect(accessOf(who('v@x'), shares, 'ns')).toEqual({ role: 'Viewer', mayChange: false });
+    expect(accessOf(who('admin', true), shares, 'ns')).toEqual({ mayChange: true });
+    expect(accessOf(who('wa', false, ['ns']), shares, 'ns')).toEqual({ mayChange: true });
+    expect(accessOf(who('wa', false, ['other']), shares, 'ns')).toEqual({ mayChange: false });
   });
 });

@@ -15,7 +15,7 @@ export interface AgentView {
   name: string;
   phase: string;
   spec: { owners?: Share[]; model?: { id?: string }; auditMode?: string };
-  status: { trustTier?: string; phase?: string };
+  status: { trustTier?: string; phase?: string; conditions?: { type: string; status: string }[] };
 }
 
 export interface ShareList {
@@ -37,12 +37,38 @@ export const ownersOf = (agent: Pick<AgentView, 'spec'>): string[] =>
 
 export const trustTierOf = (agent: Pick<AgentView, 'status'>): string => agent.status.trustTier ?? 'none yet';
 
-/** Agents whose id, phase, owners or trust tier contain every word of `query` (case-insensitive). */
+/**
+ * The agent's phase as the cluster says it and, while it is not suspended and
+ * the controller reports it, whether it is Ready: "running · ready",
+ * "pending · not ready", "suspended".
+ */
+export function statusOf(agent: Pick<AgentView, 'phase' | 'status'>): string {
+  const ready = agent.status.conditions?.find((c) => c.type === 'Ready');
+  if (!ready || agent.phase === 'suspended') return agent.phase;
+  return `${agent.phase} · ${ready.status === 'True' ? 'ready' : 'not ready'}`;
+}
+
+/**
+ * The caller's share role on an agent, and whether they may change it (its
+ * shares, its settings): an org admin, an admin of the agent's namespace, an
+ * Owner or an Editor may; a Viewer only sees it (the API's `agent.update`).
+ */
+export function accessOf(
+  who: Whoami,
+  shares: readonly Share[],
+  namespace: string,
+): { role?: ShareRole; mayChange: boolean } {
+  const role = shares.find((s) => s.subject === who.subject)?.role;
+  const admin = who.org_admin || who.workspace_admin_of.includes(namespace);
+  return { ...(role ? { role } : {}), mayChange: admin || role === 'Owner' || role === 'Editor' };
+}
+
+/** Agents whose id, status, owners or trust tier contain every word of `query` (case-insensitive). */
 export function searchAgents(agents: readonly AgentView[], query: string): AgentView[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...agents];
   return agents.filter((a) => {
-    const text = [a.agent_id, a.phase, trustTierOf(a), ...(a.spec.owners ?? []).map((o) => o.subject)]
+    const text = [a.agent_id, statusOf(a), trustTierOf(a), ...(a.spec.owners ?? []).map((o) => o.subject)]
       .join(' ')
       .toLowerCase();
     return words.every((w) => text.includes(w));
@@ -78,22 +104,4 @@ export function relativeTime(iso: string | null | undefined, now: number): strin
 export function ttlProblem(ttl: string): string | undefined {
   if (/^[1-9][0-9]{0,5}[mh]$/.test(ttl.trim())) return undefined;
   return 'Enter a duration in minutes or hours, such as 30m or 8h.';
-}
-
-/** Runs `task` over `items` with at most `limit` at a time; results in input order. */
-export async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (t: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await task(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

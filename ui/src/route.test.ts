@@ -7,6 +7,7 @@ describe('routes', () => {
       '#/agents',
       '#/agents/new',
       '#/agents/team-a.release-bot',
+      '#/agents/team-a.release-bot/console',
       '#/approvals',
       '#/approvals/delegations',
       '#/login',
@@ -26,6 +27,8 @@ describe('routes', () => {
     expect(parseRoute('#/')).toEqual({ page: 'agents' });
     expect(parseRoute('#/agents/no-dot')).toEqual({ page: 'not-found', path: '/agents/no-dot' });
     expect(parseRoute('#/agents/a.b/c')).toEqual({ page: 'not-found', path: '/agents/a.b/c' });
+    expect(parseRoute('#/agents/a.b/console')).toEqual({ page: 'console', id: 'a.b' });
+    expect(parseRoute('#/agents/no-dot/console').page).toBe('not-found');
   });
 
   it('name a settings tier, and refuse a malformed one', () => {

@@ -1,5 +1,5 @@
 // Hash routes of the single-page app (the server serves one index.html):
-//   #/agents  #/agents/new  #/agents/<agent_id>  #/approvals  #/approvals/delegations  #/login
+//   #/agents  #/agents/new  #/agents/<agent_id>  #/agents/<agent_id>/console  #/approvals  #/approvals/delegations  #/login
 //   #/settings  #/settings/org/<org>  #/settings/workspace/<namespace>/<workspace>  #/settings/agent/<agent_id>
 //   #/catalog  #/definitions  #/definitions/user-context
 // Pure.
@@ -15,6 +15,7 @@ export type Route =
   | { page: 'agents' }
   | { page: 'new-agent' }
   | { page: 'agent'; id: string }
+  | { page: 'console'; id: string }
   | { page: 'approvals'; tab: 'pending' | 'delegations' }
   | { page: 'settings'; target?: SettingsScope }
   | { page: 'catalog' }
@@ -57,9 +58,10 @@ export function parseRoute(hash: string): Route {
   const parts = path.split('/').filter(Boolean);
   const fixed = FIXED[path];
   if (fixed) return fixed;
-  if (parts.length === 2 && parts[0] === 'agents') {
+  if ((parts.length === 2 || (parts.length === 3 && parts[2] === 'console')) && parts[0] === 'agents') {
     const id = decodeURIComponent(parts[1]!);
-    return AGENT_ID.test(id) ? { page: 'agent', id } : { page: 'not-found', path };
+    if (!AGENT_ID.test(id)) return { page: 'not-found', path };
+    return parts.length === 3 ? { page: 'console', id } : { page: 'agent', id };
   }
   if (parts[0] === 'settings') return settingsRoute(parts, path);
   return { page: 'not-found', path };
@@ -78,6 +80,8 @@ export function hrefOf(route: Route): string {
   switch (route.page) {
     case 'agent':
       return `#/agents/${enc(route.id)}`;
+    case 'console':
+      return `#/agents/${enc(route.id)}/console`;
     case 'new-agent':
       return '#/agents/new';
     case 'approvals':

@@ -6,8 +6,8 @@ import { useRef, useState } from 'preact/hooks';
 import { agentPath, get } from '../api.ts';
 import { Alert, Status } from '../components.tsx';
 import { useLoad, useOnChange } from '../hooks.ts';
-import type { Share, Whoami } from '../model.ts';
-import { settingsHref } from '../route.ts';
+import { accessOf, type Share, type Whoami } from '../model.ts';
+import { hrefOf, settingsHref } from '../route.ts';
 import { ShareDialog } from './share-dialog.tsx';
 
 interface Passport {
@@ -73,10 +73,12 @@ function Identity({ p }: { p: Passport }) {
 
 function Owners({
   p,
+  access,
   onShare,
   shareRef,
 }: {
   p: Passport;
+  access: ReturnType<typeof accessOf>;
   onShare: () => void;
   shareRef: RefObject<HTMLButtonElement | null>;
 }) {
@@ -84,10 +86,17 @@ function Owners({
     <section aria-labelledby="owners-title" class="card">
       <div class="card-head">
         <h2 id="owners-title">People</h2>
-        <button type="button" ref={shareRef} onClick={onShare}>
-          Share…
-        </button>
+        {access.mayChange ? (
+          <button type="button" ref={shareRef} onClick={onShare}>
+            Share…
+          </button>
+        ) : null}
       </div>
+      {access.mayChange ? null : (
+        <p class="help" data-testid="access-note">
+          {`You are ${access.role ? `a ${access.role}` : 'not shared'} on this agent: you can see it but not change it.`}
+        </p>
+      )}
       {p.accountable_owners === 0 ? (
         <p class="warn" role="note">
           This agent has no Owner and is suspended until one is added.
@@ -177,6 +186,21 @@ function Timeline({ items }: { items: EvidenceItem[] }) {
   );
 }
 
+function AgentHeader({ id }: { id: string }) {
+  return (
+    <>
+      <p class="crumbs">
+        <a href="#/agents">Agents</a> / {id}
+      </p>
+      <h1 id="agent-title">{id}</h1>
+      <p class="links">
+        <a href={hrefOf({ page: 'console', id })}>Console</a>{' '}
+        <a href={settingsHref({ scope: 'agent', agent_id: id })}>Auditor settings</a>
+      </p>
+    </>
+  );
+}
+
 export function AgentPage({ id, who }: { id: string; who: Whoami }) {
   const passport = useLoad(() => get<Passport>(agentPath(id, '/passport')), [id]);
   const evidence = useLoad(() => get<{ items: EvidenceItem[] }>(agentPath(id, '/evidence?limit=50')), [id]);
@@ -186,13 +210,7 @@ export function AgentPage({ id, who }: { id: string; who: Whoami }) {
   const p = passport.data;
   return (
     <section aria-labelledby="agent-title">
-      <p class="crumbs">
-        <a href="#/agents">Agents</a> / {id}
-      </p>
-      <h1 id="agent-title">{id}</h1>
-      <p class="links">
-        <a href={settingsHref({ scope: 'agent', agent_id: id })}>Auditor settings</a>
-      </p>
+      <AgentHeader id={id} />
       <Alert text={passport.error} />
       <Status text="Loading the passport…" when={!p && passport.loading} />
       {p ? (
@@ -202,7 +220,12 @@ export function AgentPage({ id, who }: { id: string; who: Whoami }) {
               <h2 id="identity-title">Passport</h2>
               <Identity p={p} />
             </section>
-            <Owners p={p} onShare={() => setSharing(true)} shareRef={shareButton} />
+            <Owners
+              p={p}
+              access={accessOf(who, p.owners, id.split('.')[0] ?? '')}
+              onShare={() => setSharing(true)}
+              shareRef={shareButton}
+            />
           </div>
           <section aria-labelledby="tiers-title" class="card">
             <h2 id="tiers-title">Trust tiers</h2>

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { getAll } from '../api.ts';
 import { Alert, Status } from '../components.tsx';
 import { useLoad } from '../hooks.ts';
-import { ownersOf, searchAgents, trustTierOf, type AgentView } from '../model.ts';
+import { ownersOf, searchAgents, statusOf, trustTierOf, type AgentView } from '../model.ts';
 import { hrefOf } from '../route.ts';
 
 function AgentRow({ agent }: { agent: AgentView }) {
@@ -16,7 +16,7 @@ function AgentRow({ agent }: { agent: AgentView }) {
         <span class="sub">{agent.namespace}</span>
       </th>
       <td>
-        <span class={`phase phase-${agent.phase}`}>{agent.phase}</span>
+        <span class={`phase phase-${agent.phase}`}>{statusOf(agent)}</span>
       </td>
       <td>{owners.length ? owners.join(', ') : <span class="warn">no Owner</span>}</td>
       <td>{trustTierOf(agent)}</td>

@@ -1,12 +1,13 @@
 // The approvals page. Pending: approval requests the caller may decide and
 // the consent requests waiting for the caller's answer, as cards. Delegations:
-// the active grants of the caller's agents with their expiry and Revoke.
+// the active grants the caller may revoke (its own, or on agents it owns), with
+// their expiry and Revoke; one call each (GET /v1/delegations[/pending]).
 import { useState } from 'preact/hooks';
-import { agentPath, announceChange, call, get, getAll } from '../api.ts';
+import { agentPath, announceChange, call, get } from '../api.ts';
 import { Alert, Status } from '../components.tsx';
 import { describeError } from '../errors.ts';
 import { useLoad } from '../hooks.ts';
-import { mapLimited, ownersOf, relativeTime, type AgentView, type Whoami } from '../model.ts';
+import { relativeTime, type Whoami } from '../model.ts';
 import { hrefOf } from '../route.ts';
 import { ApprovalCard, ConsentCard, type ApprovalView, type ConsentView } from './cards.tsx';
 
@@ -19,29 +20,16 @@ interface GrantView {
   expires_at: string;
 }
 
-/** Each visible agent's items at `rest` (consents or grants): one call per agent, eight at a time. */
-async function perAgent<T>(rest: string, keep: (agent: AgentView, item: T) => boolean): Promise<T[]> {
-  const agents = await getAll<AgentView>('/v1/agents');
-  const lists = await mapLimited(agents, 8, async (a) =>
-    (await get<{ items: T[] }>(agentPath(a.agent_id, rest))).items.filter((i) => keep(a, i)),
-  );
-  return lists.flat();
-}
-
-async function pending(who: Whoami): Promise<{ approvals: ApprovalView[]; consents: ConsentView[] }> {
-  const [approvals, badge] = await Promise.all([
+async function pending(): Promise<{ approvals: ApprovalView[]; consents: ConsentView[] }> {
+  const [approvals, consents] = await Promise.all([
     get<{ items: ApprovalView[] }>('/v1/approvals'),
-    get<{ consents: number }>('/v1/notifications/count'),
+    get<{ items: ConsentView[] }>('/v1/delegations/pending'),
   ]);
-  const consents =
-    badge.consents > 0
-      ? await perAgent<ConsentView>('/delegations/pending', (_, c) => c.user === who.subject)
-      : [];
-  return { approvals: approvals.items, consents };
+  return { approvals: approvals.items, consents: consents.items };
 }
 
 function PendingTab({ who }: { who: Whoami }) {
-  const { data, error, loading } = useLoad(() => pending(who), [who.subject]);
+  const { data, error, loading } = useLoad(() => pending(), [who.subject]);
   const empty = data && data.approvals.length === 0 && data.consents.length === 0;
   return (
     <div>
@@ -114,8 +102,10 @@ function GrantRow({ grant }: { grant: GrantView }) {
 }
 
 function DelegationsTab({ who }: { who: Whoami }) {
-  const mine = (a: AgentView, g: GrantView) => g.user === who.subject || ownersOf(a).includes(who.subject);
-  const { data, error, loading } = useLoad(() => perAgent<GrantView>('/delegations', mine), [who.subject]);
+  const { data, error, loading } = useLoad(
+    async () => (await get<{ items: GrantView[] }>('/v1/delegations')).items,
+    [who.subject],
+  );
   return (
     <div>
       <Alert text={error} />

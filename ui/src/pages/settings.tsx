@@ -2,12 +2,12 @@
 // auditor, and every setting of its schema is a control with its inheritance
 // badge, Override/Save and Reset (setting-field.tsx).
 import { useState } from 'preact/hooks';
-import { get, getAll } from '../api.ts';
+import { get } from '../api.ts';
 import { Alert, Status } from '../components.tsx';
 import { useLoad } from '../hooks.ts';
-import type { AgentView } from '../model.ts';
 import { settingsHref, type SettingsScope } from '../route.ts';
 import { fieldsOf, type AuditorSchema, type SettingView } from '../settings-model.ts';
+import { ScopePicker } from './scope-picker.tsx';
 import { SettingField } from './setting-field.tsx';
 
 interface AuditorItem {
@@ -15,86 +15,12 @@ interface AuditorItem {
   name?: string;
 }
 
-const SCOPE_WORDS = { org: 'Organization', workspace: 'Workspace', agent: 'Agent' } as const;
-
 export const targetWords = (t: SettingsScope): string =>
   t.scope === 'org'
     ? `organization ${t.organization}`
     : t.scope === 'workspace'
       ? `workspace ${t.namespace}/${t.workspace}`
       : `agent ${t.agent_id}`;
-
-function PickerFields({ scope }: { scope: SettingsScope['scope'] }) {
-  const agents = useLoad(
-    () => (scope === 'agent' ? getAll<AgentView>('/v1/agents') : Promise.resolve([])),
-    [scope],
-  );
-  if (scope === 'org')
-    return (
-      <p class="field">
-        <label for="pick-org">Organization name</label>
-        <input id="pick-org" name="organization" required autoComplete="off" />
-      </p>
-    );
-  if (scope === 'workspace')
-    return (
-      <div class="row">
-        <p class="field">
-          <label for="pick-ns">Namespace</label>
-          <input id="pick-ns" name="namespace" required autoComplete="off" />
-        </p>
-        <p class="field">
-          <label for="pick-ws">Workspace</label>
-          <input id="pick-ws" name="workspace" required autoComplete="off" />
-        </p>
-      </div>
-    );
-  return (
-    <p class="field">
-      <label for="pick-agent">Agent</label>
-      <select id="pick-agent" name="agent_id" required>
-        {(agents.data ?? []).map((a) => (
-          <option key={a.agent_id}>{a.agent_id}</option>
-        ))}
-      </select>
-      <Alert text={agents.error} />
-    </p>
-  );
-}
-
-function targetFrom(scope: SettingsScope['scope'], form: FormData): SettingsScope {
-  const v = (k: string) => String(form.get(k) ?? '').trim();
-  if (scope === 'org') return { scope, organization: v('organization') };
-  if (scope === 'workspace') return { scope, namespace: v('namespace'), workspace: v('workspace') };
-  return { scope, agent_id: v('agent_id') };
-}
-
-function ScopePicker() {
-  const [scope, setScope] = useState<SettingsScope['scope']>('org');
-  return (
-    <form
-      class="card"
-      aria-labelledby="pick-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        location.hash = settingsHref(targetFrom(scope, new FormData(e.currentTarget)));
-      }}
-    >
-      <h2 id="pick-title">Which settings?</h2>
-      <fieldset class="choices">
-        <legend>Scope</legend>
-        {(['org', 'workspace', 'agent'] as const).map((s) => (
-          <label key={s} class="inline">
-            <input type="radio" name="scope" value={s} checked={scope === s} onChange={() => setScope(s)} />{' '}
-            {SCOPE_WORDS[s]}
-          </label>
-        ))}
-      </fieldset>
-      <PickerFields scope={scope} />
-      <button type="submit">Open settings</button>
-    </form>
-  );
-}
 
 function AuditorSettings({ target, auditorId }: { target: SettingsScope; auditorId: string }) {
   const schema = useLoad(
@@ -132,7 +58,11 @@ export function SettingsPage({ target }: { target?: SettingsScope | undefined })
     <section aria-labelledby="settings-title">
       <h1 id="settings-title">Auditor settings</h1>
       {!target ? (
-        <ScopePicker />
+        <ScopePicker
+          title="Which settings?"
+          submitLabel="Open settings"
+          onPick={(t) => (location.hash = settingsHref(t))}
+        />
       ) : (
         <>
           <p class="crumbs">
