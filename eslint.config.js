@@ -122,7 +122,8 @@ export default tseslint.config(
     [
       {
         regex: '(^|/)crds/(?!definitions/(model|user-context|errors)\\.ts$)',
-        message: 'ui/ imports of crds/ only the browser-safe definition-file modules (model, user-context, errors).',
+        message:
+          'ui/ imports of crds/ only the browser-safe definition-file modules (model, user-context, errors).',
       },
     ],
   ),

@@ -9,9 +9,18 @@ describe('deepEqual', () => {
     [NaN, NaN],
     [null, undefined],
     [null, null],
-    [[1, [2, { a: 3 }]], [1, [2, { a: 3 }]]],
-    [[1, 2], [2, 1]],
-    [{ a: 1, b: [true] }, { b: [true], a: 1 }],
+    [
+      [1, [2, { a: 3 }]],
+      [1, [2, { a: 3 }]],
+    ],
+    [
+      [1, 2],
+      [2, 1],
+    ],
+    [
+      { a: 1, b: [true] },
+      { b: [true], a: 1 },
+    ],
     [{ a: 1 }, { a: 1, b: undefined }],
     [{ a: undefined }, { b: undefined }],
     [[], {}],
