@@ -114,10 +114,18 @@ export default tseslint.config(
     [{ regex: '^\\.\\./(?!\\.\\./)', message: 'the auditor SDK does not import the built-in auditors.' }],
   ),
   // The management UI reaches the platform over HTTP only: it imports no server folder.
+  // Besides the pure, browser-safe modules of definition files the editor shares with `platform apply`.
   importsOnly(
     ['ui/**'],
-    ['ui'],
+    ['ui', 'crds'],
     'ui/ is a browser app: it talks to the API over HTTP and imports no server code.',
+    [
+      {
+        regex: '(^|/)crds/(?!definitions/(model|user-context|errors)\\.ts$)',
+        message:
+          'ui/ imports of crds/ only the browser-safe definition-file modules (model, user-context, errors).',
+      },
+    ],
   ),
   {
     files: ['**/*.js'],

@@ -6,6 +6,7 @@ import { auditorPolicy } from '../crds/kinds/auditor-policy.ts';
 import { platformAgent } from '../crds/kinds/platform-agent.ts';
 import { toCustomResourceDefinition, type JSONSchema } from '../crds/kit.ts';
 import { CLEAN_JSON_VALUE, withCharacterRule } from './openapi-characters.ts';
+import { FREE_TEXT_CHARACTERS } from '../base/hygiene.ts';
 import { pathParamSchema, queryParamSchema } from './routes/parameters.ts';
 import type { RouteSpec } from './routes/route.ts';
 
@@ -137,7 +138,10 @@ const characterRuled = (q: { schema: JSONSchema; required: boolean }) => ({
 
 /** A signed body keeps its free text (decision 91): its own validator states what it refuses. */
 const requestSchema = (r: RouteSpec, body: JSONSchema): JSONSchema =>
-  r.bodyHygiene === 'signed' ? body : withCharacterRule(body);
+  r.bodyHygiene === undefined ? withCharacterRule(body) : body;
+
+/** A route with `textBody` also takes the document itself as text/yaml. */
+const TEXT_DOCUMENT = { type: 'string', pattern: FREE_TEXT_CHARACTERS } as const;
 
 function operation(r: RouteSpec): Record<string, unknown> {
   const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
@@ -167,7 +171,10 @@ function operation(r: RouteSpec): Record<string, unknown> {
       ? {
           requestBody: {
             required: !r.optionalBody,
-            content: { [bodyType]: { schema: withCrdSpec(r, requestSchema(r, r.body)) } },
+            content: {
+              [bodyType]: { schema: withCrdSpec(r, requestSchema(r, r.body)) },
+              ...(r.textBody ? { 'text/yaml': { schema: TEXT_DOCUMENT } } : {}),
+            },
           },
         }
       : {}),

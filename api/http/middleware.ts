@@ -85,6 +85,38 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<Js
   }
 }
 
+/** Text documents a route with `textBody` reads as `{text}` (a definition file). */
+const TEXT_TYPES = new Set([
+  'text/yaml',
+  'application/yaml',
+  'application/x-yaml',
+  'text/x-yaml',
+  'text/plain',
+]);
+
+/**
+ * A text document (`text/yaml`, `text/plain`…) as `{text}`, or a JSON body
+ * as `readJsonBody` reads it: another type → 415, size → 413, bytes that are
+ * not UTF-8 → 422 (a YAML file is text).
+ */
+export async function readTextOrJsonBody(ctx: Context, limitBytes: number): Promise<JsonBody> {
+  if (!hasBody(ctx) || !TEXT_TYPES.has(mediaType(ctx))) {
+    if (!hasBody(ctx) || mediaType(ctx) === 'application/json' || mediaType(ctx).endsWith('+json'))
+      return readJsonBody(ctx, limitBytes);
+    throw new HttpError(
+      415,
+      'send the body as text/yaml, or as application/json {text}',
+      'unsupported_media_type',
+    );
+  }
+  const raw = await readBoundedBody(ctx.req, limitBytes);
+  try {
+    return { body: { text: new TextDecoder('utf-8', { fatal: true }).decode(raw) }, bytes: raw.length };
+  } catch {
+    throw new HttpError(422, 'the body is not UTF-8 text: a definition file is YAML text', 'not_text');
+  }
+}
+
 /**
  * Reads an `application/x-www-form-urlencoded` body (OAuth endpoints) under
  * the same limit: another type → 415, size → 413, bad encoding or a repeated

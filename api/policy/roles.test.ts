@@ -35,8 +35,17 @@ describe('the policy table', () => {
 
   it('keeps Viewers read-only', () => {
     // `auditor.settings.write` only lets a credential reach the handler, which checks the tier's own action;
-    // a Viewer answers and revokes only delegations of their own access (the handler checks the user, decision 134).
-    const gates = new Set(['auditor.settings.write', 'delegation.answer', 'delegation.revoke']);
+    // a Viewer answers and revokes only delegations of their own access (the handler checks the user, decision 134);
+    // validating a definition file writes nothing, and applying one is checked per resource (decision 283);
+    // `delegation.mine` reads the caller's own delegations.
+    const gates = new Set([
+      'auditor.settings.write',
+      'delegation.answer',
+      'delegation.revoke',
+      'definition.validate',
+      'definition.apply',
+      'delegation.mine',
+    ]);
     const writes = Object.keys(POLICY).filter(
       (a) => !/read|list|passport|stale|count|apikey/.test(a) && !gates.has(a),
     );

@@ -105,6 +105,10 @@ export const POLICY = {
   'scoped.read_workspace': { scope: 'global', roles: ADMINS },
   'scoped.write_workspace': { scope: 'global', roles: ADMINS },
   'scoped.effective.read': { scope: 'global', roles: ['authenticated'] },
+  // Definition files (the UI's editor): anyone signed in validates; who may apply each resource is the
+  // handler's check (api/definitions/authorize.ts, decision 283).
+  'definition.validate': { scope: 'global', roles: ['authenticated'] },
+  'definition.apply': { scope: 'global', roles: ['authenticated'] },
   // The tier picker: the handler shows each caller only its own tiers (api/scoped/visible-scopes.ts).
   'scope.list': { scope: 'global', roles: ['authenticated'] },
   // Workflows: administrators; the handler re-checks the workflow's namespace (decision 118).

@@ -14,7 +14,13 @@ import { bodyLeftUnread, toHttpError } from '../http/errors.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../base/http-error.ts';
 import type { ApiMetrics } from '../http/metrics.ts';
 import { assertClean, bodyProblem, paramsProblem, refusedCharacter } from '../../base/hygiene.ts';
-import { hasBody, readFormBody, readJsonBody, type JsonBody } from '../http/middleware.ts';
+import {
+  hasBody,
+  readFormBody,
+  readJsonBody,
+  readTextOrJsonBody,
+  type JsonBody,
+} from '../http/middleware.ts';
 import { oauthErrorBody } from '../oauth/errors.ts';
 import { validateBody } from '../http/validate.ts';
 import { can, POLICY, rolesInWords, type Action } from '../policy/roles.ts';
@@ -99,7 +105,7 @@ async function authorize(spec: RouteSpec, rc: RouteCtx, fresh: boolean): Promise
 /** Characters, then the schema. Size and presence were settled when the body was read (`requestBody`). */
 function checkBody(spec: RouteSpec, rc: RouteCtx): void {
   if (!spec.body || (rc.body === undefined && spec.optionalBody)) return;
-  if (spec.bodyHygiene !== 'signed') assertClean(bodyProblem(rc.body));
+  if (spec.bodyHygiene === undefined) assertClean(bodyProblem(rc.body));
   rc.body = validateBody(spec.body, rc.body);
 }
 
@@ -110,7 +116,7 @@ function requestBody(ctx: Context, spec: RouteSpec, ex: Executor): Promise<JsonB
     return Promise.resolve({ body: undefined, bytes: 0 });
   }
   const routeMax = spec.maxBodyBytes?.(ex.deps) ?? ex.bodyLimitBytes;
-  const read = spec.form ? readFormBody : readJsonBody;
+  const read = spec.form ? readFormBody : spec.textBody ? readTextOrJsonBody : readJsonBody;
   return read(ctx, Math.min(ex.bodyLimitBytes, routeMax));
 }
 

@@ -11,6 +11,7 @@ import { AUDITOR_SCHEMA_ROUTES } from './auditor-schema.ts';
 import { CATALOG_ROUTES } from './catalog.ts';
 import { CONSOLE_ROUTES } from './console.ts';
 import { CONSOLE_TREE_ROUTES } from './console-tree.ts';
+import { DEFINITION_ROUTES } from './definitions.ts';
 import { DELEGATION_ROUTES } from './delegations.ts';
 import { MY_DELEGATION_ROUTES } from './my-delegations.ts';
 import { AUDITOR_SETTINGS_ROUTES } from './auditor-settings.ts';
@@ -58,4 +59,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...SCOPED_CREDENTIAL_ROUTES,
   ...SCOPED_TOOL_ROUTES,
   ...SHELL_ROUTES,
+  ...DEFINITION_ROUTES,
 ];

@@ -154,7 +154,14 @@ export interface RouteSpec {
    * a resource); the generic character check would refuse it, and lose it,
    * over a character in an auditor's message (decision 91).
    */
-  bodyHygiene?: 'signed';
+  bodyHygiene?: 'signed' | 'document';
+  /**
+   * The body may also be a text document (`text/yaml`, `application/yaml`,
+   * `text/plain`), read as `{text}`; `body` is the schema of the JSON form.
+   * With `bodyHygiene: 'document'` the handler checks the text's characters
+   * (free text: a YAML file holds line breaks) and what it makes of it.
+   */
+  textBody?: boolean;
   /** The body is `application/x-www-form-urlencoded` (OAuth endpoints); `body` is the schema of its parameters. */
   form?: boolean;
   /**

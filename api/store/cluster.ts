@@ -31,6 +31,21 @@ const TOOL_INSTALLS = resourceOf(PLURAL.toolInstall);
 const CONSENTS = resourceOf(PLURAL.consent);
 const GRANTS = resourceOf(PLURAL.grant);
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+const APPLY = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply);
+/** The kinds a definition file holds, and their plurals (PUT /v1/definitions/apply). */
+const DEFINITION_PLURALS: Record<string, string> = {
+  PlatformAgent: PLURAL.agent,
+  PlatformWorkspace: PLURAL.workspace,
+  PlatformEnvironment: PLURAL.environment,
+};
+
+/** A namespaced custom resource of a definition file, as plain data. */
+export interface DefinitionObject {
+  kind: string;
+  metadata: { namespace?: string; name?: string; resourceVersion?: string; [k: string]: unknown };
+  spec?: unknown;
+  [k: string]: unknown;
+}
 
 export type RegistrationPlural = typeof PLURAL.auditor | typeof PLURAL.model;
 
@@ -89,6 +104,13 @@ export interface ClusterWriter extends ScopedStore {
     g: DelegationGrant,
     status: NonNullable<DelegationGrant['status']>,
   ): Promise<DelegationGrant>;
+  /** A definition file's resource (agent, workspace, environment) as stored, or undefined. */
+  readDefinition(kind: string, namespace: string, name: string): Promise<DefinitionObject | undefined>;
+  /** Server-side apply of a definition file's resource (Strict field validation; `force` takes fields over). */
+  applyDefinition(
+    resource: DefinitionObject,
+    options: { fieldManager: string; dryRun: boolean; force?: boolean },
+  ): Promise<DefinitionObject>;
 }
 
 type TierWriter = Pick<
@@ -188,13 +210,41 @@ export function clusterWriter(kc: k8s.KubeConfig): ClusterWriter {
   };
 }
 
+function definitionWriter(
+  api: k8s.CustomObjectsApi,
+): Pick<ClusterWriter, 'readDefinition' | 'applyDefinition'> {
+  const at = (kind: string, namespace: string, name: string) => {
+    const plural = DEFINITION_PLURALS[kind];
+    if (!plural) throw new Error(`not a definition kind: ${kind}`);
+    return { ...resourceOf(plural), namespace, name };
+  };
+  return {
+    readDefinition: (kind, namespace, name) =>
+      orUndefinedOn404(api.getNamespacedCustomObject(at(kind, namespace, name))),
+    applyDefinition: async (resource, options) =>
+      (await api.patchNamespacedCustomObject(
+        {
+          ...at(resource.kind, resource.metadata.namespace ?? '', resource.metadata.name ?? ''),
+          body: resource,
+          fieldManager: options.fieldManager,
+          fieldValidation: 'Strict',
+          ...(options.dryRun ? { dryRun: 'All' } : {}),
+          ...(options.force ? { force: true } : {}),
+        },
+        APPLY,
+      )) as DefinitionObject,
+  };
+}
+
 type DelegationWriter = Pick<
   ClusterWriter,
   'createConsent' | 'readConsent' | 'patchConsentStatus' | 'createGrant' | 'readGrant' | 'patchGrantStatus'
 >;
 
 /** ConsentRequests and DelegationGrants (beside their agent). */
-function delegationWriter(api: k8s.CustomObjectsApi): DelegationWriter {
+function delegationWriter(
+  api: k8s.CustomObjectsApi,
+): DelegationWriter & Pick<ClusterWriter, 'readDefinition' | 'applyDefinition'> {
   const guardedStatus = (ref: typeof CONSENTS, o: k8s.KubernetesObject, status: object) =>
     api.patchNamespacedCustomObjectStatus(
       {
@@ -224,6 +274,8 @@ function delegationWriter(api: k8s.CustomObjectsApi): DelegationWriter {
     readGrant: (namespace, name) =>
       orUndefinedOn404(api.getNamespacedCustomObject({ ...GRANTS, namespace, name })),
     patchGrantStatus: async (g, status) => (await guardedStatus(GRANTS, g, status)) as DelegationGrant,
+    // Definition files' resources (the UI's editor) travel with these: clusterWriter stays short.
+    ...definitionWriter(api),
   };
 }
 

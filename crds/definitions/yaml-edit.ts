@@ -1,7 +1,7 @@
 // Lossless YAML editing: an edit rewrites only the bytes of the nodes it
 // changes, so comments, key order, quoting and unrelated lines stay as they
 // were. Edits are computed by diffing the old and the new plain value.
-import { isDeepStrictEqual } from 'node:util';
+import { deepEqual } from './deep-equal.ts';
 import {
   Scalar,
   isMap,
@@ -24,7 +24,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 /** The smallest set of edits that turns `before` into `after`. */
 export function diffValues(before: unknown, after: unknown, path: Path = []): Edit[] {
-  if (isDeepStrictEqual(before, after)) return [];
+  if (deepEqual(before, after)) return [];
   if (isObj(before) && isObj(after)) return diffObjects(before, after, path);
   if (nonEmptyArray(before) && nonEmptyArray(after)) return diffArrays(before, after, path);
   return [{ op: 'set', path, value: after }];
@@ -225,7 +225,7 @@ export function updateYamlText(text: string, value: unknown): string {
   const before = parseDocument(text).toJS() as unknown;
   const edited = applyEdits(text, diffValues(before, value));
   const check = parseDocument(edited);
-  if (check.errors.length === 0 && isDeepStrictEqual(check.toJS(), value)) return edited;
+  if (check.errors.length === 0 && deepEqual(check.toJS(), value)) return edited;
   const doc = parseDocument(text);
   doc.contents = doc.createNode(value) as typeof doc.contents;
   return doc.toString({ lineWidth: 0 });

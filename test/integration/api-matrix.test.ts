@@ -131,6 +131,9 @@ const EXPECTED: Record<string, Who[]> = {
   'GET /v1/scoped-credentials/oauth/sessions/{state}': ADMINS,
   // Only Owners (spec); a plain GET is 426, the WebSocket itself: console-shell.test.ts.
   'GET /v1/agents/{agent_id}/console/shell': ['owner'],
+  // Definition files (decision 283): anyone signed in validates; a new agent is applied by an administrator.
+  'POST /v1/definitions/validate': ANY,
+  'POST /v1/definitions/apply': ADMINS,
 };
 
 const idp = useOidcIssuer();
@@ -242,8 +245,18 @@ function familyRequestFor(route: string, who: Who, n: number): Promise<Call> | u
   if (route === 'POST /v1/token-exchange') return exchangeRequest();
   if (route.includes('/oauth/sessions/')) return oauthSessionRequest(who);
   if (route.includes('/v1/scoped-')) return scopedRequestFor(route, n);
+  if (route.includes('/v1/definitions/')) return Promise.resolve(definitionRequest(route, n));
   return undefined;
 }
+
+/** A new agent's definition file: validated by anyone, applied by an administrator (decision 283). */
+const definitionRequest = (route: string, n: number): Call => ({
+  path: route.slice(5),
+  body: {
+    namespace: ns.name,
+    text: `apiVersion: platform.io/v1alpha1\nkind: PlatformAgent\nmetadata:\n  name: d-${n}\nspec:\n  owners:\n    - {subject: o@x, role: Owner}\n`,
+  },
+});
 
 /** Builds the request for one route and persona; may prepare state first (as admin or Owner). */
 async function requestFor(route: string, who: Who, n: number): Promise<Call> {

@@ -1,7 +1,7 @@
 // The Verifier API's main routes, as the RBAC proof (rbac-minimal.test.ts) runs them
 // against the samples: agents (deleted once an Owner approves), registrations and
 // notarization, policies, approvals, delegation, Evidence and the passport, the app
-// catalog, scoped tools and credentials, auditor settings, workflows, API keys and a
+// catalog, scoped tools and credentials, auditor settings, workflows, a definition file applied, API keys and a
 // ServiceAccount-token caller. Each call must answer its success status, and each waits
 // for what it triggers: a route that failed half-way, or a write not yet made, would
 // leave grants unused for the wrong reason.
@@ -280,6 +280,23 @@ async function eventuallyOk(
   }
 }
 
+/**
+ * A definition file (the UI's editor) validated, then applied server-side: each kind read live,
+ * dry-run, applied. The workspace goes to a namespace of its own: two workspaces in one namespace
+ * would contend for its chain ConfigMap.
+ */
+async function definitionFlows(call: Call, admin: k8s.KubeConfig): Promise<void> {
+  const core = admin.makeApiClient(CoreV1Api);
+  await core.createNamespace({ body: { metadata: { name: 'rbac-defined' } } });
+  const text = [
+    'apiVersion: platform.io/v1alpha1\nkind: PlatformWorkspace\nmetadata:\n  name: rbac-defined\n  namespace: rbac-defined\nspec: {}\n',
+    'apiVersion: platform.io/v1alpha1\nkind: PlatformEnvironment\nmetadata:\n  name: rbac-defined\nspec:\n  deploymentType: model\n  model:\n    id: llama-3-8b\n',
+    `apiVersion: platform.io/v1alpha1\nkind: PlatformAgent\nmetadata:\n  name: rbac-defined\nspec:\n  owners:\n    - subject: ${OWNERS[0]!.subject}\n      role: Owner\n  model:\n    id: gpt-test\n`,
+  ].join('---\n');
+  await call('POST', '/v1/definitions/validate', { text, namespace: 'default' });
+  await call('POST', '/v1/definitions/apply', { text, namespace: 'default' });
+}
+
 export async function runApiFlows(c: ApiClient): Promise<void> {
   const call = caller(c, c.bootstrapKey);
   const as: KeyCall = (key, method, path, body) => caller(c, key)(method, path, body);
@@ -288,6 +305,7 @@ export async function runApiFlows(c: ApiClient): Promise<void> {
   await registryFlows(call);
   await tierFlows(call);
   await workflowFlows(call, c.admin);
+  await definitionFlows(call, c.admin);
   await serviceAccountCaller(c);
   const minted = await call('POST', '/v1/api-keys', { subject: 'temp@example.com' });
   await call('DELETE', `/v1/api-keys/${String(minted.body.id)}`);

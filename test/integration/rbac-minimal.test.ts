@@ -65,6 +65,10 @@ const NOT_REACHED: Record<Role, string[]> = {
     'ClusterRole/platform-webhook platform.io platformworkspaces get',
   ],
   api: [
+    // A server-side apply that creates the object is authorized as create inside its patch request:
+    // the audit log shows the patch only (POST /v1/definitions/apply, decision 285).
+    'ClusterRole/platform-verifier platform.io platformworkspaces create',
+    'ClusterRole/platform-verifier platform.io platformenvironments create',
     'ClusterRole/platform-verifier core pods list',
     'ClusterRole/platform-verifier core pods/exec get',
     'ClusterRole/platform-verifier core pods/exec create',

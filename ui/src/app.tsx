@@ -8,6 +8,7 @@ import { AgentPage } from './pages/agent.tsx';
 import { AgentsPage } from './pages/agents.tsx';
 import { ApprovalsPage } from './pages/approvals.tsx';
 import { CatalogPage } from './pages/catalog.tsx';
+import { LazyDefinitionsPage } from './pages/definitions-lazy.tsx';
 import { ConsolePage } from './pages/console.tsx';
 import { CredentialsPage } from './pages/credentials.tsx';
 import { LoginPage } from './pages/login.tsx';
@@ -82,6 +83,11 @@ function Sidebar({ route, badge }: { route: Route; badge: number | undefined }) 
             Credentials &amp; tools
           </a>
         </li>
+        <li>
+          <a href={hrefOf({ page: 'definitions', tab: 'definition' })} aria-current={current('definitions')}>
+            Definitions
+          </a>
+        </li>
       </ul>
     </nav>
   );
@@ -99,6 +105,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <NewAgentPage who={session.who} />;
     case 'catalog':
       return <CatalogPage />;
+    case 'definitions':
+      return <LazyDefinitionsPage tab={route.tab} />;
     case 'settings':
       return <SettingsPage key={hrefOf(route)} target={route.target} />;
     case 'credentials':

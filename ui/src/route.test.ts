@@ -12,6 +12,8 @@ describe('routes', () => {
       '#/approvals/delegations',
       '#/login',
       '#/catalog',
+      '#/definitions',
+      '#/definitions/user-context',
       '#/settings',
       '#/settings/org/acme',
       '#/settings/workspace/team-a/ws',

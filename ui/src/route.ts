@@ -1,8 +1,8 @@
 // Hash routes of the single-page app (the server serves one index.html):
 //   #/agents  #/agents/new  #/agents/<agent_id>  #/agents/<agent_id>/console  #/approvals  #/approvals/delegations  #/login
 //   #/settings  #/settings/org/<org>  #/settings/workspace/<namespace>/<workspace>  #/settings/agent/<agent_id>
-//   #/catalog
 //   #/credentials  #/credentials/org/<org>  #/credentials/workspace/<namespace>/<workspace>  #/credentials/agent/<agent_id>
+//   #/catalog  #/definitions  #/definitions/user-context
 // Pure.
 
 /** The tier of the auditor-settings cascade a settings page shows. */
@@ -21,6 +21,7 @@ export type Route =
   | { page: 'settings'; target?: SettingsScope }
   | { page: 'catalog' }
   | { page: 'credentials'; target?: SettingsScope }
+  | { page: 'definitions'; tab: 'definition' | 'user-context' }
   | { page: 'not-found'; path: string };
 
 const AGENT_ID = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/;
@@ -60,6 +61,8 @@ const FIXED: Record<string, Route> = {
   '/approvals': { page: 'approvals', tab: 'pending' },
   '/approvals/delegations': { page: 'approvals', tab: 'delegations' },
   '/catalog': { page: 'catalog' },
+  '/definitions': { page: 'definitions', tab: 'definition' },
+  '/definitions/user-context': { page: 'definitions', tab: 'user-context' },
 };
 
 export function parseRoute(hash: string): Route {
@@ -86,16 +89,23 @@ export function settingsHref(t: SettingsScope | undefined): string {
 export const credentialsHref = (t: SettingsScope | undefined): string =>
   settingsHref(t).replace(/^#\/settings/, '#/credentials');
 
+/** Pages with a tab: the first tab's address is the page's own. */
+function tabHref(route: Extract<Route, { tab: string }>): string {
+  if (route.page === 'approvals') return route.tab === 'pending' ? '#/approvals' : '#/approvals/delegations';
+  return route.tab === 'definition' ? '#/definitions' : '#/definitions/user-context';
+}
+
 export function hrefOf(route: Route): string {
   switch (route.page) {
     case 'agent':
       return `#/agents/${enc(route.id)}`;
     case 'console':
       return `#/agents/${enc(route.id)}/console`;
+    case 'approvals':
+    case 'definitions':
+      return tabHref(route);
     case 'new-agent':
       return '#/agents/new';
-    case 'approvals':
-      return route.tab === 'pending' ? '#/approvals' : '#/approvals/delegations';
     case 'settings':
       return settingsHref(route.target);
     case 'credentials':
