@@ -94,6 +94,14 @@ interface Body {
   file?: string;
 }
 
+/** A query parameter, refused (400) when present but empty or malformed. */
+function queryParameter(rc: RouteCtx, name: 'namespace' | 'file', pattern: string): string | undefined {
+  const value = rc.query[name];
+  if (value !== undefined && (value === '' || !new RegExp(pattern).test(value)))
+    throw badRequest(`query ${name} ${JSON.stringify(value.slice(0, 70))} is not valid`, 'invalid_query');
+  return value;
+}
+
 /** The request's file and settings; a text/yaml body names them in the query. */
 function loaded(rc: RouteCtx): LoadedDefinitions {
   const body = bodyOf<Body>(rc);
@@ -103,15 +111,11 @@ function loaded(rc: RouteCtx): LoadedDefinitions {
       `body/text: ${what}; a definition file is text without control characters`,
       'control_characters',
     );
-  // A query namespace is checked even when the body names one: a malformed parameter is never ignored.
-  const asked = rc.query.namespace;
-  if (asked !== undefined && !new RegExp(NAMESPACE_PATTERN).test(asked))
-    throw badRequest(
-      `query namespace ${JSON.stringify(asked.slice(0, 70))} is not a namespace name`,
-      'invalid_query',
-    );
+  // Query parameters are checked even when the body names its own: a malformed one is never ignored.
+  const asked = queryParameter(rc, 'namespace', NAMESPACE_PATTERN);
+  const askedFile = queryParameter(rc, 'file', IDENTIFIER_CHARACTERS);
   const namespace = body.namespace ?? asked ?? 'default';
-  const file = body.file ?? rc.query.file ?? 'definition.yaml';
+  const file = body.file ?? askedFile ?? 'definition.yaml';
   assertClean(bodyProblem({ namespace, file }));
   if (!new RegExp(NAMESPACE_PATTERN).test(namespace))
     throw unprocessable(`namespace ${namespace} is not a valid namespace name`);

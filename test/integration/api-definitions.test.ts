@@ -228,6 +228,8 @@ spec:
     });
     expect(query.status).toBe(400);
     expect(query.body.code).toBe('invalid_query');
+    const file = await postText('workspace_admin', 'validate', agentFile('x'), '?file=');
+    expect(file.status).toBe(400);
   });
 
   it('sends a lowered audit mode to an Owner approval instead of applying it', async () => {
