@@ -225,12 +225,16 @@ describe('a credential connected on the page, used by a live agent', () => {
       .toBe(`${SERVICE} is connected.`);
     await credential(page).waitFor();
     expect(await key.inputValue()).toBe('');
-    // Pending until the controller sees its Secret; the page shows it as it is when (re)opened.
+    // Pending until the credential controller finds its Secret: the API writes the Secret after the
+    // credential, and the controller looks again a minute later. The page shows it as it is when opened.
     await expect
-      .poll(async () => {
-        await page.reload();
-        return credential(page).getByTestId('auth-status').textContent();
-      }, LIVE)
+      .poll(
+        async () => {
+          await page.reload();
+          return credential(page).getByTestId('auth-status').textContent();
+        },
+        { timeout: 150_000, interval: 5_000 },
+      )
       .toBe('Connected');
     expect(await page.content()).not.toContain(CANARY);
     await noSeriousViolations(page);
