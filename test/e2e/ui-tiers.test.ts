@@ -5,8 +5,9 @@
 // gateway and auditor sidecars and runs on the node; and an API key connected
 // on the research workspace's credentials page that the credential proxy puts
 // into a live agent's call to a tool pod — the agent container never holds it,
-// no page answer carries it — until it is revoked on the page and the next
-// call goes without it. axe on every page, screenshots at 1280/375 px.
+// no page answer carries it — until it is revoked on the page, after which
+// the proxy refuses the still-routed call and nothing reaches the tool. axe
+// on every page, screenshots at 1280/375 px.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -276,17 +277,20 @@ describe('a credential connected on the page, used by a live agent', () => {
       `/v1/scoped-credentials/effective?agent_id=${agentId(SUMMARIZER)}`,
     );
     expect(after.body.items.map((i) => i.service)).not.toContain(SERVICE);
-    // The proxy follows within its refresh: the next calls go out without the key.
-    await eventually(
+    // The proxy reads the material again within its minute: the Verifier no longer gives it, so the
+    // still-routed call is refused at the proxy and nothing carrying the key reaches the tool.
+    const refused = await eventually(
       async () => {
-        const before = seenByTool().length;
-        await call('/after-revoke');
-        const fresh = seenByTool().slice(before);
-        return fresh.length > 0 && fresh.every((c) => !c.auth.includes(CANARY)) ? true : undefined;
+        const out = await call('/after-revoke');
+        return out.startsWith('403 ') ? out : undefined;
       },
-      'a call without the revoked key',
+      'the call refused without the revoked key',
       180_000,
     );
+    expect(refused).toMatch(/^403 .*credential_not_available/);
+    const reached = seenByTool().length;
+    expect(await call('/after-revoke')).toMatch(/^403 .*credential_not_available/);
+    expect(seenByTool().length).toBe(reached);
     await page.close();
     expect(answers.length).toBeGreaterThan(5);
     for (const a of answers) expect(a).not.toContain(CANARY);
