@@ -5,7 +5,7 @@
 // may (api/definitions/authorize.ts) for every resource and dry-runs every
 // one on the server before anything is written, so a refusal, a conflict or
 // a lowered audit mode leaves nothing half-applied.
-import { conflict, HttpError, unprocessable } from '../../base/http-error.ts';
+import { badRequest, conflict, HttpError, unprocessable } from '../../base/http-error.ts';
 import { assertClean, bodyProblem, refusedCharacter } from '../../base/hygiene.ts';
 import { IDENTIFIER_CHARACTERS } from '../../base/hygiene.ts';
 import { apiMessage, apiStatus } from '../../base/kube.ts';
@@ -103,7 +103,14 @@ function loaded(rc: RouteCtx): LoadedDefinitions {
       `body/text: ${what}; a definition file is text without control characters`,
       'control_characters',
     );
-  const namespace = body.namespace ?? rc.query.namespace ?? 'default';
+  // A query namespace is checked even when the body names one: a malformed parameter is never ignored.
+  const asked = rc.query.namespace;
+  if (asked !== undefined && !new RegExp(NAMESPACE_PATTERN).test(asked))
+    throw badRequest(
+      `query namespace ${JSON.stringify(asked.slice(0, 70))} is not a namespace name`,
+      'invalid_query',
+    );
+  const namespace = body.namespace ?? asked ?? 'default';
   const file = body.file ?? rc.query.file ?? 'definition.yaml';
   assertClean(bodyProblem({ namespace, file }));
   if (!new RegExp(NAMESPACE_PATTERN).test(namespace))

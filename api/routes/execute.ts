@@ -86,7 +86,7 @@ async function authorize(spec: RouteSpec, rc: RouteCtx, fresh: boolean): Promise
   if (POLICY[action].scope === 'global') {
     if (!can(rc.principal, action)) {
       throw forbidden(
-        `${rc.principal.subject} may not do this: it is for ${rolesInWords(action)} (${action})`,
+        `This is for ${rolesInWords(action)} (${action}), and ${rc.principal.subject} is not one`,
       );
     }
     return;
@@ -97,7 +97,7 @@ async function authorize(spec: RouteSpec, rc: RouteCtx, fresh: boolean): Promise
   const ref = { namespace: agent.metadata.namespace ?? '', owners: agent.spec.owners ?? [] };
   if (!can(rc.principal, action, ref)) {
     throw forbidden(
-      `${rc.principal.subject} may not do this on ${rc.audit.resource}: it is for ${rolesInWords(action)} (${action})`,
+      `This is for ${rolesInWords(action)} (${action} on ${rc.audit.resource}), and ${rc.principal.subject} is not one`,
     );
   }
 }

@@ -221,6 +221,13 @@ spec:
     expect(r.body.detail).toMatch(/^definition\.yaml:\d+:\d+: malformed YAML/);
     expect((await postText('workspace_admin', 'apply', Buffer.from([0xc3, 0x28]))).status).toBe(422);
     expect((await postText('workspace_admin', 'apply', `# ${'x'.repeat(300 * 1024)}\n`)).status).toBe(413);
+    // A malformed query namespace is refused even when the body names its own (found by schemathesis).
+    const query = await fx.call('POST', '/v1/definitions/validate?namespace=', {
+      key: fx.keys.workspace_admin,
+      body: { text: agentFile('x'), namespace: ns.name },
+    });
+    expect(query.status).toBe(400);
+    expect(query.body.code).toBe('invalid_query');
   });
 
   it('sends a lowered audit mode to an Owner approval instead of applying it', async () => {

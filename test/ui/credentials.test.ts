@@ -278,13 +278,17 @@ describe('who may not', () => {
     const viewer = await signedIn('viewer', `#/credentials/workspace/${ns.name}/ws`);
     await expect
       .poll(() => viewer.getByRole('alert').first().textContent())
-      .toMatch(/^You are not allowed to do this\. Scoped\.list is not allowed for /);
+      .toMatch(
+        /^You are not allowed to do this\. This is for an organization administrator or an administrator of the workspace \(scoped\.list\), and \S+ is not one\.$/,
+      );
     expect(await viewer.getByRole('button', { name: 'Connect', exact: true }).count()).toBe(0);
     await viewer.close();
     const editor = await signedIn('editor', `#/credentials/org/${state.org}`);
     await expect
       .poll(() => editor.getByRole('alert').first().textContent())
-      .toMatch(/^You are not allowed to do this\. Scoped\.list is not allowed for /);
+      .toMatch(
+        /^You are not allowed to do this\. This is for an organization administrator or an administrator of the workspace \(scoped\.list\), and \S+ is not one\.$/,
+      );
     await editor.goto(`${fx.api.url}/ui/#/credentials/agent/${state.agent}`);
     await editor.locator('[data-testid="effective-credential"][data-service="github"]').waitFor();
     await editor.close();

@@ -8,9 +8,7 @@ import { AgentPage } from './pages/agent.tsx';
 import { AgentsPage } from './pages/agents.tsx';
 import { ApprovalsPage } from './pages/approvals.tsx';
 import { CatalogPage } from './pages/catalog.tsx';
-import { LazyDefinitionsPage } from './pages/definitions-lazy.tsx';
-import { ConsolePage } from './pages/console.tsx';
-import { CredentialsPage } from './pages/credentials.tsx';
+import { LazyConsolePage, LazyCredentialsPage, LazyDefinitionsPage } from './pages/lazy.tsx';
 import { LoginPage } from './pages/login.tsx';
 import { NewAgentPage } from './pages/new-agent.tsx';
 import { SettingsPage } from './pages/settings.tsx';
@@ -98,7 +96,7 @@ function Page({ route, session }: { route: Route; session: Session }) {
     case 'agent':
       return <AgentPage id={route.id} who={session.who} />;
     case 'console':
-      return <ConsolePage key={route.id} id={route.id} who={session.who} />;
+      return <LazyConsolePage key={route.id} id={route.id} who={session.who} />;
     case 'approvals':
       return <ApprovalsPage tab={route.tab} who={session.who} />;
     case 'new-agent':
@@ -110,7 +108,7 @@ function Page({ route, session }: { route: Route; session: Session }) {
     case 'settings':
       return <SettingsPage key={hrefOf(route)} target={route.target} />;
     case 'credentials':
-      return <CredentialsPage key={hrefOf(route)} target={route.target} />;
+      return <LazyCredentialsPage key={hrefOf(route)} target={route.target} />;
     case 'not-found':
       return (
         <section aria-labelledby="nf">

@@ -1,6 +1,6 @@
 // #/definitions: the definition editor (issue 22 step 8). Two tabs: the
 // definition file (PlatformAgent, PlatformWorkspace, PlatformEnvironment)
-// and the user-context markdown. Loaded on demand (definitions-lazy.tsx):
+// and the user-context markdown. Loaded on demand (lazy.tsx):
 // the YAML library stays out of the other pages' bundle.
 import { hrefOf } from '../route.ts';
 import { DefinitionEditor } from './definition-editor.tsx';
