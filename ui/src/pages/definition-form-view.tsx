@@ -288,6 +288,14 @@ export function DefinitionForm(p: FormProps) {
         <ChainFields {...p} layout={layout} />
       </fieldset>
       <SettingFields {...p} layout={layout} />
+      {layout.kind === 'PlatformEnvironment' ? null : (
+        <ListFields
+          {...p}
+          list={[...layout.chain.slice(0, -1), 'owners']}
+          caption="Owners"
+          columns={[col('Subject', 'subject'), col('Role', 'role')]}
+        />
+      )}
       {layout.agents ? (
         <ListFields
           {...p}
