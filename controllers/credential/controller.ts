@@ -2,7 +2,7 @@
 // the Secret it names (auth-status.ts). The Secret may be one a user made with
 // kubectl, outside the operator's label-selected cache, so it is read
 // directly; a credential still waiting for its material is looked at again
-// every minute, and at once whenever the credential changes.
+// soon while new, then every minute, and at once whenever the credential changes.
 import * as k8s from '@kubernetes/client-node';
 import { API_VERSION, RESOURCES } from '../../contract/kube.ts';
 import type { ScopedCredential } from '../../crds/generated/types.ts';
@@ -14,8 +14,15 @@ import { READY } from '../common/ready.ts';
 import type { ControllerContext } from '../common/toolkit.ts';
 import { credentialAuth, type MaterialFound } from './auth-status.ts';
 
-/** How soon a credential without its material is looked at again. */
-const WAITING_REQUEUE_MS = 60_000;
+/**
+ * How soon a credential without its material is looked at again: every 2 s in its first two minutes
+ * (the API writes the Secret just after the credential it is owned by, and nothing watches Secrets
+ * here), then every minute (a Secret a person has yet to make with kubectl).
+ */
+export function waitingRequeueMs(createdAt: string | undefined, nowMs: number): number {
+  const age = createdAt ? nowMs - Date.parse(createdAt) : Infinity;
+  return age >= 0 && age < 120_000 ? 2_000 : 60_000;
+}
 
 async function materialOf(core: k8s.CoreV1Api, cred: ScopedCredential): Promise<MaterialFound | undefined> {
   const ref = cred.spec.secretRef;
@@ -41,7 +48,13 @@ export function createCredentialController(ctx: ControllerContext): Controller {
       const conditions = mergeConditions(previous, [condition, ready], now, [condition.type, READY]);
       const subject = { ...cred, apiVersion: API_VERSION, kind: 'ScopedCredential' };
       await kit.statusWriter.write(subject, { ...cred.status, authStatus, conditions });
-      return authStatus === 'connected' ? undefined : { requeueAfterMs: WAITING_REQUEUE_MS };
+      if (authStatus === 'connected') return undefined;
+      return {
+        requeueAfterMs: waitingRequeueMs(
+          cred.metadata.creationTimestamp as string | undefined,
+          now.getTime(),
+        ),
+      };
     },
   });
 }
