@@ -140,10 +140,10 @@ const requestSchema = (r: RouteSpec, body: JSONSchema): JSONSchema =>
   r.bodyHygiene === undefined ? withCharacterRule(body) : body;
 
 /** A route with `textBody` also takes the document itself as text/yaml. */
-// No pattern here: a generator that writes a string as YAML escapes its control characters, so the text
-// sent would not be the string it checked. The handler refuses control characters in the text (422).
+// The raw document, any text: no type or pattern a generator could violate, since one that writes a
+// value as YAML sends text whatever the value was (a number, an escaped control character). The
+// handler reads the bytes as the file and refuses control characters (422).
 const TEXT_DOCUMENT = {
-  type: 'string',
   description: 'The document itself: UTF-8 text without control characters (422 otherwise).',
 } as const;
 

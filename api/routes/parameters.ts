@@ -8,6 +8,7 @@ import { APP_ID } from '../catalog/installs.ts';
 import { AUDITOR_ID_RE, SETTING_RE } from './auditor-settings.ts';
 import { AGENT_ID_PATTERN, NAME_PATTERN, NAMESPACE_PATTERN } from '../../contract/agent-id.ts';
 import { CONSOLE_EVENT_TYPES, SEVERITIES, SUBAGENT_PATTERN } from '../../contract/console.ts';
+import { IDENTIFIER_CHARACTERS } from '../../base/hygiene.ts';
 
 const DIGEST_PATTERN = '^sha256:[a-f0-9]{64}$';
 
@@ -48,6 +49,8 @@ const QUERY: Record<string, JSONSchema> = {
   since: { type: 'string', format: 'date-time' },
   until: { type: 'string', format: 'date-time' },
   namespace: { type: 'string', pattern: NAMESPACE_PATTERN },
+  // The file name a definition's errors are reported under (POST /v1/definitions/*, text/yaml bodies).
+  file: { type: 'string', minLength: 1, maxLength: 253, pattern: IDENTIFIER_CHARACTERS },
   digest: { type: 'string', pattern: DIGEST_PATTERN },
   subject: { type: 'string', maxLength: 256 },
   action: { type: 'string', maxLength: 256 },
