@@ -208,7 +208,12 @@ describe('connect by OAuth', () => {
     expect(as.lastTokenRequest?.form.code_verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(as.lastTokenRequest?.authorization).toMatch(/^Basic /);
 
-    const listed = await credentials();
+    // The operator may first see the credential before its Secret (written just after it): then it says
+    // `pending` and looks again within 2 s of a new credential (controllers/credential/controller.ts).
+    const listed = await eventually(async () => {
+      const items = await credentials();
+      return items[0]?.auth_status === 'connected' ? items : undefined;
+    }, 'the credential connected');
     expect(listed).toMatchObject([{ id, service: 'docs', type: 'oauth_token', auth_status: 'connected' }]);
     const session = await call('workspace_admin', 'GET', `/v1/scoped-credentials/oauth/sessions/${state}`);
     expect(session.body).toEqual({ status: 'connected', credential_id: id });
