@@ -175,7 +175,8 @@ describe('the UI against live agents', () => {
     await page.getByRole('tab', { name: 'Pending' }).click();
     const card = page.getByTestId('approval-card').filter({ hasText: `${s.toolIp}:8443/items/ui-e2e` });
     await card.waitFor();
-    expect(await card.textContent()).toContain('delete');
+    // The card names the held call once: its method and URL (ui/src/model.ts approvalTitle).
+    expect(await card.getByRole('heading').textContent()).toMatch(/^DELETE http:\/\/.*\/items\/ui-e2e$/);
     expect(seenByTool(TOOL).some((c) => c.method === 'DELETE')).toBe(false);
     await noSeriousViolations(page);
     await screenshots(page, 'live-approvals');
