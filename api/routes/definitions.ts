@@ -97,7 +97,9 @@ interface Body {
 /** A query parameter, refused (400) when present but empty or malformed. */
 function queryParameter(rc: RouteCtx, name: 'namespace' | 'file', pattern: string): string | undefined {
   const value = rc.query[name];
-  if (value !== undefined && (value === '' || !new RegExp(pattern).test(value)))
+  // The lengths of the parameters' schemas (api/routes/parameters.ts): a namespace 63, a file name 253.
+  const longest = name === 'namespace' ? 63 : 253;
+  if (value !== undefined && (value === '' || value.length > longest || !new RegExp(pattern).test(value)))
     throw badRequest(`query ${name} ${JSON.stringify(value.slice(0, 70))} is not valid`, 'invalid_query');
   return value;
 }

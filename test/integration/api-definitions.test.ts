@@ -230,6 +230,8 @@ spec:
     expect(query.body.code).toBe('invalid_query');
     const file = await postText('workspace_admin', 'validate', agentFile('x'), '?file=');
     expect(file.status).toBe(400);
+    const long = await postText('workspace_admin', 'validate', agentFile('x'), `?file=${'f'.repeat(254)}`);
+    expect(long.status).toBe(400);
   });
 
   it('sends a lowered audit mode to an Owner approval instead of applying it', async () => {
