@@ -4,7 +4,7 @@
 // their expiry and Revoke; one call each (GET /v1/delegations[/pending]).
 import { useState } from 'preact/hooks';
 import { agentPath, announceChange, call, get } from '../api.ts';
-import { Alert, Status } from '../components.tsx';
+import { Alert, Status, TabList } from '../components.tsx';
 import { describeError } from '../errors.ts';
 import { useLoad } from '../hooks.ts';
 import { relativeTime, type Whoami } from '../model.ts';
@@ -141,31 +141,10 @@ const TABS = [
 
 export function ApprovalsPage({ tab, who }: { tab: 'pending' | 'delegations'; who: Whoami }) {
   const go = (t: 'pending' | 'delegations') => (location.hash = hrefOf({ page: 'approvals', tab: t }));
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-    const next = tab === 'pending' ? 'delegations' : 'pending';
-    go(next);
-    requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus());
-  };
   return (
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
-      <div role="tablist" aria-label="Approvals" class="tabs" onKeyDown={onKeyDown}>
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            id={`tab-${t.id}`}
-            type="button"
-            role="tab"
-            aria-selected={tab === t.id}
-            aria-controls={tab === t.id ? `panel-${t.id}` : undefined}
-            tabIndex={tab === t.id ? 0 : -1}
-            onClick={() => go(t.id)}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
+      <TabList label="Approvals" tabs={TABS} current={tab} go={go} />
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'pending' ? <PendingTab who={who} /> : <DelegationsTab who={who} />}
       </div>

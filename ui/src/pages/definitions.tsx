@@ -2,6 +2,7 @@
 // definition file (PlatformAgent, PlatformWorkspace, PlatformEnvironment)
 // and the user-context markdown. Loaded on demand (lazy.tsx):
 // the YAML library stays out of the other pages' bundle.
+import { TabList } from '../components.tsx';
 import { hrefOf } from '../route.ts';
 import { DefinitionEditor } from './definition-editor.tsx';
 import { UserContextEditor } from './user-context-editor.tsx';
@@ -14,31 +15,10 @@ const TABS: { id: Tab; label: string }[] = [
 
 export function DefinitionsPage({ tab }: { tab: Tab }) {
   const go = (t: Tab) => (location.hash = hrefOf({ page: 'definitions', tab: t }));
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-    const next = tab === 'definition' ? 'user-context' : 'definition';
-    go(next);
-    requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus());
-  };
   return (
     <section aria-labelledby="definitions-title">
       <h1 id="definitions-title">Definitions</h1>
-      <div role="tablist" aria-label="Definitions" class="tabs" onKeyDown={onKeyDown}>
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            id={`tab-${t.id}`}
-            type="button"
-            role="tab"
-            aria-selected={tab === t.id}
-            aria-controls={tab === t.id ? `panel-${t.id}` : undefined}
-            tabIndex={tab === t.id ? 0 : -1}
-            onClick={() => go(t.id)}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
+      <TabList label="Definitions" tabs={TABS} current={tab} go={go} />
       {/* Both stay mounted: switching tabs loses nothing typed. */}
       <div
         role="tabpanel"
