@@ -56,9 +56,9 @@ export class AgentObjects {
     const name = ownedNames(agent.metadata.name ?? '').secret;
     const existing = this.caches.secrets.get(key(agent, name));
     const existingId = existing?.metadata?.annotations?.[ANNOTATION.oauthClientId];
+    // Registered is not enough: ready means the client obtained a token with its SVID (decision 138).
+    const svid = this.caches.secrets.get(key(agent, ownedNames(agent.metadata.name ?? '').svid));
     if (existingId) {
-      // Registered is not enough: ready means the client obtained a token with its SVID (decision 138).
-      const svid = this.caches.secrets.get(key(agent, ownedNames(agent.metadata.name ?? '').svid));
       return { clientId: existingId, condition: credentialsCondition(existingId, svid) };
     }
     if (!keyring) {
@@ -75,15 +75,7 @@ export class AgentObjects {
     const namespace = agent.metadata.namespace ?? '';
     await this.writer.create('Secret', () => this.core.createNamespacedSecret({ namespace, body }));
     const clientId = body.metadata!.annotations![ANNOTATION.oauthClientId]!;
-    return {
-      clientId,
-      condition: {
-        type,
-        status: 'True',
-        reason: 'OAuthClientRegistered',
-        message: `OAuth client ${clientId}`,
-      },
-    };
+    return { clientId, condition: credentialsCondition(clientId, svid) };
   }
 
   existingPod(agent: PlatformAgent): k8s.V1Pod | undefined {
