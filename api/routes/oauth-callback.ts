@@ -1,7 +1,7 @@
 // The OAuth callback (decisions 277, 278): the provider sends the browser here
 // with `code` and `state` (or `error`). The state names a pending session; the
 // first callback claims it (single use), the starter's right to create the
-// credential is checked again, the code is exchanged with the PKCE verifier,
+// credential (or, for a reconnect, to change it) is checked again, the code is exchanged with the PKCE verifier,
 // and the token becomes the credential's material as the API key path stores
 // it (plus the refresh token and expiry under `oauth` in the same Secret).
 // Every outcome is a page (200) with a code; nothing thrown, no code or token
@@ -9,7 +9,7 @@
 import { toHttpError } from '../http/errors.ts';
 import { apiStatus } from '../../base/kube.ts';
 import type { Principal } from '../auth/principal.ts';
-import { scopeOf, placeFor } from '../scoped/access.ts';
+import { checkTier, objectName, scopeOf, placeFor } from '../scoped/access.ts';
 import { providerCode, STATE_RE, type IssuedTokens } from '../scoped/oauth-flow.ts';
 import { callbackPage, type CallbackOutcome } from '../scoped/oauth-page.ts';
 import type { OAuthProvider } from '../scoped/oauth-providers.ts';
@@ -20,7 +20,7 @@ import { tokenSecret } from '../scoped/oauth-refresh.ts';
 import type { SharingMode } from '../scoped/credential-cascade.ts';
 import type { RouteCtx } from './route.ts';
 import { checkCreatable, configuredProviders } from './oauth-checks.ts';
-import { createOnce } from './scoped-credentials.ts';
+import { createOnce, replaceMaterial } from './scoped-credentials.ts';
 
 type Failure = { code: string; message: string };
 
@@ -32,7 +32,19 @@ class Refused extends Error {
 
 const refuse = (code: string, message: string): Refused => new Refused({ code, message });
 
+/** Reconnect: the tokens replace the material of the credential the session names, if it is still there. */
+async function renewTokens(rc: RouteCtx, id: string, tokens: IssuedTokens): Promise<string> {
+  const { namespace, name } = objectName(id, 'scoped credential');
+  const cred = await rc.deps.writer.readCredential(namespace, name);
+  if (!cred)
+    throw refuse('credential_gone', 'the credential was revoked while you signed in; connect it anew');
+  checkTier(rc, { scope: cred.spec.scope, namespace }, true);
+  await replaceMaterial(rc, cred, (c, keyring) => tokenSecret(c, keyring, tokens));
+  return objectId(cred);
+}
+
 async function storeTokens(rc: RouteCtx, s: OAuthSession, tokens: IssuedTokens): Promise<string> {
+  if (s.request.credential_id) return renewTokens(rc, s.request.credential_id, tokens);
   const keyring = await rc.deps.keyring();
   const place = await placeFor(rc, scopeOf(s.request.scope), s.request.scope_id, true);
   const input = {
@@ -63,7 +75,8 @@ async function checkStarter(rc: RouteCtx, s: OAuthSession): Promise<void> {
       throw refuse('caller_revoked', 'the API key that started the connection is no longer valid');
   }
   rc.principal = { ...s.principal, workspaceAdminOf: [...s.principal.workspaceAdminOf] } as Principal;
-  await checkCreatable(rc, s.request);
+  // A reconnect's credential exists by design: its tier is checked where the tokens are stored.
+  if (!s.request.credential_id) await checkCreatable(rc, s.request);
 }
 
 /** Reads and claims the session: unknown, expired and used states are refused. */

@@ -3,6 +3,7 @@
 //   POST   /v1/scoped-credentials                    connect: a ScopedCredential and its encrypted Secret
 //   DELETE /v1/scoped-credentials/{id}               revoke: the credential and its Secret
 //   POST   /v1/scoped-credentials/{id}/rotate        new material in the same Secret
+//   (POST  /v1/scoped-credentials/{id}/reconnect     new OAuth tokens by popup: ./scoped-oauth.ts)
 //   GET    /v1/scoped-credentials/effective?agent_id= the cascade resolved for one agent
 // The material is read from the body, encrypted and written; it is never in
 // an answer, a log line, an audit entry or an error.
@@ -11,6 +12,8 @@ import { apiStatus } from '../../base/kube.ts';
 import { HOST_PATTERN } from '../../crds/schema/parts.ts';
 import type { JSONSchema } from '../../crds/kit.ts';
 import type { ScopedCredential } from '../../crds/generated/types.ts';
+import type { Keyring } from '../../base/crypto/envelope.ts';
+import type * as k8s from '@kubernetes/client-node';
 import { agentForQuery, checkTier, objectName, placeFor, scopeOf } from '../scoped/access.ts';
 import { tierCredentials } from '../scoped/agent-cascade.ts';
 import {
@@ -165,7 +168,7 @@ async function create(rc: RouteCtx): Promise<unknown> {
 }
 
 /** The credential `{id}` names, if the caller may change its tier. */
-async function ownCredential(rc: RouteCtx): Promise<ScopedCredential> {
+export async function ownCredential(rc: RouteCtx): Promise<ScopedCredential> {
   const { namespace, name } = objectName(rc.params.id ?? '', 'scoped credential');
   rc.audit = { resource: `scopedcredentials/${name}`, namespace };
   const cred = await rc.deps.writer.readCredential(namespace, name);
@@ -192,9 +195,16 @@ async function revoke(rc: RouteCtx): Promise<unknown> {
   return { id: rc.params.id, service: cred.spec.service, revoked: true };
 }
 
-async function rotate(rc: RouteCtx): Promise<unknown> {
-  const { material } = rc.body as { material: string };
-  let cred = await ownCredential(rc);
+/**
+ * Replaces a credential's material (rotate, and an OAuth reconnect's new tokens):
+ * its Secret rewritten, the credential connected and stamped rotated now.
+ */
+export async function replaceMaterial(
+  rc: Pick<RouteCtx, 'deps'>,
+  found: ScopedCredential,
+  secretFor: (cred: ScopedCredential, keyring: Keyring) => k8s.V1Secret,
+): Promise<ScopedCredential> {
+  let cred = found;
   const keyring = await rc.deps.keyring();
   const namespace = cred.metadata.namespace ?? '';
   const name = cred.metadata.name ?? '';
@@ -204,11 +214,18 @@ async function rotate(rc: RouteCtx): Promise<unknown> {
       spec: { secretRef: { name, key: 'material' } },
     });
   }
-  await rc.deps.writer.putSecret(materialSecret(cred, keyring, material));
+  await rc.deps.writer.putSecret(secretFor(cred, keyring));
   const status = { authStatus: 'connected' as const, lastRotatedTime: new Date(rc.deps.now()).toISOString() };
   await rc.deps.writer.mergeCredentialStatus(namespace, name, status);
+  return { ...cred, status: { ...cred.status, ...status } };
+}
+
+async function rotate(rc: RouteCtx): Promise<unknown> {
+  const { material } = rc.body as { material: string };
+  const cred = await ownCredential(rc);
+  const rotated = await replaceMaterial(rc, cred, (c, keyring) => materialSecret(c, keyring, material));
   rc.audit.details = { service: cred.spec.service, rotated: true };
-  return credentialView({ ...cred, status: { ...cred.status, ...status } });
+  return credentialView(rotated);
 }
 
 async function effective(rc: RouteCtx): Promise<unknown> {

@@ -1,6 +1,7 @@
 // Connecting a scoped credential by OAuth popup (decisions 274-280):
 //   GET  /v1/scoped-credentials/oauth/providers         the services an operator configured
 //   POST /v1/scoped-credentials/oauth/start             a pending session: the URL the popup opens
+//   POST /v1/scoped-credentials/{id}/reconnect          the same, for new tokens in an existing OAuth credential
 //   GET  /v1/scoped-credentials/oauth/callback          the provider's redirect: code → token → credential
 //   GET  /v1/scoped-credentials/oauth/sessions/{state}  how the caller's session ended
 // The callback has no bearer: the state is the binding. It answers a page
@@ -13,7 +14,12 @@ import type { OAuthSession, StartBody } from '../scoped/oauth-sessions.ts';
 import { callback } from './oauth-callback.ts';
 import { checkCreatable, configuredProviders } from './oauth-checks.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
-import { CREATE_BODY } from './scoped-credentials.ts';
+import { CREATE_BODY, ownCredential } from './scoped-credentials.ts';
+import { credentialView } from '../scoped/objects.ts';
+import type { OAuthProvider } from '../scoped/oauth-providers.ts';
+
+/** The credential types whose material is OAuth tokens (decision 301). */
+export const OAUTH_TYPES: ReadonlySet<string> = new Set(['oauth_token', 'oauth_flow']);
 
 const createProps = CREATE_BODY.properties as Record<string, JSONSchema>;
 const { type: _type, material: _material, ...startProps } = createProps;
@@ -73,16 +79,46 @@ async function providers(rc: RouteCtx): Promise<unknown> {
   return { items };
 }
 
-async function start(rc: RouteCtx): Promise<unknown> {
-  const body = rc.body as StartBody;
-  const provider = (await configuredProviders(rc)).find((p) => p.service === body.service);
+async function providerFor(rc: RouteCtx, service: string): Promise<OAuthProvider> {
+  const provider = (await configuredProviders(rc)).find((p) => p.service === service);
   if (!provider) {
     throw unprocessable(
-      `no OAuth provider is configured for service ${body.service}; connect it with an API key instead`,
+      `no OAuth provider is configured for service ${service}; connect it with an API key instead`,
       'oauth_provider_unknown',
     );
   }
+  return provider;
+}
+
+async function start(rc: RouteCtx): Promise<unknown> {
+  const body = rc.body as StartBody;
+  const provider = await providerFor(rc, body.service);
   await checkCreatable(rc, body);
+  return openSession(rc, provider, body);
+}
+
+/** Reconnect: new tokens by the same popup flow, stored into the existing OAuth credential. */
+async function reconnect(rc: RouteCtx): Promise<unknown> {
+  const cred = await ownCredential(rc);
+  const view = credentialView(cred);
+  if (!OAUTH_TYPES.has(cred.spec.type)) {
+    throw unprocessable(
+      `credential ${view.id} holds an API key, not OAuth tokens; rotate it with new material instead`,
+      'credential_not_oauth',
+    );
+  }
+  const provider = await providerFor(rc, cred.spec.service);
+  const request = {
+    scope: view.scope,
+    scope_id: view.scope_id,
+    service: view.service,
+    credential_id: view.id,
+  };
+  return openSession(rc, provider, request);
+}
+
+/** A pending session for `request`, stored where every replica sees it; the URL the popup opens. */
+async function openSession(rc: RouteCtx, provider: OAuthProvider, request: StartBody): Promise<unknown> {
   await rc.deps.keyring();
   const now = rc.deps.now();
   const state = newState();
@@ -90,7 +126,7 @@ async function start(rc: RouteCtx): Promise<unknown> {
   const { subject, method, orgAdmin, workspaceAdminOf, keyId } = rc.principal;
   const session: OAuthSession = {
     principal: { subject, method, orgAdmin, workspaceAdminOf, ...(keyId ? { keyId } : {}) },
-    request: body,
+    request,
     verifier,
     created_at: now,
     expires_at: now + SESSION_TTL_MS,
@@ -101,7 +137,10 @@ async function start(rc: RouteCtx): Promise<unknown> {
     rc.deps.log.warn({ err: String((err as Error)?.message ?? err) }, 'old OAuth sessions not swept');
   });
   await sessions.create(state, session);
-  rc.audit.details = { service: body.service, oauth: 'started' };
+  rc.audit.details = {
+    service: request.service,
+    oauth: request.credential_id ? 'reconnect_started' : 'started',
+  };
   return {
     authorization_url: authorizationUrl(provider, state, verifier),
     state,
@@ -151,6 +190,16 @@ export const SCOPED_OAUTH_ROUTES: RouteSpec[] = [
     response: STARTED,
     body: START_BODY,
     handle: start,
+  },
+  {
+    method: 'POST',
+    path: '/v1/scoped-credentials/{id}/reconnect',
+    action: 'scoped.write',
+    summary:
+      'Reconnect an OAuth credential: a new sign-in by popup whose tokens replace its material (same flow as start)',
+    success: 201,
+    response: STARTED,
+    handle: reconnect,
   },
   {
     method: 'GET',

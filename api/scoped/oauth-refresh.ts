@@ -82,7 +82,8 @@ export async function freshMaterial(
   cred: ScopedCredential,
   value: string,
 ): Promise<string> {
-  if (cred.spec.type !== 'oauth_token' || !cred.spec.secretRef) return value;
+  // An `oauth_flow` credential reconnected by popup holds tokens too (decision 301).
+  if (cred.spec.type === 'api_key' || !cred.spec.secretRef) return value;
   const stored = await storedOAuth(deps, cred);
   if (!needsRefresh(stored, deps.now())) return value;
   const where = `${cred.metadata.namespace ?? ''}/${cred.metadata.name ?? ''}`;

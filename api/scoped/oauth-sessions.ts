@@ -18,13 +18,15 @@ const KEY = 'session';
 
 export type SessionStatus = 'pending' | 'exchanging' | 'connected' | 'error';
 
-/** What start was asked: the credential's create body without type or material. */
+/** What start was asked: the credential's create body without type or material (or, to reconnect, its id). */
 export interface StartBody {
   scope: string;
   scope_id: string;
   service: string;
   sharing_mode?: 'inherit' | 'enforce' | 'isolated';
   destinations?: string[];
+  /** Reconnect: the existing OAuth credential (`<namespace>.<name>`) the new tokens replace. */
+  credential_id?: string;
 }
 
 export interface OAuthSession {

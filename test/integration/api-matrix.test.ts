@@ -127,6 +127,7 @@ const EXPECTED: Record<string, Who[]> = {
   // OAuth connect (decisions 274-280): the callback's credential is the state it carries.
   'GET /v1/scoped-credentials/oauth/providers': ADMINS,
   'POST /v1/scoped-credentials/oauth/start': ADMINS,
+  'POST /v1/scoped-credentials/{id}/reconnect': ADMINS,
   'GET /v1/scoped-credentials/oauth/callback': [...ANY, 'gateway', 'anonymous'],
   'GET /v1/scoped-credentials/oauth/sessions/{state}': ADMINS,
   // Only Owners (spec); a plain GET is 426, the WebSocket itself: console-shell.test.ts.
@@ -146,6 +147,13 @@ writeFileSync(
     providers: [
       {
         service: 'matrix-docs',
+        authorization_endpoint: 'https://as.example.com/authorize',
+        token_endpoint: 'https://as.example.com/token',
+        client_id: 'matrix',
+        redirect_uri: 'https://platform.example.com/v1/scoped-credentials/oauth/callback',
+      },
+      {
+        service: 'matrix-mail',
         authorization_endpoint: 'https://as.example.com/authorize',
         token_endpoint: 'https://as.example.com/token',
         client_id: 'matrix',
@@ -512,6 +520,8 @@ async function oauthSessionRequest(who: Who): Promise<Call> {
   return { path: `/v1/scoped-credentials/oauth/sessions/${String(r.body.state)}` };
 }
 
+let oauthCredential: Promise<string> | undefined;
+
 /** Scoped credentials and tools in the matrix workspace; each change on an object of its own. */
 async function scopedRequestFor(route: string, n: number): Promise<Call> {
   const tier = { scope: 'workspace', scope_id: `${ns.name}.ws` };
@@ -541,6 +551,15 @@ async function scopedRequestFor(route: string, n: number): Promise<Call> {
       return { path: `/v1/scoped-tools/${await toolId()}` };
     case 'POST /v1/scoped-credentials/oauth/start':
       return { path: '/v1/scoped-credentials/oauth/start', body: { ...tier, service: 'matrix-docs' } };
+    case 'POST /v1/scoped-credentials/{id}/reconnect':
+      // One OAuth credential for every caller: a reconnect changes nothing until its callback.
+      oauthCredential ??= fx
+        .call('POST', '/v1/scoped-credentials', {
+          ...admin,
+          body: { ...tier, service: 'matrix-mail', type: 'oauth_flow' },
+        })
+        .then((r) => String(r.body.id));
+      return { path: `/v1/scoped-credentials/${await oauthCredential}/reconnect` };
     default:
       return route.endsWith('/effective')
         ? { path: `${route.slice(route.indexOf(' ') + 1)}?agent_id=${state.agent}` }

@@ -53,7 +53,16 @@ const CANARY = 'canary-oauth-access-3f9c2d71';
 const REFRESH_CANARY = 'canary-oauth-refresh-a81e44';
 const REFRESHED = 'canary-oauth-refreshed-5b20c9';
 const REFRESHED_REFRESH = 'canary-oauth-refresh-2-77d1e0';
-const secrets: string[] = [CANARY, REFRESH_CANARY, REFRESHED, REFRESHED_REFRESH];
+const RECONNECTED = 'canary-oauth-reconnected-c4e19a';
+const RECONNECTED_REFRESH = 'canary-oauth-refresh-3-0b7f52';
+const secrets: string[] = [
+  CANARY,
+  REFRESH_CANARY,
+  REFRESHED,
+  REFRESHED_REFRESH,
+  RECONNECTED,
+  RECONNECTED_REFRESH,
+];
 const answers: string[] = [];
 const core = (): k8s.CoreV1Api => kubeConfig().makeApiClient(k8s.CoreV1Api);
 let as: CodeServerFixture;
@@ -264,6 +273,104 @@ describe('connect by OAuth', () => {
     expect(malformed.html).not.toContain('<script>alert');
     const none = await open(`${fx.api.url}${CALLBACK_PATH}`);
     expect(none.message.error?.code).toBe('state_unknown');
+  });
+});
+
+/** The credential's Secret, decrypted: the access token and the refresh token beside it. */
+async function storedTokens(name: string): Promise<{ material: string; refresh: string | undefined }> {
+  const secret = await core().readNamespacedSecret({ namespace: ns.name, name });
+  const ring = await keyring();
+  const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  const extra = secret.data?.oauth
+    ? (JSON.parse(decrypt(ring, text('oauth'), `${ns.name}/${name}/oauth`).toString()) as {
+        refresh_token?: string;
+      })
+    : undefined;
+  return {
+    material: decrypt(ring, text('material'), `${ns.name}/${name}/material`).toString(),
+    refresh: extra?.refresh_token,
+  };
+}
+
+const reconnect = (persona: Persona, id: string): Promise<Reply> =>
+  call(persona, 'POST', `/v1/scoped-credentials/${id}/reconnect`);
+
+describe('reconnect by OAuth', () => {
+  it('puts new tokens in the same credential: same id, new material and refresh token, rotated now', async () => {
+    as.issue = { accessToken: CANARY, refreshToken: REFRESH_CANARY, expiresIn: 3600 };
+    const { page } = await connect();
+    const id = String(page.message.credential_id);
+    const name = id.slice(ns.name.length + 1);
+    expect((await credentials())[0]).toMatchObject({ id, last_rotated_at: null });
+
+    as.issue = { accessToken: RECONNECTED, refreshToken: RECONNECTED_REFRESH, expiresIn: 3600 };
+    const started = await reconnect('workspace_admin', id);
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const state = String(started.body.state);
+    const again = await open(await authorize(String(started.body.authorization_url)));
+    expect(again.message).toMatchObject({ status: 'connected', state, credential_id: id });
+    const session = await call('workspace_admin', 'GET', `/v1/scoped-credentials/oauth/sessions/${state}`);
+    expect(session.body).toEqual({ status: 'connected', credential_id: id });
+    expect(await storedTokens(name)).toEqual({ material: RECONNECTED, refresh: RECONNECTED_REFRESH });
+    const listed = await credentials();
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id, type: 'oauth_token', auth_status: 'connected' });
+    expect(Date.now() - Date.parse(String(listed[0]!.last_rotated_at))).toBeLessThan(60_000);
+    await call('workspace_admin', 'DELETE', `/v1/scoped-credentials/${id}`);
+  });
+
+  it('gives an OAuth-flow credential (no material yet) its first tokens', async () => {
+    const made = await call('workspace_admin', 'POST', '/v1/scoped-credentials', {
+      body: startBody({ type: 'oauth_flow' }),
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = String(made.body.id);
+    expect(made.body.auth_status).not.toBe('connected');
+    as.issue = { accessToken: RECONNECTED, refreshToken: RECONNECTED_REFRESH, expiresIn: 3600 };
+    const started = await reconnect('workspace_admin', id);
+    const page = await open(await authorize(String(started.body.authorization_url)));
+    expect(page.message).toMatchObject({ status: 'connected', credential_id: id });
+    expect(await storedTokens(id.slice(ns.name.length + 1))).toMatchObject({ material: RECONNECTED });
+    expect((await credentials())[0]).toMatchObject({ id, type: 'oauth_flow', auth_status: 'connected' });
+    await call('workspace_admin', 'DELETE', `/v1/scoped-credentials/${id}`);
+  });
+
+  it('refuses an API key, a service without a provider, a caller without the right, an unknown id', async () => {
+    const key = await call('workspace_admin', 'POST', '/v1/scoped-credentials', {
+      body: startBody({ service: 'plain', material: 'not-a-token' }),
+    });
+    const keyId = String(key.body.id);
+    const r = await reconnect('workspace_admin', keyId);
+    expect([r.status, r.body.code]).toEqual([422, 'credential_not_oauth']);
+    expect(r.body.detail).toContain('rotate it');
+    const flow = await call('workspace_admin', 'POST', '/v1/scoped-credentials', {
+      body: startBody({ service: 'nowhere', type: 'oauth_flow' }),
+    });
+    const nowhere = await reconnect('workspace_admin', String(flow.body.id));
+    expect([nowhere.status, nowhere.body.code]).toEqual([422, 'oauth_provider_unknown']);
+    expect((await reconnect('stranger', String(flow.body.id))).status).toBe(403);
+    expect((await reconnect('workspace_admin', `${ns.name}.cred-none`)).status).toBe(404);
+    expect((await reconnect('workspace_admin', 'no-dot')).status).toBe(404);
+    const anonymous = await fx.call('POST', `/v1/scoped-credentials/${keyId}/reconnect`);
+    expect(anonymous.status).toBe(401);
+    const body = await call('workspace_admin', 'POST', `/v1/scoped-credentials/${keyId}/reconnect`, {
+      body: { material: 'x' },
+    });
+    expect(body.status).toBe(400);
+    for (const c of await credentials()) {
+      await call('workspace_admin', 'DELETE', `/v1/scoped-credentials/${String(c.id)}`);
+    }
+  });
+
+  it('stores nothing when the credential is revoked while its owner signs in', async () => {
+    const { page } = await connect();
+    const id = String(page.message.credential_id);
+    const started = await reconnect('workspace_admin', id);
+    expect(started.status).toBe(201);
+    await call('workspace_admin', 'DELETE', `/v1/scoped-credentials/${id}`);
+    const after = await open(await authorize(String(started.body.authorization_url)));
+    expect(after.message).toMatchObject({ status: 'error', error: { code: 'credential_gone' } });
+    expect(await credentials()).toEqual([]);
   });
 });
 

@@ -2,7 +2,8 @@
 // loopback authorization-code server of our own (the provider, the one
 // boundary that cannot exist here): the popup signs in and the page says
 // connected; a provider's refusal is said in words; a blocked popup is said
-// in words with a link that opens it, and the page still learns the outcome.
+// in words with a link that opens it, and the page still learns the outcome;
+// an OAuth credential is renewed by Reconnect (a new sign-in), not a pasted token.
 // The access token (a canary) is in no answer the page received nor in the DOM.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,12 @@ const fx = useApi(ns, () => ({
   PLATFORM_OAUTH_PROVIDERS_FILE: providersPath,
 }));
 const state = { browser: undefined as unknown as Browser, org: '' };
-const CANARY = { access: 'canary-ui-oauth-access-5c2e91', refresh: 'canary-ui-oauth-refresh-0b7d3f' };
+const CANARY = {
+  access: 'canary-ui-oauth-access-5c2e91',
+  refresh: 'canary-ui-oauth-refresh-0b7d3f',
+  renewed: 'canary-ui-oauth-renewed-8a41c6',
+  renewedRefresh: 'canary-ui-oauth-refresh-2-d93e07',
+};
 const answers: string[] = [];
 let provider: CodeServerFixture;
 
@@ -141,6 +147,25 @@ describe('connect by OAuth popup', () => {
     await popup;
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('docs is connected.');
     await page.locator('[data-testid="credential"][data-service="docs"]').waitFor();
+    await page.context().close();
+  });
+
+  it('reconnects an OAuth credential by a new sign-in, not by a pasted token', async () => {
+    provider.issue = { accessToken: CANARY.renewed, refreshToken: CANARY.renewedRefresh, expiresIn: 3600 };
+    const page = await signedIn();
+    const card = page.locator('[data-testid="credential"][data-service="docs"]');
+    await card.waitFor();
+    expect(await card.getByRole('button', { name: 'Rotate docs' }).count()).toBe(0);
+    expect(await card.locator('dd').last().textContent()).toBe('never');
+    const popup = page.waitForEvent('popup');
+    await card.getByRole('button', { name: 'Reconnect docs' }).click();
+    await (await popup).waitForEvent('close');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('docs is reconnected.');
+    // The same credential, stamped rotated now: the card shows a time instead of "never".
+    await expect.poll(() => card.locator('dd').last().textContent()).not.toBe('never');
+    expect(await page.locator('[data-testid="credential"]').count()).toBe(1);
+    expect(provider.lastTokenRequest?.form.grant_type).toBe('authorization_code');
+    expect(await page.content()).not.toContain(CANARY.renewed);
     await page.context().close();
   });
 

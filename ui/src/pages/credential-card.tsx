@@ -1,6 +1,7 @@
 // One credential of a tier: service, type, sharing mode, destinations and auth
-// status; Rotate (new material in a password field, cleared after success)
-// and Revoke (asks first). A refusal is shown on the card in words.
+// status; Rotate (new material in a password field, cleared after success),
+// or Reconnect (a new OAuth sign-in) for an OAuth credential whose service the
+// server signs in to; and Revoke (asks first). A refusal is shown on the card in words.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { Alert } from '../components.tsx';
@@ -12,6 +13,8 @@ import {
   type CredentialView,
 } from '../credentials-model.ts';
 import { describeError } from '../errors.ts';
+import { OAuthProgress } from './credential-connect.tsx';
+import { useOAuthFlow } from './oauth-flow.ts';
 
 const enc = encodeURIComponent;
 const dateWords = (t: string | null): string => (t ? new Date(t).toLocaleString() : 'never');
@@ -126,17 +129,45 @@ function RevokeConfirm({ c, onDone }: { c: CredentialView; onDone: (revoked: boo
   );
 }
 
+/** An OAuth credential whose service the server signs in to: Reconnect instead of pasting a token. */
+function ReconnectButton({ c, onChanged }: { c: CredentialView; onChanged: (note: string) => void }) {
+  const [refusal, setRefusal] = useState<string | undefined>(undefined);
+  const oauth = useOAuthFlow((service) => onChanged(`${service} is reconnected.`));
+  const reconnect = async () => {
+    setRefusal(undefined);
+    setRefusal(await oauth.start(`/v1/scoped-credentials/${enc(c.id)}/reconnect`, undefined, c.service));
+  };
+  return (
+    <>
+      <Alert text={refusal} />
+      <OAuthProgress flow={oauth.flow} />
+      <button
+        type="button"
+        class="secondary"
+        disabled={oauth.flow.phase === 'waiting'}
+        onClick={() => void reconnect()}
+      >
+        Reconnect<span class="visually-hidden"> {c.service}</span>
+      </button>
+    </>
+  );
+}
+
 export function CredentialCard({
   c,
   onChanged,
   readOnly,
+  reconnectable,
 }: {
   c: CredentialView;
   onChanged: (note: string) => void;
   readOnly: boolean;
+  /** An OAuth credential whose service has a provider: renewed by sign-in, not by a pasted token. */
+  reconnectable: boolean;
 }) {
   const [mode, setMode] = useState<'view' | 'rotate' | 'revoke'>('view');
   const title = `cred-${c.id}`;
+  const byOAuth = reconnectable && c.type !== 'api_key';
   return (
     <li class="card" aria-labelledby={title} data-testid="credential" data-service={c.service}>
       <h3 id={title}>{c.service}</h3>
@@ -161,9 +192,13 @@ export function CredentialCard({
       ) : null}
       {mode === 'view' && !readOnly ? (
         <div class="actions">
-          <button type="button" class="secondary" onClick={() => setMode('rotate')}>
-            Rotate<span class="visually-hidden"> {c.service}</span>
-          </button>
+          {byOAuth ? (
+            <ReconnectButton c={c} onChanged={onChanged} />
+          ) : (
+            <button type="button" class="secondary" onClick={() => setMode('rotate')}>
+              Rotate<span class="visually-hidden"> {c.service}</span>
+            </button>
+          )}
           <button type="button" class="danger" onClick={() => setMode('revoke')}>
             Revoke<span class="visually-hidden"> {c.service}</span>
           </button>

@@ -16,8 +16,9 @@ import {
   type Tier,
 } from '../credentials-model.ts';
 import { ApiError, describeError } from '../errors.ts';
-import { useOAuthFlow, useOAuthProviders, type Provider } from './oauth-flow.ts';
+import { useOAuthFlow, type Provider } from './oauth-flow.ts';
 
+const START_PATH = '/v1/scoped-credentials/oauth/start';
 const EMPTY: ConnectDraft = { service: '', sharing_mode: 'inherit', destinations: '', material: '' };
 type Method = 'api_key' | 'oauth';
 
@@ -129,7 +130,8 @@ function useConnect(tier: Tier, onConnected: (note: string) => void) {
     setBusy(true);
     try {
       if (method === 'oauth') {
-        const failed = await oauth.start(connectBody(tier, draft, false), draft.service.trim());
+        const body = connectBody(tier, draft, false);
+        const failed = await oauth.start(START_PATH, body, draft.service.trim());
         if (failed) setGeneral(failed);
         return;
       }
@@ -218,8 +220,16 @@ function DraftFields(p: {
   );
 }
 
-export function ConnectForm({ tier, onConnected }: { tier: Tier; onConnected: (note: string) => void }) {
-  const providers = useOAuthProviders();
+export function ConnectForm({
+  tier,
+  providers,
+  onConnected,
+}: {
+  tier: Tier;
+  /** The services the server connects by OAuth ([] hides the choice). */
+  providers: Provider[];
+  onConnected: (note: string) => void;
+}) {
   const [method, setMethod] = useState<Method>('api_key');
   const c = useConnect(tier, onConnected);
   const how: Method = providers.length > 0 ? method : 'api_key';
@@ -248,7 +258,8 @@ export function ConnectForm({ tier, onConnected }: { tier: Tier; onConnected: (n
   );
 }
 
-function OAuthProgress({ flow }: { flow: ReturnType<typeof useOAuthFlow>['flow'] }) {
+/** Where a sign-in stands: waiting for the popup, blocked (with the link), or refused. */
+export function OAuthProgress({ flow }: { flow: ReturnType<typeof useOAuthFlow>['flow'] }) {
   // Done: the page's note above the list says it.
   if (flow.phase === 'idle' || flow.phase === 'done') return null;
   if (flow.phase === 'error') return <Alert text={flow.words} />;

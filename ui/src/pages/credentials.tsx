@@ -1,5 +1,5 @@
 // Credentials and tools per tier (#/credentials/<tier>/...): at an org or
-// workspace tier the credentials it holds (connect, rotate, revoke) and its
+// workspace tier the credentials it holds (connect, rotate or reconnect, revoke) and its
 // tool rulings; at an agent the cascade resolved for it: which credential
 // applies per service and where from, what is withheld and why, and each
 // tool's state with the tier it comes from.
@@ -20,6 +20,7 @@ import type { ScopesView } from '../scopes-model.ts';
 import { credentialsHref, settingsHref } from '../route.ts';
 import { CredentialCard, CredentialFacts } from './credential-card.tsx';
 import { ConnectForm } from './credential-connect.tsx';
+import { useOAuthProviders } from './oauth-flow.ts';
 import { targetWords } from './settings.tsx';
 import { ScopePicker } from './scope-picker.tsx';
 import { EffectiveTools, TierTools } from './tool-policy.tsx';
@@ -28,6 +29,8 @@ import '../credentials.css';
 function TierCredentials({ tier, readOnly }: { tier: Tier; readOnly: boolean }) {
   const q = tierQuery(tier);
   const creds = useLoad(() => get<{ items: CredentialView[] }>(`/v1/scoped-credentials?${q}`), [q]);
+  const providers = useOAuthProviders();
+  const oauthServices = new Set(providers.map((p) => p.service));
   const [note, setNote] = useState<string | undefined>(undefined);
   const changed = (words: string) => {
     setNote(words);
@@ -48,10 +51,11 @@ function TierCredentials({ tier, readOnly }: { tier: Tier; readOnly: boolean }) 
             c={c}
             onChanged={changed}
             readOnly={readOnly}
+            reconnectable={oauthServices.has(c.service)}
           />
         ))}
       </ul>
-      {readOnly ? null : <ConnectForm tier={tier} onConnected={changed} />}
+      {readOnly ? null : <ConnectForm tier={tier} providers={providers} onConnected={changed} />}
     </>
   );
 }

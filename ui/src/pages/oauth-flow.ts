@@ -2,7 +2,7 @@
 // popup, and learn the outcome from the callback page's postMessage or, if
 // that is lost or the popup was blocked, by polling the session. Offered only
 // when the server has the flow (GET /v1/scoped-credentials/oauth/providers;
-// a 404 hides it).
+// a 404 hides it). The same flow reconnects an existing OAuth credential.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, get } from '../api.ts';
 import { oauthMessage, oauthSession, oauthWords, type OAuthOutcome } from '../credentials-model.ts';
@@ -46,6 +46,16 @@ interface Started {
 
 const POLL_MS = 1500;
 
+/** Waiting for the popup; or, when the browser blocked it, the link to open it by hand. */
+const openedState = (opened: boolean, started: Started, service: string): FlowState =>
+  opened
+    ? { phase: 'waiting', words: oauthWords({ status: 'pending' }, service) }
+    : {
+        phase: 'blocked',
+        url: started.authorization_url,
+        words: `The browser blocked the sign-in window for ${service}. Open it with the link below; this page notices when you are done.`,
+      };
+
 /** Runs one OAuth connection at a time; `onConnected` is told when a credential was connected. */
 export function useOAuthFlow(onConnected: (service: string) => void) {
   const [flow, setFlow] = useState<FlowState>({ phase: 'idle' });
@@ -86,20 +96,20 @@ export function useOAuthFlow(onConnected: (service: string) => void) {
     };
   };
 
-  const start = async (body: Record<string, unknown>, service: string): Promise<string | undefined> => {
+  /**
+   * Starts a sign-in: a new credential (`oauth/start` with its body) or new tokens
+   * for an existing one (`{id}/reconnect`, no body). Returns the refusal in words.
+   */
+  const start = async (
+    path: string,
+    body: Record<string, unknown> | undefined,
+    service: string,
+  ): Promise<string | undefined> => {
     stop.current();
     try {
-      const started = await call<Started>('POST', '/v1/scoped-credentials/oauth/start', body);
+      const started = await call<Started>('POST', path, body);
       const popup = window.open(started.authorization_url, 'platform-oauth', 'popup,width=520,height=680');
-      setFlow(
-        popup
-          ? { phase: 'waiting', words: oauthWords({ status: 'pending' }, service) }
-          : {
-              phase: 'blocked',
-              url: started.authorization_url,
-              words: `The browser blocked the sign-in window for ${service}. Open it with the link below; this page notices when you are done.`,
-            },
-      );
+      setFlow(openedState(popup !== null, started, service));
       watch(started, service);
       return undefined;
     } catch (err) {
