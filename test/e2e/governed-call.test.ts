@@ -53,6 +53,25 @@ async function evidenceOf(a: AgentRef, evidenceId: string): Promise<TimelineEntr
   );
 }
 
+/** The pods a Service selects, each as name, phase and its containers' ready/waiting state, for an error. */
+function environmentPods(selector: Record<string, string>): string {
+  const labels = Object.entries(selector)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  const r = kubectl(['-n', 'default', 'get', 'pods', '-l', labels, '-o', 'json']);
+  if (r.status !== 0) return `unknown (${r.stderr.trim().slice(0, 200)})`;
+  const pods = (JSON.parse(r.stdout) as { items: Pod[] }).items;
+  if (pods.length === 0) return 'none';
+  return pods
+    .map((p) => {
+      const containers = (p.status?.containerStatuses ?? []).map(
+        (c) => `${c.name}:${c.ready ? 'ready' : (c.state?.waiting?.reason ?? 'not ready')}`,
+      );
+      return `${p.metadata?.name} ${p.status?.phase} [${containers.join(' ')}]`;
+    })
+    .join('; ');
+}
+
 async function directModelAnswer(model: string, prompt: string): Promise<string> {
   const res = await fetch(`${modelBaseUrl(topology())}/chat/completions`, {
     method: 'POST',
@@ -142,15 +161,21 @@ describe('the samples on a real node', () => {
   });
 
   it("sends a model environment's callers through its gateway", async () => {
+    let seen = 'not looked at yet';
     const svc = JSON.parse(
       kubectlOk(['-n', 'default', 'get', 'service', 'model-llama-backend', '-o', 'json']),
     ) as {
-      spec: { clusterIP: string; ports: { port: number; targetPort: number }[] };
+      spec: {
+        clusterIP: string;
+        selector: Record<string, string>;
+        ports: { port: number; targetPort: number }[];
+      };
     };
     expect(svc.spec.ports[0]?.targetPort).toBe(8099);
     const url = `http://${svc.spec.clusterIP}:${svc.spec.ports[0]?.port}/v1/chat/completions`;
     const res = await eventually(
       async () => {
+        seen = environmentPods(svc.spec.selector);
         const r = await fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -160,13 +185,16 @@ describe('the samples on a real node', () => {
         return r.status === 200 ? r : undefined;
       },
       'an answer from the model environment',
-      240_000,
-    );
+      360_000,
+    ).catch((err: Error) => {
+      // Say where it stood: a pod still starting (its auditors load their models) or a Service not routed.
+      throw new Error(`${err.message}; the environment's pods: ${seen}`);
+    });
     // The gateway answered: it signs an Evidence for every call it lets through.
     expect(res.headers.get('x-platform-evidence-id')).toMatch(/\S/);
     const body = (await res.json()) as { choices: { message: { content: string } }[] };
     expect(body.choices[0]?.message.content).toBe(await directModelAnswer('llama-3-8b', BENIGN));
-  }, 300_000);
+  }, 420_000);
 
   it('serves kubectl logs and kubectl exec on an agent pod', async () => {
     await waitAgentReady(RELEASE_BOT);
