@@ -49,7 +49,12 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts', '**/*.int.test.ts'],
-          exclude: ['node_modules/**', 'dist/**'],
+          // The second CI leg leaves the schemathesis fuzzers out (decision 302).
+          exclude: [
+            'node_modules/**',
+            'dist/**',
+            ...(process.env.PLATFORM_TEST_SKIP_FUZZ === '1' ? ['test/integration/api-schemathesis-*'] : []),
+          ],
           globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
