@@ -79,11 +79,11 @@ async function providers(rc: RouteCtx): Promise<unknown> {
   return { items };
 }
 
-async function providerFor(rc: RouteCtx, service: string): Promise<OAuthProvider> {
+async function providerFor(rc: RouteCtx, service: string, instead: string): Promise<OAuthProvider> {
   const provider = (await configuredProviders(rc)).find((p) => p.service === service);
   if (!provider) {
     throw unprocessable(
-      `no OAuth provider is configured for service ${service}; connect it with an API key instead`,
+      `no OAuth provider is configured for service ${service}; ${instead} instead`,
       'oauth_provider_unknown',
     );
   }
@@ -92,7 +92,7 @@ async function providerFor(rc: RouteCtx, service: string): Promise<OAuthProvider
 
 async function start(rc: RouteCtx): Promise<unknown> {
   const body = rc.body as StartBody;
-  const provider = await providerFor(rc, body.service);
+  const provider = await providerFor(rc, body.service, 'connect it with an API key');
   await checkCreatable(rc, body);
   return openSession(rc, provider, body);
 }
@@ -107,7 +107,7 @@ async function reconnect(rc: RouteCtx): Promise<unknown> {
       'credential_not_oauth',
     );
   }
-  const provider = await providerFor(rc, cred.spec.service);
+  const provider = await providerFor(rc, cred.spec.service, 'rotate it with a token');
   const request = {
     scope: view.scope,
     scope_id: view.scope_id,

@@ -348,6 +348,7 @@ describe('reconnect by OAuth', () => {
     });
     const nowhere = await reconnect('workspace_admin', String(flow.body.id));
     expect([nowhere.status, nowhere.body.code]).toEqual([422, 'oauth_provider_unknown']);
+    expect(nowhere.body.detail).toContain('rotate it with a token instead');
     expect((await reconnect('stranger', String(flow.body.id))).status).toBe(403);
     expect((await reconnect('workspace_admin', `${ns.name}.cred-none`)).status).toBe(404);
     expect((await reconnect('workspace_admin', 'no-dot')).status).toBe(404);
