@@ -6,7 +6,7 @@ import type * as k8s from '@kubernetes/client-node';
 import type { Keyring } from '../../base/crypto/envelope.ts';
 import { credentialsCondition } from '../identity/svid.ts';
 import { apiMessage, apiStatus } from '../../base/kube.ts';
-import { mergePatch, type ObjectWriter } from '../../base/controller/writer.ts';
+import type { ObjectWriter } from '../../base/controller/writer.ts';
 import type { DesiredCondition } from '../../base/controller/conditions.ts';
 import type { ResilientInformer } from '../../base/controller/informer.ts';
 import { createFailure, type PodProblem } from './injection.ts';
@@ -14,7 +14,8 @@ import { oauthClientSecret } from './oauth.ts';
 import { desiredPod, desiredServiceAccount, type PodSettings } from './pod.ts';
 import type { PodWiring } from './wiring.ts';
 import { ownedNames, type PlatformAgent } from './types.ts';
-import { LABEL, ANNOTATION } from '../../contract/kube.ts';
+import { ANNOTATION } from '../../contract/kube.ts';
+import { ensureNamespaceEnabled, type NamespaceLabelResult } from '../common/namespace.ts';
 
 export interface OwnedCaches {
   pods: ResilientInformer<k8s.V1Pod>;
@@ -124,19 +125,8 @@ export class AgentObjects {
    * `platform.computing/enabled: 'true'`) before a pod is created in it.
    * `labelled`: it had to add the label now; `error`: it could not.
    */
-  async ensureNamespaceEnabled(agent: PlatformAgent): Promise<{ labelled: boolean; error?: string }> {
-    const name = agent.metadata.namespace ?? '';
-    try {
-      const ns = await this.core.readNamespace({ name });
-      if (ns.metadata?.labels?.[LABEL.namespaceEnabled] === 'true' || ns.metadata?.deletionTimestamp) {
-        return { labelled: false };
-      }
-      const body = { metadata: { labels: { [LABEL.namespaceEnabled]: 'true' } } };
-      await this.writer.patch('Namespace', () => this.core.patchNamespace({ name, body }, mergePatch));
-      return { labelled: true };
-    } catch (err) {
-      return { labelled: false, error: `HTTP ${apiStatus(err) ?? '?'}: ${apiMessage(err)}` };
-    }
+  async ensureNamespaceEnabled(agent: PlatformAgent): Promise<NamespaceLabelResult> {
+    return ensureNamespaceEnabled(this.core, this.writer, agent.metadata.namespace ?? '');
   }
 }
 

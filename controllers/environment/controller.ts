@@ -1,4 +1,5 @@
-// The PlatformEnvironment controller: keeps the model Deployment and its
+// The PlatformEnvironment controller: labels the namespace for the webhook,
+// keeps the model Deployment and its
 // Service in line (a differing spec hash is patched; a headless Service from
 // an earlier version is replaced, a cluster IP cannot be added in place) and
 // publishes the endpoint in status. Owner references garbage-collect both.
@@ -12,13 +13,16 @@ import { mergePatch } from '../../base/controller/writer.ts';
 import { mergeConditions, type Condition } from '../../base/controller/conditions.ts';
 import type { Controller, Reconcile } from '../../base/controller/controller.ts';
 import { ownerKeys } from '../../base/controller/owners.ts';
+import { ensureNamespaceEnabled } from '../common/namespace.ts';
 import {
   desiredDeployment,
   desiredService,
   environmentConditions,
   environmentEndpoint,
   environmentObjectName,
+  environmentPodSelector,
   environmentSettings,
+  uninjectedPods,
   type EnvironmentSettings,
 } from './desired.ts';
 
@@ -68,13 +72,35 @@ async function syncService(w: EnvironmentWrites, env: PlatformEnvironment): Prom
   });
 }
 
+/**
+ * The webhook must see the model pods: the namespace is labelled before the Deployment is made
+ * (decision 303). Pods made before the label (an older version, a namespace labelled by hand
+ * later) are deleted so their ReplicaSet makes them again, through the webhook.
+ */
+async function secureNamespace(w: EnvironmentWrites, env: PlatformEnvironment): Promise<void> {
+  const namespace = env.metadata.namespace ?? '';
+  const label = await ensureNamespaceEnabled(w.core, w.kit.writer, namespace);
+  if (label.error) {
+    throw new Error(`namespace ${namespace} could not be labelled for the admission webhook: ${label.error}`);
+  }
+  if (!label.labelled) return;
+  const pods = await w.core.listNamespacedPod({ namespace, labelSelector: environmentPodSelector(env) });
+  for (const pod of uninjectedPods(pods.items)) {
+    const name = pod.metadata?.name ?? '';
+    await w.kit.writer.delete('Pod', () => w.core.deleteNamespacedPod({ namespace, name }));
+  }
+}
+
 function environmentReconciler(w: EnvironmentWrites): Reconcile {
   return async (key) => {
     const env = w.caches.environments.get(key);
     if (!env || env.metadata.deletionTimestamp || env.spec.deploymentType !== 'model') return;
     // Settings an auditor would refuse keep the running Deployment (decision 44).
     const { problems } = environmentSettings(env);
-    if (problems.length === 0) await syncDeployment(w, env);
+    if (problems.length === 0) {
+      await secureNamespace(w, env);
+      await syncDeployment(w, env);
+    }
     await syncService(w, env);
     const deployment = w.caches.deployments.get(`${env.metadata.namespace}/${environmentObjectName(env)}`);
     const available = (deployment?.status?.availableReplicas ?? 0) > 0;

@@ -7,9 +7,11 @@ import {
   desiredDeployment,
   desiredService,
   environmentEndpoint,
+  environmentPodSelector,
   environmentSettings,
   GATEWAY_PORT,
   MODEL_PORT,
+  uninjectedPods,
 } from './desired.ts';
 
 const env: PlatformEnvironment = {
@@ -86,5 +88,27 @@ describe('a model environment', () => {
         'platform.computing/auditor-settings'
       ],
     ).toBeUndefined();
+  });
+});
+
+describe('pods the webhook never saw', () => {
+  const pod = (name: string, containers: string[], deleting = false) => ({
+    metadata: { name, ...(deleting ? { deletionTimestamp: new Date() } : {}) },
+    spec: { containers: containers.map((c) => ({ name: c })) },
+  });
+
+  it('are the ones without the gateway, not already going', () => {
+    const pods = [
+      pod('bare', ['model']),
+      pod('secured', ['model', 'platform-gateway', 'injection']),
+      pod('bare-going', ['model'], true),
+    ];
+    expect(uninjectedPods(pods).map((p) => p.metadata?.name)).toEqual(['bare']);
+  });
+
+  it("are found by the Deployment's own selector", () => {
+    expect(environmentPodSelector(env)).toBe(
+      `${Object.keys(desiredDeployment(env, { image: 'i' }).spec!.selector.matchLabels!)[0]}=llama-backend`,
+    );
   });
 });

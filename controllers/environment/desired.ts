@@ -15,6 +15,7 @@ import { effectiveSettings, resolveSettings } from '../../policy/settings-cascad
 import { chainIds, chainLists, composeChain } from '../chain/compose.ts';
 import { specHash } from '../../base/controller/hash.ts';
 import { ownerReference } from '../common/meta.ts';
+import { CONTAINER } from '../../webhooks/constants.ts';
 
 /** The Service port callers use (and the model server's own port inside the pod). */
 export const MODEL_PORT = 8080;
@@ -148,3 +149,14 @@ export function environmentConditions(
       };
   return [gateway, ready];
 }
+
+/** The environment's pods the webhook never saw (no gateway): made before their namespace was labelled. */
+export const uninjectedPods = (pods: readonly k8s.V1Pod[]): k8s.V1Pod[] =>
+  pods.filter(
+    (p) =>
+      !p.metadata?.deletionTimestamp && !(p.spec?.containers ?? []).some((c) => c.name === CONTAINER.gateway),
+  );
+
+/** The label selector of an environment's pods (its Deployment's). */
+export const environmentPodSelector = (env: PlatformEnvironment): string =>
+  `${LABEL.environment}=${env.metadata.name ?? ''}`;

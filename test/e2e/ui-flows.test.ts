@@ -139,6 +139,11 @@ describe('the UI against live agents', () => {
   });
 
   it("shows a governed call's evidence, the accesses and the attestation per auditor in the passport", async () => {
+    // The Verifier records the call in the passport once its Evidence is in (the timeline has it first).
+    await eventually(async () => {
+      const r = await api<{ accesses?: { source: string }[] }>(`/v1/agents/${agentId(RELEASE_BOT)}/passport`);
+      return r.body.accesses?.some((a) => a.source === 'model_call') ? true : undefined;
+    }, "the call in release-bot's passport accesses");
     const page = await signedIn(s.browser, s.admin, `#/agents/${agentId(RELEASE_BOT)}`, agentId(RELEASE_BOT));
     const entry = page.getByTestId('timeline').locator('li').filter({ hasText: s.evidenceId });
     await entry.waitFor();
