@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
-import { freePort } from '../process/fixtures/loopback.ts';
+import { CLOSED_URL } from '../process/fixtures/loopback.ts';
 import { useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 
@@ -74,7 +74,7 @@ let closed = '';
 
 beforeAll(async () => {
   auditorId = `kw-${ns.name}`.slice(0, 63).replace(/-+$/, '');
-  closed = `http://127.0.0.1:${await freePort()}`;
+  closed = CLOSED_URL;
   project = await initProject(auditorId);
 }, 120_000);
 

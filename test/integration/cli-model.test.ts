@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k8s } from '../../base/kube.ts';
 import { GROUP, VERSION } from '../../contract/kube.ts';
 import { runCli } from '../fixtures/cli/run-cli.ts';
-import { freePort, spawnAuditor, spawnPlatform, type AuditorChild } from '../process/fixtures/loopback.ts';
+import {
+  CLOSED_URL,
+  freePort,
+  spawnAuditor,
+  spawnPlatform,
+  type AuditorChild,
+} from '../process/fixtures/loopback.ts';
 import { useApi } from './api-harness.ts';
 import { eventually, kubeConfig, useNamespace } from './harness.ts';
 
@@ -52,7 +58,7 @@ const ready = (url: string, path: string, what: string): Promise<true> =>
 
 beforeAll(async () => {
   modelId = `cli-echo-${ns.name}`;
-  closed = `http://127.0.0.1:${await freePort()}`;
+  closed = CLOSED_URL;
   model = spawnPlatform(
     ['model'],
     { PLATFORM_MODEL_HOST: '127.0.0.1', PLATFORM_MODEL_IDS: `${modelId},local-echo` },

@@ -248,10 +248,12 @@ describe('the roles as their ServiceAccounts, with the audit log on', () => {
     await operatorRepairs(cp.admin);
   });
 
+  // About 4 s alone, but eight flows each waiting on the operator: one CI run beside the other
+  // integration files passed 60 s (a hang guard, not a speed check).
   it('serves the Verifier API’s main routes', async () => {
     const client: ApiClient = { url: api.url, bootstrapKey: await bootstrapKey(), admin: cp.admin };
     await runApiFlows(client);
-  });
+  }, 240_000);
 
   it('a Verifier replica started with a new trust domain rotates the trust-domain keys in place', async () => {
     expect(
