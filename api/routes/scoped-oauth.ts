@@ -15,11 +15,8 @@ import { callback } from './oauth-callback.ts';
 import { checkCreatable, configuredProviders } from './oauth-checks.ts';
 import type { RouteCtx, RouteSpec } from './route.ts';
 import { CREATE_BODY, ownCredential } from './scoped-credentials.ts';
-import { credentialView } from '../scoped/objects.ts';
+import { credentialView, OAUTH_TYPES } from '../scoped/objects.ts';
 import type { OAuthProvider } from '../scoped/oauth-providers.ts';
-
-/** The credential types whose material is OAuth tokens (decision 301). */
-export const OAUTH_TYPES: ReadonlySet<string> = new Set(['oauth_token', 'oauth_flow']);
 
 const createProps = CREATE_BODY.properties as Record<string, JSONSchema>;
 const { type: _type, material: _material, ...startProps } = createProps;

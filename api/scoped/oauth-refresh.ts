@@ -11,7 +11,7 @@ import type { ScopedCredential } from '../../crds/generated/types.ts';
 import type { ApiDeps } from '../routes/route.ts';
 import type { IssuedTokens } from './oauth-flow.ts';
 import { refreshTokens } from './oauth-token.ts';
-import { materialSecret } from './objects.ts';
+import { materialSecret, OAUTH_TYPES } from './objects.ts';
 import type { OAuthProvider } from './oauth-providers.ts';
 
 /** The refresh token and expiry, beside the material in the credential's Secret. */
@@ -83,7 +83,7 @@ export async function freshMaterial(
   value: string,
 ): Promise<string> {
   // An `oauth_flow` credential reconnected by popup holds tokens too (decision 301).
-  if (cred.spec.type === 'api_key' || !cred.spec.secretRef) return value;
+  if (!OAUTH_TYPES.has(cred.spec.type) || !cred.spec.secretRef) return value;
   const stored = await storedOAuth(deps, cred);
   if (!needsRefresh(stored, deps.now())) return value;
   const where = `${cred.metadata.namespace ?? ''}/${cred.metadata.name ?? ''}`;

@@ -17,6 +17,11 @@ import { enforcementOf } from './tool-refinement.ts';
 export const MATERIAL_KEY = 'material';
 export type CascadeScope = 'org' | 'workspace';
 export type CredentialType = ScopedCredential['spec']['type'];
+/** The credential types whose material is OAuth tokens: reconnected by sign-in, refreshed (decision 301). */
+export const OAUTH_TYPES: ReadonlySet<CredentialType> = new Set<CredentialType>([
+  'oauth_token',
+  'oauth_flow',
+]);
 
 /** Where a scoped object lives: its tier (scope and the org or workspace name) and namespace. */
 export interface ScopePlace {
